@@ -1,0 +1,70 @@
+package dev.vyre.cli.conform;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vyre.driver.error.InputException;
+import dev.vyre.driver.error.VyreException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+
+/**
+ * The {@code vyre conform} loop: one JSON object per input line, one JSON line out per input, in
+ * order, flushed as it goes. Bad input becomes an {@code InputError} object and the loop goes on.
+ */
+public final class ConformRunner {
+
+  private final ConformRegistry registry;
+
+  public ConformRunner(ConformRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** Processes every line of {@code in}; returns the number of lines answered. */
+  public long run(BufferedReader in, PrintStream out) throws IOException {
+    long answered = 0;
+    String line;
+    while ((line = in.readLine()) != null) {
+      if (line.isBlank()) {
+        continue;
+      }
+      out.println(answer(line));
+      out.flush();
+      answered++;
+    }
+    return answered;
+  }
+
+  /** The output line for one input line. */
+  public String answer(String line) {
+    try {
+      JsonNode input = Json.MAPPER.readTree(line);
+      if (input == null || !input.isObject()) {
+        throw InputException.of("conform", "the line is not a JSON object", "write one JSON object per line");
+      }
+      String fn = Json.required(input, "fn").asText();
+      ConformFunction function = registry.get(fn);
+      if (function == null) {
+        throw InputException.of("conform", "unknown fn \"" + fn + "\"", "use one of " + String.join(", ", registry.names()));
+      }
+      return Json.MAPPER.writeValueAsString(function.apply(input));
+    } catch (VyreException e) {
+      return write(Json.error(e));
+    } catch (IOException | RuntimeException e) {
+      ObjectNode error = Json.object();
+      ObjectNode body = error.putObject("error");
+      body.put("type", "InputError");
+      body.put("variant", "InputError");
+      body.put("message", String.valueOf(e.getMessage()));
+      return write(error);
+    }
+  }
+
+  private static String write(ObjectNode node) {
+    try {
+      return Json.MAPPER.writeValueAsString(node);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

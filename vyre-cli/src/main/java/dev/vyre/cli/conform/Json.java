@@ -1,0 +1,177 @@
+package dev.vyre.cli.conform;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.vyre.driver.Unsigned;
+import dev.vyre.driver.error.InputException;
+import dev.vyre.driver.error.VyreException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Map;
+
+/**
+ * JSON conventions of CONFORMANCE.md §2: unsigned integers up to u64, floats in Rust's
+ * {@code Display} form with "NaN"/"Infinity"/"-Infinity" strings, enums as variant names, byte
+ * buffers as lowercase hex, and the error object shape.
+ */
+public final class Json {
+
+  public static final ObjectMapper MAPPER = new ObjectMapper()
+      .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final BigInteger U64_LIMIT = BigInteger.ONE.shiftLeft(64);
+
+  private Json() {}
+
+  public static ObjectNode object() {
+    return NODES.objectNode();
+  }
+
+  public static ArrayNode array() {
+    return NODES.arrayNode();
+  }
+
+  /** The field, or an {@link InputException} naming it when it is absent. */
+  public static JsonNode required(JsonNode input, String field) {
+    JsonNode node = input.get(field);
+    if (node == null || node.isNull()) {
+      throw InputException.of("conform", "missing field \"" + field + "\"", "add \"" + field + "\" to the input object");
+    }
+    return node;
+  }
+
+  /** An unsigned integer field of at most 64 bits, as its u64 bit pattern. */
+  public static long u64(JsonNode input, String field) {
+    return u64Value(required(input, field), field);
+  }
+
+  /** An unsigned integer node of at most 64 bits, as its u64 bit pattern. */
+  public static long u64Value(JsonNode node, String what) {
+    if (!node.isIntegralNumber()) {
+      throw InputException.of("conform", what + " is not an integer: " + node, "pass an unsigned JSON integer");
+    }
+    BigInteger value = node.bigIntegerValue();
+    if (value.signum() < 0 || value.compareTo(U64_LIMIT) >= 0) {
+      throw InputException.of("conform", what + " is outside u64: " + value, "pass a value in 0..18446744073709551615");
+    }
+    return value.longValue();
+  }
+
+  /** An unsigned integer field that must fit in a u32. */
+  public static long u32(JsonNode input, String field) {
+    long value = u64(input, field);
+    if (!Unsigned.fitsU32(value)) {
+      throw InputException.of("conform", field + " is outside u32: " + Long.toUnsignedString(value), "pass a value in 0..4294967295");
+    }
+    return value;
+  }
+
+  /** An f64 field: a JSON number or one of "NaN", "Infinity", "-Infinity". */
+  public static double f64(JsonNode input, String field) {
+    return f64Value(required(input, field), field);
+  }
+
+  /** An f64 node: a JSON number or one of "NaN", "Infinity", "-Infinity". */
+  public static double f64Value(JsonNode node, String what) {
+    if (node.isTextual()) {
+      return switch (node.asText()) {
+        case "NaN" -> Double.NaN;
+        case "Infinity" -> Double.POSITIVE_INFINITY;
+        case "-Infinity" -> Double.NEGATIVE_INFINITY;
+        default -> throw InputException.of("conform", what + " is not a number: " + node, "pass a JSON number or \"NaN\"/\"Infinity\"/\"-Infinity\"");
+      };
+    }
+    if (!node.isNumber()) {
+      throw InputException.of("conform", what + " is not a number: " + node, "pass a JSON number");
+    }
+    return node.doubleValue();
+  }
+
+  /** A u64 bit pattern as a JSON integer. */
+  public static JsonNode u64Node(long bits) {
+    return bits >= 0 ? NODES.numberNode(bits) : NODES.numberNode(new BigInteger(Long.toUnsignedString(bits)));
+  }
+
+  /**
+   * An f64 in Rust's {@code Display} form: shortest round-trip digits, never an exponent,
+   * {@code -0} for negative zero, strings for non-finite values.
+   */
+  public static JsonNode f64Node(double value) {
+    if (Double.isNaN(value)) {
+      return NODES.textNode("NaN");
+    }
+    if (Double.isInfinite(value)) {
+      return NODES.textNode(value > 0 ? "Infinity" : "-Infinity");
+    }
+    return NODES.rawValueNode(new RawValue(rustDisplay(value)));
+  }
+
+  /** Rust's {@code Display} text for a finite f64. */
+  public static String rustDisplay(double value) {
+    if (value == 0) {
+      return (Double.doubleToRawLongBits(value) < 0) ? "-0" : "0";
+    }
+    // Double.toString is shortest round-trip since JDK 19; BigDecimal removes the exponent.
+    String plain = new BigDecimal(Double.toString(value)).toPlainString();
+    if (plain.contains(".")) {
+      plain = plain.replaceAll("0+$", "");
+      if (plain.endsWith(".")) {
+        plain = plain.substring(0, plain.length() - 1);
+      }
+    }
+    return plain;
+  }
+
+  /** Lowercase hex of a byte buffer. */
+  public static String hex(byte[] bytes) {
+    return java.util.HexFormat.of().formatHex(bytes);
+  }
+
+  /** The bytes of a lowercase or uppercase hex string field. */
+  public static byte[] bytes(JsonNode input, String field) {
+    String text = required(input, field).asText();
+    try {
+      return java.util.HexFormat.of().parseHex(text);
+    } catch (IllegalArgumentException e) {
+      throw InputException.of("conform", field + " is not a hex string", "encode byte buffers as lowercase hex with an even number of digits");
+    }
+  }
+
+  /** The CONFORMANCE.md §2 error object for any vyre error, nested errors included. */
+  public static ObjectNode errorObject(VyreException error) {
+    ObjectNode object = object();
+    object.put("type", error.errorType());
+    object.put("variant", error.variant());
+    for (Map.Entry<String, Object> field : error.fields().entrySet()) {
+      object.set(field.getKey(), fieldValue(field.getValue()));
+    }
+    object.put("display", error.display());
+    return object;
+  }
+
+  private static JsonNode fieldValue(Object value) {
+    return switch (value) {
+      case null -> NODES.nullNode();
+      case Long l -> u64Node(l);
+      case Integer i -> u64Node(Integer.toUnsignedLong(i));
+      case Boolean b -> NODES.booleanNode(b);
+      case Double d -> f64Node(d);
+      case VyreException nested -> errorObject(nested);
+      case JsonNode node -> node;
+      default -> NODES.textNode(value.toString());
+    };
+  }
+
+  /** Wraps an error object as {@code {"error":{...}}}. */
+  public static ObjectNode error(VyreException error) {
+    ObjectNode wrapper = object();
+    wrapper.set("error", errorObject(error));
+    return wrapper;
+  }
+}

@@ -1,0 +1,86 @@
+package dev.vyre.driver;
+
+/**
+ * Unsigned 32- and 64-bit arithmetic in one place, so that logic never scatters
+ * {@code & 0xFFFFFFFFL}. A u32 travels as an {@code int} (its bit pattern) or as a non-negative
+ * {@code long}; a u64 travels as a {@code long} bit pattern.
+ */
+public final class Unsigned {
+
+  public static final long U32_MAX = 0xFFFF_FFFFL;
+  public static final long U64_MAX = -1L;
+
+  private Unsigned() {}
+
+  /** The u32 value of an int bit pattern. */
+  public static long u32(int bits) {
+    return Integer.toUnsignedLong(bits);
+  }
+
+  /** True when {@code value} fits in a u32. */
+  public static boolean fitsU32(long value) {
+    return value >= 0 && value <= U32_MAX;
+  }
+
+  /** u32 addition that reports overflow as -1 instead of wrapping. */
+  public static long checkedAddU32(long a, long b) {
+    long sum = a + b;
+    return fitsU32(sum) ? sum : -1;
+  }
+
+  /** u32 multiplication that reports overflow as -1 instead of wrapping. */
+  public static long checkedMulU32(long a, long b) {
+    long product = a * b;
+    return (a != 0 && product / a != b) || !fitsU32(product) ? -1 : product;
+  }
+
+  /** Saturating u32 addition. */
+  public static long saturatingAddU32(long a, long b) {
+    return Math.min(a + b, U32_MAX);
+  }
+
+  /** Saturating u32 subtraction (floors at zero). */
+  public static long saturatingSubU32(long a, long b) {
+    return a > b ? a - b : 0;
+  }
+
+  /** ceil(a / b) for u32 values, b > 0. */
+  public static long ceilDivU32(long a, long b) {
+    return a == 0 ? 0 : (a - 1) / b + 1;
+  }
+
+  /** u64 addition; returns {@code null}-free sentinel via {@link #addOverflows}. */
+  public static boolean addOverflows(long a, long b) {
+    return Long.compareUnsigned(a + b, a) < 0;
+  }
+
+  /** True when the u64 product {@code a * b} overflows. */
+  public static boolean mulOverflows(long a, long b) {
+    return a != 0 && Long.compareUnsigned(b, Long.divideUnsigned(U64_MAX, a)) > 0;
+  }
+
+  /** Saturating u64 addition. */
+  public static long saturatingAddU64(long a, long b) {
+    return addOverflows(a, b) ? U64_MAX : a + b;
+  }
+
+  /** Saturating u64 subtraction. */
+  public static long saturatingSubU64(long a, long b) {
+    return Long.compareUnsigned(a, b) > 0 ? a - b : 0;
+  }
+
+  /** Saturating u64 multiplication. */
+  public static long saturatingMulU64(long a, long b) {
+    return mulOverflows(a, b) ? U64_MAX : a * b;
+  }
+
+  /** Unsigned comparison of two u64 bit patterns. */
+  public static int compareU64(long a, long b) {
+    return Long.compareUnsigned(a, b);
+  }
+
+  /** The u64 value as a decimal string. */
+  public static String u64String(long bits) {
+    return Long.toUnsignedString(bits);
+  }
+}

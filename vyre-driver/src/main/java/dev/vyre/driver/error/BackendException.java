@@ -1,0 +1,34 @@
+package dev.vyre.driver.error;
+
+import java.util.Map;
+
+/**
+ * Policy and planner errors reported as vyre's {@code BackendError}: a plain message
+ * ({@code Other}) or a device-memory budget that a plan would exceed ({@code DeviceOutOfMemory}).
+ * Open so that other layers can add variants with their structured fields.
+ */
+public non-sealed class BackendException extends VyreException {
+
+  protected BackendException(String variant, Map<String, Object> fields, String message) {
+    super(variant, fields, message);
+  }
+
+  @Override
+  public String errorType() {
+    return "BackendError";
+  }
+
+  /** {@code BackendError::new(msg)}: the message is the display text and is carried as {@code message}. */
+  public static BackendException other(String message) {
+    return new BackendException("Other", fieldMap("message", message), message);
+  }
+
+  /** The requested device bytes exceed what is available; display text verbatim from vyre. */
+  public static BackendException deviceOutOfMemory(long requested, long available) {
+    return new BackendException("DeviceOutOfMemory",
+        fieldMap("requested", requested, "available", available),
+        "device out of memory: requested " + Long.toUnsignedString(requested) + " bytes, "
+            + Long.toUnsignedString(available) + " available.          Fix: reduce buffer sizes or split "
+            + "the dispatch into smaller chunks.");
+  }
+}

@@ -1,0 +1,49 @@
+package dev.vyre.driver.error;
+
+import java.util.Map;
+
+/**
+ * A running megakernel failed: it stopped making progress (caught by the host watchdog), the
+ * device reported a fault, or it was shut down while the caller still waited. Carries a textual
+ * summary of the last telemetry snapshot so the failure can be diagnosed after the kernel is gone.
+ */
+public final class KernelException extends VyreException {
+
+  private final String lastSnapshot;
+
+  private KernelException(String variant, Map<String, Object> fields, String message, String lastSnapshot, Throwable cause) {
+    super(variant, fields, message, cause);
+    this.lastSnapshot = lastSnapshot;
+  }
+
+  @Override
+  public String errorType() {
+    return "KernelError";
+  }
+
+  /** The last control-block summary taken before the failure, or an empty string. */
+  public String lastSnapshot() {
+    return lastSnapshot;
+  }
+
+  public static KernelException stalled(String backend, long stalledMillis, long inFlight, String snapshot) {
+    return new KernelException("Stalled",
+        fieldMap("backend", backend, "stalled_ms", stalledMillis, "in_flight", inFlight),
+        backend + " megakernel made no progress for " + stalledMillis + " ms with " + inFlight
+            + " task(s) in flight; the kernel was torn down. Last snapshot: " + snapshot
+            + ". Fix: look for a handler that never returns or a tenant whose mask was revoked, then bootstrap a new Megakernel.",
+        snapshot, null);
+  }
+
+  public static KernelException deviceFault(String backend, String detail, String snapshot, Throwable cause) {
+    return new KernelException("DeviceFault", fieldMap("backend", backend, "detail", detail),
+        backend + " megakernel faulted: " + detail + ". Last snapshot: " + snapshot
+            + ". Fix: check the failing opcode's handler (run it on the reference backend to compare), then bootstrap a new Megakernel.",
+        snapshot, cause);
+  }
+
+  public static KernelException closed(String backend) {
+    return new KernelException("Closed", fieldMap("backend", backend),
+        backend + " megakernel is shut down. Fix: bootstrap a new Megakernel before publishing.", "", null);
+  }
+}

@@ -1,0 +1,67 @@
+package dev.vyre.driver.error;
+
+import java.util.Map;
+
+/**
+ * Runtime pipeline errors (vyre's {@code PipelineError}): a full or refusing queue, an io_uring
+ * syscall failure, a drain that claimed fewer units than expected, or a backend message.
+ */
+public final class PipelineException extends VyreException {
+
+  private PipelineException(String variant, Map<String, Object> fields, String message, Throwable cause) {
+    super(variant, fields, message, cause);
+  }
+
+  @Override
+  public String errorType() {
+    return "PipelineError";
+  }
+
+  /** True for {@code QueueFull}: the queue refused the request and nothing was mutated. */
+  public boolean isQueueFull() {
+    return variant().equals("QueueFull");
+  }
+
+  public boolean isDrainIncomplete() {
+    return variant().equals("DrainIncomplete");
+  }
+
+  public static PipelineException queueFull(String queue, String fix) {
+    return new PipelineException("QueueFull", fieldMap("queue", queue, "fix", fix),
+        queue + " queue refused the request. Fix: " + fix, null);
+  }
+
+  /** {@code QueueFull} whose message also says what was wrong, not only which queue refused. */
+  public static PipelineException queueFull(String queue, String problem, String fix) {
+    return new PipelineException("QueueFull", fieldMap("queue", queue, "fix", fix),
+        queue + " queue refused the request: " + problem + ". Fix: " + fix, null);
+  }
+
+  public static PipelineException backend(String message) {
+    return new PipelineException("Backend", fieldMap("message", message), "backend error: " + message, null);
+  }
+
+  public static PipelineException ioUringSyscall(String syscall, int errno, String fix) {
+    return new PipelineException("IoUringSyscall", fieldMap("syscall", syscall, "errno", (long) errno, "fix", fix),
+        "io_uring " + syscall + " failed with errno " + errno + ". Fix: " + fix, null);
+  }
+
+  public static PipelineException notLinux() {
+    return new PipelineException("NotLinux", fieldMap(),
+        "io_uring needs Linux. Fix: run on Linux 5.6 or newer, or use the FileChannel reader.", null);
+  }
+
+  public static PipelineException drainIncomplete(String descriptor, long claimed, long expected, String unit) {
+    long unscanned = Math.max(0, expected - claimed);
+    return new PipelineException("DrainIncomplete",
+        fieldMap("descriptor", descriptor, "claimed", claimed, "expected", expected, "unit", unit),
+        descriptor + " drain incomplete: only " + claimed + " of " + expected + " " + unit
+            + " were claimed (" + unscanned + " unscanned). Fix: raise the drain budget or the worker count.",
+        null);
+  }
+
+  /** A wrapped lower-level failure, e.g. an {@link java.io.IOException} while reading input. */
+  public static PipelineException backend(String message, Throwable cause) {
+    return new PipelineException("Backend", fieldMap("message", message), "backend error: " + message, cause);
+  }
+}

@@ -1,0 +1,34 @@
+package dev.vyre.driver.error;
+
+/**
+ * A malformed wire buffer (vyre's {@code ProtocolError}): the length overflows, is not a whole
+ * number of words, or lacks a word the reader needs.
+ */
+public final class ProtocolException extends VyreException {
+
+  private ProtocolException(String variant, java.util.Map<String, Object> fields, String message) {
+    super(variant, fields, message);
+  }
+
+  @Override
+  public String errorType() {
+    return "ProtocolError";
+  }
+
+  public static ProtocolException byteLengthOverflow(String buffer, String fix) {
+    return new ProtocolException("ByteLengthOverflow", fieldMap("buffer", buffer, "fix", fix),
+        buffer + " byte length overflows. Fix: " + fix);
+  }
+
+  public static ProtocolException misalignedByteLength(String buffer, long byteLen, String fix) {
+    return new ProtocolException("MisalignedByteLength",
+        fieldMap("buffer", buffer, "byte_len", byteLen, "fix", fix),
+        buffer + " byte length " + byteLen + " is not a multiple of 4. Fix: " + fix);
+  }
+
+  public static ProtocolException missingWord(String buffer, long wordIdx, long byteLen, String fix) {
+    return new ProtocolException("MissingWord",
+        fieldMap("buffer", buffer, "word_idx", wordIdx, "byte_len", byteLen, "fix", fix),
+        buffer + " is missing word " + wordIdx + " (byte length " + byteLen + "). Fix: " + fix);
+  }
+}
