@@ -11,6 +11,9 @@ import picocli.CommandLine.Command;
     version = "vyre 0.1.0 (JVM)",
     description = "A persistent GPU megakernel runtime for the JVM.",
     subcommands = {
+      DoctorCommand.class,
+      RunCommand.class,
+      BenchCommand.class,
       ConformCommand.class,
     })
 public final class VyreCommand implements Runnable {

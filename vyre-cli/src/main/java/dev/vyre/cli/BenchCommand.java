@@ -1,0 +1,15 @@
+package dev.vyre.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code vyre bench}: end-to-end measurements of real work (JMH covers the host logic). */
+@Command(name = "bench", description = "Measure dispatch on a backend.", subcommands = {DispatchBenchCommand.class})
+final class BenchCommand implements Runnable {
+
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+}

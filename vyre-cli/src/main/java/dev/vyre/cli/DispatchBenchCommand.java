@@ -1,0 +1,85 @@
+package dev.vyre.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vyre.cli.conform.Json;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code vyre bench dispatch}: one-task round trip (publish → host observes DONE) and sustained
+ * tiny-task throughput from several publisher threads, on a live megakernel; on CUDA also the
+ * same-run launch baselines and the ping-pong floor.
+ */
+@Command(name = "dispatch", description = "Round-trip latency and tiny-task throughput of a live megakernel.")
+final class DispatchBenchCommand implements Callable<Integer> {
+
+  @Mixin BackendOption backendOption;
+
+  @Option(names = "--tasks", defaultValue = "20000000", description = "Tasks for the throughput run (default: ${DEFAULT-VALUE}).")
+  long tasks;
+
+  @Option(names = "--publishers", defaultValue = "0", description = "Publisher threads (0 = one per core, at most 4).")
+  int publishers;
+
+  @Option(names = "--batch", defaultValue = "256", description = "Tasks per published batch (default: ${DEFAULT-VALUE}).")
+  int batch;
+
+  @Option(names = "--slots", defaultValue = "65536", description = "Ring slots (default: ${DEFAULT-VALUE}).")
+  int slots;
+
+  @Option(names = "--round-trips", defaultValue = "20000", description = "Measured one-task round trips (default: ${DEFAULT-VALUE}).")
+  int roundTrips;
+
+  @Option(names = "--json", description = "Also write the results as JSON to this file.")
+  Path json;
+
+  @Override
+  public Integer call() throws Exception {
+    int threads = publishers > 0 ? publishers : Math.min(4, Runtime.getRuntime().availableProcessors());
+    Map<String, Object> results = new LinkedHashMap<>();
+    results.put("date", Instant.now().toString());
+    PrintStream out = System.out;
+    try (Megakernel kernel = Megakernel.builder().backend(backendOption.backend).slots(slots).singlePriority(Priority.NORMAL)
+        .publishTimeout(Duration.ofSeconds(60)).bootstrap()) {
+      results.put("backend", kernel.backendName());
+      results.put("device", kernel.describe());
+      out.println("vyre bench dispatch: " + kernel.describe());
+      DispatchMeasurements.RoundTrip trip = DispatchMeasurements.roundTrip(kernel, roundTrips);
+      results.put("round_trip_p50_us", trip.p50Micros());
+      results.put("round_trip_p99_us", trip.p99Micros());
+      results.put("round_trip_min_us", trip.minMicros());
+      DispatchMeasurements.Throughput throughput = DispatchMeasurements.throughput(kernel, tasks, threads, batch);
+      results.put("throughput_tasks", throughput.tasks());
+      results.put("throughput_publishers", threads);
+      results.put("throughput_batch", batch);
+      results.put("throughput_mtasks_per_s", throughput.millionsPerSecond());
+      results.putAll(DispatchMeasurements.backendBaselines(kernel));
+    }
+    printTable(out, results);
+    if (json != null) {
+      ObjectNode node = Json.object();
+      results.forEach((key, value) -> node.putPOJO(key, value));
+      Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
+    }
+    return 0;
+  }
+
+  private static void printTable(PrintStream out, Map<String, Object> results) {
+    out.println();
+    out.printf("%-34s %s%n", "measure", "result");
+    out.printf("%-34s %s%n", "-".repeat(34), "-".repeat(24));
+    results.forEach((key, value) -> out.printf("%-34s %s%n", key,
+        value instanceof Double d ? String.format("%.3f", d) : String.valueOf(value)));
+  }
+}

@@ -1,0 +1,90 @@
+package dev.vyre.cli;
+
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskBatch;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.Opcodes;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The measurements behind {@code vyre bench dispatch}; each one does real work on a live kernel. */
+final class DispatchMeasurements {
+
+  /** One-task round trips, in microseconds. */
+  record RoundTrip(double p50Micros, double p99Micros, double minMicros) {}
+
+  /** Sustained throughput of tiny tasks. */
+  record Throughput(long tasks, double seconds, double millionsPerSecond) {}
+
+  private DispatchMeasurements() {}
+
+  /** Publishes one NOP at a time and spins until the host sees it retired. */
+  static RoundTrip roundTrip(Megakernel kernel, int samples) {
+    int warmup = Math.max(1000, samples / 5);
+    long[] nanos = new long[samples];
+    for (int i = 0; i < warmup + samples; i++) {
+      long start = System.nanoTime();
+      long ticket = kernel.publish(0, Priority.NORMAL, Opcodes.NOP);
+      if (!kernel.await(ticket, Duration.ofSeconds(10))) {
+        throw new IllegalStateException("round trip " + i + " did not finish within 10 s: " + kernel.summary());
+      }
+      long elapsed = System.nanoTime() - start;
+      if (i >= warmup) {
+        nanos[i - warmup] = elapsed;
+      }
+    }
+    Arrays.sort(nanos);
+    return new RoundTrip(nanos[samples / 2] / 1e3, nanos[(int) (samples * 0.99)] / 1e3, nanos[0] / 1e3);
+  }
+
+  /**
+   * {@code publishers} threads publish batches of NOP and STORE_U32 tasks until {@code total} are
+   * published; the clock stops when the last one has been retired by the host.
+   */
+  static Throughput throughput(Megakernel kernel, long total, int publishers, int batchSize) throws InterruptedException {
+    AtomicLong remaining = new AtomicLong(total);
+    long doneBefore = kernel.stats().retired();
+    Thread[] threads = new Thread[publishers];
+    long start = System.nanoTime();
+    for (int p = 0; p < publishers; p++) {
+      int publisher = p;
+      threads[p] = Thread.ofPlatform().name("vyre-bench-publisher-" + p).start(() -> {
+        TaskBatch batch = new TaskBatch(batchSize);
+        int store = ControlLayout.OBSERVABLE_BASE + publisher % 8;
+        while (true) {
+          long take = Math.min(batchSize, remaining.getAndAdd(-batchSize));
+          if (take <= 0) {
+            return;
+          }
+          batch.clear();
+          for (int i = 0; i < take; i++) {
+            if ((i & 1) == 0) {
+              batch.add3(0, Opcodes.NOP, 0, 0, 0);
+            } else {
+              batch.add3(0, Opcodes.STORE_U32, i, store, 0);
+            }
+          }
+          kernel.publish(batch);
+        }
+      });
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    if (!kernel.drain(Duration.ofSeconds(120))) {
+      throw new IllegalStateException("throughput run did not drain: " + kernel.summary());
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    long retired = kernel.stats().retired() - doneBefore;
+    return new Throughput(retired, seconds, retired / seconds / 1e6);
+  }
+
+  /** Backend-specific same-run baselines (launch costs, the PCIe floor); none for the reference backend. */
+  static Map<String, Object> backendBaselines(Megakernel kernel) {
+    return new LinkedHashMap<>();
+  }
+}

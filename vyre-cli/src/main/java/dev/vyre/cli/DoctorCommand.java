@@ -1,0 +1,30 @@
+package dev.vyre.cli;
+
+import dev.vyre.runtime.Backends;
+import dev.vyre.runtime.spi.Availability;
+import dev.vyre.runtime.spi.MegakernelBackend;
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+
+/** {@code vyre doctor}: what this machine can run, and exactly why a backend cannot. */
+@Command(name = "doctor", description = "Report the JDK and every backend: usable or not, and why.")
+final class DoctorCommand implements Callable<Integer> {
+
+  @Override
+  public Integer call() {
+    PrintStream out = System.out;
+    out.printf("jdk        %s (%s), %d core(s), %s %s%n", Runtime.version(), System.getProperty("java.vm.vendor"),
+        Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"), System.getProperty("os.arch"));
+    boolean anyUsable = false;
+    for (MegakernelBackend backend : Backends.all()) {
+      Availability availability = backend.availability();
+      anyUsable |= availability.usable();
+      out.printf("%-10s %s: %s%n", backend.name(), availability.usable() ? "usable" : "unusable", availability.detail());
+    }
+    for (String line : DoctorProbes.extraLines()) {
+      out.println(line);
+    }
+    return anyUsable ? 0 : 1;
+  }
+}

@@ -1,0 +1,35 @@
+package dev.vyre.reference;
+
+import dev.vyre.runtime.spi.Availability;
+import dev.vyre.runtime.spi.KernelSession;
+import dev.vyre.runtime.spi.KernelSpec;
+import dev.vyre.runtime.spi.MegakernelBackend;
+
+/** The CPU reference backend: the megakernel protocol run by Java threads over the same bytes. */
+public final class ReferenceBackend implements MegakernelBackend {
+
+  @Override
+  public String name() {
+    return "reference";
+  }
+
+  @Override
+  public int precedence() {
+    return 0;
+  }
+
+  @Override
+  public Availability availability() {
+    return Availability.usable("CPU reference, " + Runtime.getRuntime().availableProcessors() + " core(s), always available");
+  }
+
+  @Override
+  public KernelSession open(KernelSpec spec) {
+    return new ReferenceSession(spec);
+  }
+
+  /** Default worker count: one per core beyond the one left for publishers, at least one. */
+  static int defaultWorkers() {
+    return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+  }
+}

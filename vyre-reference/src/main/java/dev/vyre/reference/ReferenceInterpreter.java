@@ -1,0 +1,258 @@
+package dev.vyre.reference;
+
+import dev.vyre.runtime.spi.OpcodeHandler;
+import dev.vyre.runtime.spi.SlotContext;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.DebugLogLayout;
+import dev.vyre.runtime.wire.FaultReason;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.PackedSlotCodec;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Executes one claimed slot with the semantics every backend shares (vyre-runtime.md §1.7, §2.3,
+ * DECISIONS.md §3): metrics for opcodes below 32, the built-in opcodes, PACKED_SLOT, user
+ * handlers, and bounds checks that FAULT the slot before anything is written. Returns the final
+ * status; on FAULT the reason is already stored in the slot's priority word. One instance per
+ * worker; it is also the {@link SlotContext} handed to Java handlers, so execution allocates nothing.
+ */
+final class ReferenceInterpreter implements SlotContext {
+
+  private final ReferenceSession session;
+  private final MemorySegment control;
+  private final MemorySegment ring;
+  private final MemorySegment debugLog;
+  private final long controlWords;
+  private final long debugWords;
+  private final ReferenceWorker.OpcodeHandlers handlers;
+  private final int[] packedArgs = new int[SlotLayout.ARGS_PER_SLOT];
+  private int slot;
+  private int opcode;
+  private int tenant;
+
+  ReferenceInterpreter(ReferenceSession session, ReferenceWorker.OpcodeHandlers handlers) {
+    this.session = session;
+    this.control = session.memory().control();
+    this.ring = session.memory().ring();
+    this.debugLog = session.memory().debugLog();
+    this.controlWords = Words.count(control);
+    this.debugWords = Words.count(debugLog);
+    this.handlers = handlers;
+  }
+
+  /** Runs the claimed slot and returns its final status. */
+  int execute(int claimedSlot) {
+    this.slot = claimedSlot;
+    long base = SlotLayout.slotBase(claimedSlot);
+    this.opcode = Words.get(ring, base + SlotLayout.OPCODE_WORD);
+    this.tenant = Words.get(ring, base + SlotLayout.TENANT_WORD);
+    if (!authorized(tenant)) {
+      return fault(FaultReason.TENANT_UNAUTHORIZED);
+    }
+    FaultReason fault;
+    if (opcode == Opcodes.PACKED_SLOT) {
+      fault = executePacked(base);
+    } else {
+      int status = dispatch(opcode, arg(0), arg(1), arg(2));
+      if (status < 0) {
+        return fault(FaultReason.of(-status));
+      }
+      return status;
+    }
+    return fault == FaultReason.NONE ? SlotLayout.STATUS_DONE : fault(fault);
+  }
+
+  private boolean authorized(int tenantId) {
+    if (Integer.compareUnsigned(tenantId, ControlLayout.MAX_TENANTS) >= 0) {
+      return false;
+    }
+    long maskWord = Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.TENANT_BASE)) + tenantId;
+    return maskWord < controlWords && Words.getAcquire(control, maskWord) != 0;
+  }
+
+  private int fault(FaultReason reason) {
+    Words.set(ring, SlotLayout.slotBase(slot) + SlotLayout.PRIORITY_WORD, reason.code());
+    return SlotLayout.STATUS_FAULT;
+  }
+
+  /**
+   * Runs one operation. Returns a slot status (≥ 0), or the negated {@link FaultReason} code when
+   * the operation faulted; a fault writes nothing.
+   */
+  private int dispatch(int op, int arg0, int arg1, int arg2) {
+    if (Integer.compareUnsigned(op, Opcodes.METERED_OPCODES) < 0) {
+      Words.getAndAdd(control, ControlLayout.METRICS_BASE + op, 1);
+    }
+    switch (op) {
+      case Opcodes.NOP -> {
+        return SlotLayout.STATUS_DONE;
+      }
+      case Opcodes.STORE_U32 -> {
+        if (!inControl(arg1, 1)) {
+          return -FaultReason.CONTROL_INDEX_OUT_OF_RANGE.code();
+        }
+        Words.getAndSet(control, Integer.toUnsignedLong(arg1), arg0);
+        return SlotLayout.STATUS_DONE;
+      }
+      case Opcodes.ATOMIC_ADD -> {
+        if (!inControl(arg1, 1)) {
+          return -FaultReason.CONTROL_INDEX_OUT_OF_RANGE.code();
+        }
+        Words.getAndAdd(control, Integer.toUnsignedLong(arg1), arg0);
+        return SlotLayout.STATUS_DONE;
+      }
+      case Opcodes.LOAD_U32 -> {
+        long target = ControlLayout.OBSERVABLE_BASE + Integer.toUnsignedLong(arg1);
+        if (!inControl(arg0, 1) || target >= controlWords) {
+          return -FaultReason.CONTROL_INDEX_OUT_OF_RANGE.code();
+        }
+        Words.setRelease(control, target, Words.getAcquire(control, Integer.toUnsignedLong(arg0)));
+        return SlotLayout.STATUS_DONE;
+      }
+      case Opcodes.COMPARE_SWAP -> {
+        long target = ControlLayout.OBSERVABLE_BASE + Integer.toUnsignedLong(arg0);
+        if (!inControl(arg0, 1) || target >= controlWords) {
+          return -FaultReason.CONTROL_INDEX_OUT_OF_RANGE.code();
+        }
+        int previous = Words.compareAndExchange(control, Integer.toUnsignedLong(arg0), arg1, arg2);
+        Words.setRelease(control, target, previous);
+        return SlotLayout.STATUS_DONE;
+      }
+      case Opcodes.MEMCPY -> {
+        if (!inControl(arg0, Integer.toUnsignedLong(arg2)) || !inControl(arg1, Integer.toUnsignedLong(arg2))) {
+          return -FaultReason.CONTROL_INDEX_OUT_OF_RANGE.code();
+        }
+        long from = Integer.toUnsignedLong(arg0);
+        long to = Integer.toUnsignedLong(arg1);
+        for (long i = 0; i < Integer.toUnsignedLong(arg2); i++) {
+          Words.set(control, to + i, Words.get(control, from + i));
+        }
+        return SlotLayout.STATUS_DONE;
+      }
+      case Opcodes.BATCH_FENCE -> {
+        if (controlWords <= ControlLayout.OBSERVABLE_BASE) {
+          return -FaultReason.CONTROL_INDEX_OUT_OF_RANGE.code();
+        }
+        Words.getAndAdd(control, ControlLayout.EPOCH, 1);
+        Words.setRelease(control, ControlLayout.OBSERVABLE_BASE, arg1);
+        return SlotLayout.STATUS_DONE;
+      }
+      case Opcodes.PRINTF -> {
+        long recordBase = Integer.toUnsignedLong(Words.getAndAdd(debugLog, DebugLogLayout.CURSOR_WORD, DebugLogLayout.RECORD_WORDS)) + 1;
+        if (recordBase + DebugLogLayout.RECORD_WORDS <= debugWords) {
+          Words.set(debugLog, recordBase, arg0);
+          Words.set(debugLog, recordBase + 1, arg1);
+          Words.set(debugLog, recordBase + 2, arg2);
+          Words.set(debugLog, recordBase + 3, (int) SlotLayout.slotBase(slot));
+        }
+        return SlotLayout.STATUS_DONE;
+      }
+      case Opcodes.SHUTDOWN -> {
+        Words.getAndSet(control, ControlLayout.SHUTDOWN, 1);
+        return SlotLayout.STATUS_DONE;
+      }
+      case Opcodes.DFA_STEP -> {
+        return -FaultReason.UNKNOWN_OPCODE.code();
+      }
+      default -> {
+        return runHandler(op);
+      }
+    }
+  }
+
+  private int runHandler(int op) {
+    OpcodeHandler handler = handlers.get(op);
+    if (handler == null) {
+      return -FaultReason.UNKNOWN_OPCODE.code();
+    }
+    int previousOpcode = opcode;
+    opcode = op;
+    try {
+      int status = handler.execute(this);
+      return switch (status) {
+        case SlotLayout.STATUS_DONE, SlotLayout.STATUS_YIELD, SlotLayout.STATUS_REQUEUE, SlotLayout.STATUS_WAIT_IO -> status;
+        case SlotLayout.STATUS_FAULT -> -FaultReason.HANDLER_FAILED.code();
+        default -> -FaultReason.HANDLER_FAILED.code();
+      };
+    } catch (RuntimeException e) {
+      return -FaultReason.HANDLER_FAILED.code();
+    } finally {
+      opcode = previousOpcode;
+    }
+  }
+
+  /**
+   * Runs every packed operation whose arguments fit the 12 argument words (DECISIONS.md §3.6). An
+   * operation's arguments run from its offset to the next operation's offset (the last one's to the
+   * packed word count); its arg0..arg2 are the first three of them, zero past its own.
+   */
+  private FaultReason executePacked(long base) {
+    for (int i = 0; i < SlotLayout.ARGS_PER_SLOT; i++) {
+      packedArgs[i] = Words.get(ring, base + SlotLayout.ARG0_WORD + i);
+    }
+    int count = PackedSlotCodec.argByte(packedArgs, 0);
+    int totalArgs = PackedSlotCodec.argByte(packedArgs, 1);
+    int metadata = PackedSlotCodec.metadataWords(count);
+    if (metadata > SlotLayout.ARGS_PER_SLOT || metadata + totalArgs > SlotLayout.ARGS_PER_SLOT) {
+      return FaultReason.MALFORMED_PACKED_SLOT;
+    }
+    for (int i = 0; i < count; i++) {
+      int op = PackedSlotCodec.argByte(packedArgs, 2 + 2 * i);
+      int offset = PackedSlotCodec.argByte(packedArgs, 3 + 2 * i);
+      int end = i + 1 < count ? PackedSlotCodec.argByte(packedArgs, 3 + 2 * (i + 1)) : totalArgs;
+      if (end < offset || metadata + end > SlotLayout.ARGS_PER_SLOT) {
+        return FaultReason.MALFORMED_PACKED_SLOT;
+      }
+      int first = metadata + offset;
+      int own = end - offset;
+      int status = dispatch(op, own > 0 ? packedArgs[first] : 0, own > 1 ? packedArgs[first + 1] : 0, own > 2 ? packedArgs[first + 2] : 0);
+      if (status < 0) {
+        return FaultReason.of(-status);
+      }
+    }
+    return FaultReason.NONE;
+  }
+
+  private boolean inControl(int start, long words) {
+    return Integer.toUnsignedLong(start) + words <= controlWords;
+  }
+
+  // ---------------------------------------------------------------- SlotContext for Java handlers
+
+  @Override
+  public int slot() {
+    return slot;
+  }
+
+  @Override
+  public int opcode() {
+    return opcode;
+  }
+
+  @Override
+  public int tenant() {
+    return tenant;
+  }
+
+  @Override
+  public int arg(int index) {
+    return Words.get(ring, SlotLayout.argWord(slot, index));
+  }
+
+  @Override
+  public void setArg(int index, int value) {
+    Words.set(ring, SlotLayout.argWord(slot, index), value);
+  }
+
+  @Override
+  public MemorySegment control() {
+    return control;
+  }
+
+  @Override
+  public MemorySegment resource(int handle) {
+    return session.resource(handle);
+  }
+}

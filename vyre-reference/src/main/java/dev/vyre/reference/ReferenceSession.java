@@ -1,0 +1,142 @@
+package dev.vyre.reference;
+
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.spi.KernelMemory;
+import dev.vyre.runtime.spi.KernelSession;
+import dev.vyre.runtime.spi.KernelSpec;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.DebugLogLayout;
+import dev.vyre.runtime.wire.IoQueueLayout;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/** One reference megakernel: arena memory for the four buffers and the worker threads. */
+final class ReferenceSession implements KernelSession {
+
+  private final KernelSpec spec;
+  private final Arena arena = Arena.ofShared();
+  private final KernelMemory memory;
+  private final CopyOnWriteArrayList<MemorySegment> resources = new CopyOnWriteArrayList<>();
+  private final Thread[] threads;
+  private final ReferenceWorker[] workers;
+  /** Workers parked while idle; publishers wake them only when this is non-zero. */
+  final AtomicInteger sleepers = new AtomicInteger();
+  volatile boolean aborted;
+  private final AtomicInteger running = new AtomicInteger();
+
+  ReferenceSession(KernelSpec spec) {
+    this.spec = spec;
+    MemorySegment control = arena.allocate(ControlLayout.byteLength(spec.observableSlots()), 64);
+    MemorySegment ring = arena.allocate(SlotLayout.ringByteLength(spec.slotCount()), 64);
+    MemorySegment debug = arena.allocate(DebugLogLayout.BUFFER_BYTES, 64);
+    MemorySegment io = arena.allocate(IoQueueLayout.byteLength(IoQueueLayout.IO_SLOT_COUNT), 64);
+    this.memory = new KernelMemory(control, ring, debug, io);
+    int count = spec.workers() > 0 ? spec.workers() : ReferenceBackend.defaultWorkers();
+    this.workers = new ReferenceWorker[count];
+    this.threads = new Thread[count];
+    for (int i = 0; i < count; i++) {
+      workers[i] = new ReferenceWorker(this, i, spec);
+    }
+  }
+
+  @Override
+  public KernelMemory memory() {
+    return memory;
+  }
+
+  @Override
+  public int allocateResource(long byteSize) {
+    if (byteSize < 0) {
+      throw PipelineException.queueFull("resource", "resource size " + byteSize + " is negative", "pass a size of at least 0 bytes");
+    }
+    resources.add(arena.allocate(Math.max(byteSize, 1), 64).asSlice(0, byteSize));
+    return resources.size() - 1;
+  }
+
+  @Override
+  public MemorySegment resource(int handle) {
+    return handle >= 0 && handle < resources.size() ? resources.get(handle) : null;
+  }
+
+  @Override
+  public void launch() {
+    Words.setVolatile(memory.control(), ControlLayout.KERNEL_STATE, ControlLayout.KERNEL_STATE_RUNNING);
+    running.set(workers.length);
+    for (int i = 0; i < workers.length; i++) {
+      threads[i] = Thread.ofPlatform().daemon().name("vyre-reference-worker-" + i).start(workers[i]);
+    }
+  }
+
+  /** Called by each worker as it leaves its loop; the last one marks the kernel exited. */
+  void workerExited() {
+    if (running.decrementAndGet() == 0) {
+      Words.setVolatile(memory.control(), ControlLayout.KERNEL_STATE, ControlLayout.KERNEL_STATE_EXITED);
+    }
+  }
+
+  @Override
+  public void wake() {
+    if (sleepers.get() > 0) {
+      for (Thread thread : threads) {
+        LockSupport.unpark(thread);
+      }
+    }
+  }
+
+  @Override
+  public boolean awaitExit(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (Thread thread : threads) {
+      try {
+        long remaining = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+        thread.join(remaining);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+      if (thread.isAlive()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public void abort() {
+    aborted = true;
+    for (Thread thread : threads) {
+      LockSupport.unpark(thread);
+      thread.interrupt();
+    }
+  }
+
+  @Override
+  public void checkHealth() {
+    // Java workers report handler failures by faulting the slot; there is no asynchronous device error.
+  }
+
+  @Override
+  public String describe() {
+    return "reference: " + workers.length + " worker thread(s), " + spec.slotCount() + " slots, "
+        + spec.observableSlots() + " observables";
+  }
+
+  @Override
+  public void close() {
+    abort();
+    awaitExit(Duration.ofSeconds(5));
+    for (Thread thread : threads) {
+      if (thread.isAlive()) {
+        // A handler that never returns keeps its thread; freeing the memory under it would crash the JVM.
+        return;
+      }
+    }
+    arena.close();
+  }
+}

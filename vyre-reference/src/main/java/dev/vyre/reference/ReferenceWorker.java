@@ -1,0 +1,251 @@
+package dev.vyre.reference;
+
+import dev.vyre.runtime.spi.KernelSpec;
+import dev.vyre.runtime.spi.OpcodeHandler;
+import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One reference kernel worker: the persistent loop of vyre-runtime.md §2, run by a Java thread.
+ *
+ * <p>Each iteration checks SHUTDOWN, then scans the priority levels CRITICAL..IDLE (skipping
+ * CRITICAL and HIGH once 16 high-priority claims ran in a row, unless nothing else is waiting). In
+ * a level it compares the claim cursor with the doorbell, claims the next ticket by CAS on the
+ * cursor, moves the slot PUBLISHED → CLAIMED by CAS, checks the tenant, executes, and stores the
+ * final status. A slot its handler finished as YIELD or REQUEUE is kept on a short local list and
+ * claimed again (CAS YIELD/REQUEUE → CLAIMED) when no new work is waiting. Idle workers back off
+ * from spinning to parking.
+ */
+final class ReferenceWorker implements Runnable {
+
+  private static final int MAX_PENDING_CONTINUATIONS = 16;
+  private static final int SPIN_ROUNDS = 2_000;
+  private static final int YIELD_ROUNDS = 2_100;
+
+  private final ReferenceSession session;
+  private final MemorySegment control;
+  private final MemorySegment ring;
+  private final ReferenceInterpreter interpreter;
+  private final int[] partitionStart = new int[ControlLayout.PRIORITY_LEVELS];
+  private final int[] partitionLength = new int[ControlLayout.PRIORITY_LEVELS];
+  private final int[] pending = new int[MAX_PENDING_CONTINUATIONS];
+  private int pendingCount;
+  private int claimedLevel;
+
+  ReferenceWorker(ReferenceSession session, int index, KernelSpec spec) {
+    this.session = session;
+    this.control = session.memory().control();
+    this.ring = session.memory().ring();
+    this.interpreter = new ReferenceInterpreter(session, handlerTable(spec));
+  }
+
+  private static OpcodeHandlers handlerTable(KernelSpec spec) {
+    OpcodeHandlers handlers = new OpcodeHandlers();
+    for (UserOpcode opcode : spec.userOpcodes()) {
+      if (opcode.javaHandler() != null) {
+        handlers.put(opcode.opcode(), opcode.javaHandler());
+      }
+    }
+    return handlers;
+  }
+
+  @Override
+  public void run() {
+    try {
+      loadPartitions();
+      int idleRounds = 0;
+      long executed = 0;
+      while (!session.aborted && Words.getVolatile(control, ControlLayout.SHUTDOWN) == 0) {
+        int slot = claim();
+        if (slot >= 0) {
+          run(slot, SlotLayout.STATUS_PUBLISHED);
+          if ((++executed & 1023) == 0) {
+            Words.getAndAdd(control, ControlLayout.HEARTBEAT, 1);
+          }
+          idleRounds = 0;
+        } else if (pendingCount > 0) {
+          int continuation = pending[0];
+          pendingCount--;
+          System.arraycopy(pending, 1, pending, 0, pendingCount);
+          int status = Words.getAcquire(ring, SlotLayout.statusWord(continuation));
+          Words.getAndAdd(control, ControlLayout.CONTINUATION_COUNT, 1);
+          run(continuation, status);
+          idleRounds = 0;
+        } else {
+          idle(idleRounds++);
+        }
+      }
+    } finally {
+      session.workerExited();
+    }
+  }
+
+  private void loadPartitions() {
+    for (int p = 0; p < ControlLayout.PRIORITY_LEVELS; p++) {
+      int start = Words.getAcquire(control, ControlLayout.PRIORITY_OFFSETS_BASE + p);
+      int end = Words.getAcquire(control, ControlLayout.PRIORITY_OFFSETS_BASE + p + 1);
+      partitionStart[p] = start;
+      partitionLength[p] = end - start;
+    }
+  }
+
+  /** Claims the next published slot by priority with the starvation guard; -1 when none is waiting. */
+  private int claim() {
+    boolean forceLower = Integer.compareUnsigned(Words.getAcquire(control, ControlLayout.PRIORITY_STARVATION_COUNTER),
+        ControlLayout.STARVATION_THRESHOLD) >= 0;
+    int slot = claimLevels(forceLower ? 2 : 0);
+    if (slot < 0 && forceLower) {
+      // vyre would starve CRITICAL/HIGH here forever if nothing lower is waiting; we let them run.
+      slot = claimLevels(0);
+    }
+    if (slot >= 0) {
+      int level = claimedLevel;
+      if (level <= 1) {
+        Words.getAndAdd(control, ControlLayout.PRIORITY_STARVATION_COUNTER, 1);
+      } else {
+        Words.setRelease(control, ControlLayout.PRIORITY_STARVATION_COUNTER, 0);
+      }
+      int tenant = Words.get(ring, SlotLayout.slotBase(slot) + SlotLayout.TENANT_WORD);
+      Words.getAndAdd(control, ControlLayout.TENANT_FAIRNESS_BASE + (Integer.remainderUnsigned(tenant, ControlLayout.TENANT_FAIRNESS_SLOTS)), 1);
+      Words.getAndAdd(control, ControlLayout.PRIORITY_FAIRNESS_BASE + level, 1);
+    }
+    return slot;
+  }
+
+  private int claimLevels(int firstLevel) {
+    for (int p = firstLevel; p < ControlLayout.PRIORITY_LEVELS; p++) {
+      int length = partitionLength[p];
+      if (length <= 0) {
+        continue;
+      }
+      int cursorWord = ControlLayout.claimSeqWord(p);
+      while (true) {
+        long claimed = Words.getLongAcquire(control, cursorWord);
+        int published = Words.getAcquire(control, ControlLayout.publishSeqWord(p));
+        // The doorbell is the published count mod 2^32 and never runs more than one ring ahead.
+        if (published - (int) claimed <= 0) {
+          break;
+        }
+        if (Words.compareAndSetLong(control, cursorWord, claimed, claimed + 1)) {
+          int slot = partitionStart[p] + (int) Long.remainderUnsigned(claimed, length);
+          long statusWord = SlotLayout.statusWord(slot);
+          // The host stored PUBLISHED before it rang the doorbell, so this CAS cannot miss it.
+          if (Words.compareAndSet(ring, statusWord, SlotLayout.STATUS_PUBLISHED, SlotLayout.STATUS_CLAIMED)) {
+            claimedLevel = p;
+            return slot;
+          }
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** Executes a claimed slot (or re-claims a continuation) and stores its final status. */
+  private void run(int slot, int claimedFrom) {
+    long statusWord = SlotLayout.statusWord(slot);
+    if (claimedFrom != SlotLayout.STATUS_PUBLISHED
+        && !Words.compareAndSet(ring, statusWord, claimedFrom, SlotLayout.STATUS_CLAIMED)) {
+      return;
+    }
+    int status = interpreter.execute(slot);
+    switch (status) {
+      case SlotLayout.STATUS_DONE -> {
+        Words.getAndAdd(control, ControlLayout.DONE_COUNT, 1);
+        Words.setRelease(ring, statusWord, SlotLayout.STATUS_DONE);
+      }
+      case SlotLayout.STATUS_FAULT -> {
+        Words.getAndAdd(control, ControlLayout.FAULT_COUNT, 1);
+        Words.setRelease(ring, statusWord, SlotLayout.STATUS_FAULT);
+      }
+      case SlotLayout.STATUS_YIELD, SlotLayout.STATUS_REQUEUE -> {
+        Words.setRelease(ring, statusWord, status);
+        if (pendingCount == MAX_PENDING_CONTINUATIONS) {
+          int oldest = pending[0];
+          pendingCount--;
+          System.arraycopy(pending, 1, pending, 0, pendingCount);
+          Words.getAndAdd(control, ControlLayout.CONTINUATION_COUNT, 1);
+          pending[pendingCount++] = slot;
+          run(oldest, Words.getAcquire(ring, SlotLayout.statusWord(oldest)));
+        } else {
+          pending[pendingCount++] = slot;
+        }
+      }
+      default -> Words.setRelease(ring, statusWord, status);
+    }
+  }
+
+  private void idle(int round) {
+    if (round < SPIN_ROUNDS) {
+      Thread.onSpinWait();
+      return;
+    }
+    if (round < YIELD_ROUNDS) {
+      Thread.yield();
+      return;
+    }
+    Words.getAndAdd(control, ControlLayout.HEARTBEAT, 1);
+    session.sleepers.incrementAndGet();
+    try {
+      if (!workWaiting()) {
+        // Publishers unpark sleepers after each doorbell; the bounded park also re-checks SHUTDOWN.
+        LockSupport.parkNanos(this, Math.min(20_000L << Math.min(round - YIELD_ROUNDS, 6), 1_000_000L));
+      }
+    } finally {
+      session.sleepers.decrementAndGet();
+    }
+  }
+
+  private boolean workWaiting() {
+    for (int p = 0; p < ControlLayout.PRIORITY_LEVELS; p++) {
+      if (partitionLength[p] > 0 && Words.getAcquire(control, ControlLayout.publishSeqWord(p))
+          - (int) Words.getLongAcquire(control, ControlLayout.claimSeqWord(p)) > 0) {
+        return true;
+      }
+    }
+    return pendingCount > 0;
+  }
+
+  /** User opcode handlers: a dense table for the low range, a sorted array for the rest. */
+  static final class OpcodeHandlers {
+    private static final int DENSE_LIMIT = 0x10000;
+    private final OpcodeHandler[] dense = new OpcodeHandler[DENSE_LIMIT];
+    private int[] sparseOpcodes = new int[0];
+    private OpcodeHandler[] sparseHandlers = new OpcodeHandler[0];
+
+    void put(int opcode, OpcodeHandler handler) {
+      if (Integer.compareUnsigned(opcode, DENSE_LIMIT) < 0) {
+        dense[opcode] = handler;
+        return;
+      }
+      int at = Arrays.binarySearch(sparseOpcodes, opcode);
+      if (at >= 0) {
+        sparseHandlers[at] = handler;
+        return;
+      }
+      int insert = -at - 1;
+      int[] opcodes = new int[sparseOpcodes.length + 1];
+      OpcodeHandler[] handlers = new OpcodeHandler[opcodes.length];
+      System.arraycopy(sparseOpcodes, 0, opcodes, 0, insert);
+      System.arraycopy(sparseHandlers, 0, handlers, 0, insert);
+      opcodes[insert] = opcode;
+      handlers[insert] = handler;
+      System.arraycopy(sparseOpcodes, insert, opcodes, insert + 1, sparseOpcodes.length - insert);
+      System.arraycopy(sparseHandlers, insert, handlers, insert + 1, sparseHandlers.length - insert);
+      sparseOpcodes = opcodes;
+      sparseHandlers = handlers;
+    }
+
+    OpcodeHandler get(int opcode) {
+      if (Integer.compareUnsigned(opcode, DENSE_LIMIT) < 0) {
+        return dense[opcode];
+      }
+      int at = Arrays.binarySearch(sparseOpcodes, opcode);
+      return at >= 0 ? sparseHandlers[at] : null;
+    }
+  }
+}

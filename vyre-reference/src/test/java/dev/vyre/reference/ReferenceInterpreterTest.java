@@ -1,0 +1,158 @@
+package dev.vyre.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.Task;
+import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.DebugLogLayout;
+import dev.vyre.runtime.wire.FaultReason;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.PackedSlotCodec;
+import dev.vyre.runtime.wire.PackedSlotCodec.PackedOp;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.SlotStatus;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Built-in opcode semantics of the reference kernel, observed through the public host API. */
+class ReferenceInterpreterTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(10);
+  private Megakernel kernel;
+
+  private Megakernel start(UserOpcode... opcodes) {
+    Megakernel.Builder builder = Megakernel.builder().backend(new ReferenceBackend()).slots(64).tenants(2).observables(16)
+        .singlePriority(Priority.NORMAL).workers(1);
+    for (UserOpcode opcode : opcodes) {
+      builder.userOpcode(opcode);
+    }
+    kernel = builder.bootstrap();
+    return kernel;
+  }
+
+  @AfterEach
+  void stop() {
+    if (kernel != null) {
+      kernel.close();
+    }
+  }
+
+  private TaskResult run(Task task) throws Exception {
+    return kernel.submit(task).get(10, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
+  private long word(int index) {
+    return Integer.toUnsignedLong(MemorySegment.ofArray(kernel.controlSnapshot()).get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 4L * index));
+  }
+
+  @Test
+  void storeAddLoadCompareSwapAndMemcpy() throws Exception {
+    start();
+    assertTrue(run(Task.of(Opcodes.STORE_U32, 7, 170)).isDone());
+    assertTrue(run(Task.of(Opcodes.ATOMIC_ADD, 5, 170)).isDone());
+    assertEquals(12, word(170));
+    TaskResult load = run(Task.of(Opcodes.LOAD_U32, 170, 3));
+    assertEquals(12, load.observable());
+    assertEquals(12, kernel.observable(3));
+    TaskResult cas = run(Task.of(Opcodes.COMPARE_SWAP, 5, 0, 99));
+    assertEquals(0, cas.observable(), "COMPARE_SWAP stores the previous value at observable arg0");
+    assertEquals(99, word(5));
+    assertTrue(run(Task.of(Opcodes.MEMCPY, 170, 171, 1)).isDone());
+    assertEquals(12, word(171));
+    assertEquals(2, word(ControlLayout.METRICS_BASE + Opcodes.STORE_U32) + word(ControlLayout.METRICS_BASE + Opcodes.ATOMIC_ADD));
+  }
+
+  @Test
+  void batchFenceBumpsEpochAndTagsObservableZero() throws Exception {
+    start();
+    TaskResult fence = run(Task.of(Opcodes.BATCH_FENCE, 3, 0xBEEF));
+    assertEquals(1, word(ControlLayout.EPOCH));
+    assertEquals(0xBEEF, fence.observable());
+  }
+
+  @Test
+  void printfWritesRecordWithSlotBase() throws Exception {
+    start();
+    TaskResult printf = run(Task.of(Opcodes.PRINTF, 11, 12, 13));
+    List<DebugLogLayout.DebugRecord> records = DebugLogLayout.tryRead(MemorySegment.ofArray(kernel.debugLogSnapshot()));
+    assertEquals(List.of(new DebugLogLayout.DebugRecord(11, 12, 13, printf.slot() * SlotLayout.SLOT_WORDS)), records);
+  }
+
+  @Test
+  void outOfRangeIndicesFaultAndWriteNothing() throws Exception {
+    start();
+    byte[] before = kernel.controlSnapshot();
+    for (Task task : List.of(Task.of(Opcodes.STORE_U32, 1, 176), Task.of(Opcodes.ATOMIC_ADD, 1, -1),
+        Task.of(Opcodes.LOAD_U32, 0, 16), Task.of(Opcodes.MEMCPY, 170, 175, 2), Task.of(Opcodes.COMPARE_SWAP, 16, 0, 1))) {
+      TaskResult result = run(task);
+      assertEquals(SlotStatus.FAULT, result.status(), task.toString());
+      assertEquals(FaultReason.CONTROL_INDEX_OUT_OF_RANGE, result.fault());
+    }
+    byte[] after = kernel.controlSnapshot();
+    for (int w = ControlLayout.OBSERVABLE_BASE; w < after.length / 4; w++) {
+      assertEquals(before[4 * w], after[4 * w], "observable word " + w + " changed");
+    }
+    assertEquals(5, word(ControlLayout.FAULT_COUNT));
+  }
+
+  @Test
+  void unauthorizedTenantFaultsWithoutRunning() throws Exception {
+    start();
+    kernel.setTenantAuthorized(1, false);
+    TaskResult result = run(new Task(1, Priority.NORMAL, Opcodes.STORE_U32, new int[] {5, 170}));
+    assertEquals(FaultReason.TENANT_UNAUTHORIZED, result.fault());
+    assertEquals(0, word(170));
+    assertEquals(0, word(ControlLayout.METRICS_BASE + Opcodes.STORE_U32), "an unauthorized slot is not metered");
+  }
+
+  @Test
+  void packedSlotRunsEveryOpThatFits() throws Exception {
+    start();
+    int[] args = PackedSlotCodec.encode(new PackedOp(Opcodes.STORE_U32, new int[] {10, 170}), new PackedOp(Opcodes.ATOMIC_ADD, new int[] {5, 170}),
+        new PackedOp(Opcodes.ATOMIC_ADD, new int[] {1, 171}), new PackedOp(Opcodes.ATOMIC_ADD, new int[] {2, 171}),
+        new PackedOp(Opcodes.NOP, new int[0]));
+    assertTrue(run(Task.of(Opcodes.PACKED_SLOT, args)).isDone());
+    assertEquals(15, word(170));
+    assertEquals(3, word(171));
+    assertEquals(1, word(ControlLayout.METRICS_BASE + Opcodes.NOP), "the fifth op runs too (vyre stops at four)");
+  }
+
+  @Test
+  void dfaStepAndUnknownUserOpcodesFaultWithReason() throws Exception {
+    start();
+    assertEquals(FaultReason.UNKNOWN_OPCODE, run(Task.of(Opcodes.DFA_STEP, 0, 0)).fault());
+    assertEquals(FaultReason.UNKNOWN_OPCODE, run(Task.of(0x100, 0)).fault());
+  }
+
+  @Test
+  void userHandlerCanYieldAndIsRunAgain() throws Exception {
+    UserOpcode countdown = UserOpcode.java(0x100, "countdown", slot -> {
+      int left = slot.arg(0);
+      if (left > 0) {
+        slot.setArg(0, left - 1);
+        return SlotLayout.STATUS_YIELD;
+      }
+      dev.vyre.runtime.wire.Words.getAndAdd(slot.control(), 170, 1);
+      return SlotLayout.STATUS_DONE;
+    });
+    start(countdown);
+    assertTrue(run(Task.of(0x100, 3)).isDone());
+    assertEquals(1, word(170));
+    assertEquals(3, word(ControlLayout.CONTINUATION_COUNT));
+  }
+
+  @Test
+  void shutdownOpcodeStopsTheKernelAndReportsWhatIsLeft() throws Exception {
+    start();
+    assertTrue(run(Task.of(Opcodes.SHUTDOWN)).isDone());
+    assertTrue(kernel.shutdown(WAIT).exitedCleanly());
+  }
+}

@@ -1,0 +1,57 @@
+package dev.vyre.runtime;
+
+import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.spi.Availability;
+import dev.vyre.runtime.spi.MegakernelBackend;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/** The backend registry: every {@link MegakernelBackend} on the class path, and how {@code auto} picks one. */
+public final class Backends {
+
+  /** The chosen backend and, in words, why it was chosen. */
+  public record Choice(MegakernelBackend backend, String reason) {}
+
+  private Backends() {}
+
+  /** All registered backends, highest precedence first. */
+  public static List<MegakernelBackend> all() {
+    List<MegakernelBackend> backends = new ArrayList<>();
+    ServiceLoader.load(MegakernelBackend.class).forEach(backends::add);
+    backends.sort(Comparator.comparingInt(MegakernelBackend::precedence).reversed());
+    return backends;
+  }
+
+  /**
+   * Resolves {@code auto}, {@code reference}, {@code cuda} (or any registered name). {@code auto}
+   * takes the usable backend with the highest precedence and says why the others were passed over.
+   */
+  public static Choice select(String name) {
+    List<MegakernelBackend> backends = all();
+    if (name == null || name.equalsIgnoreCase("auto")) {
+      StringBuilder skipped = new StringBuilder();
+      for (MegakernelBackend backend : backends) {
+        Availability availability = backend.availability();
+        if (availability.usable()) {
+          return new Choice(backend, "auto chose " + backend.name() + " (" + availability.detail() + ")" + skipped);
+        }
+        skipped.append("; ").append(backend.name()).append(" unusable: ").append(availability.detail());
+      }
+      throw InputException.of("--backend", "no usable backend" + skipped, "make sure vyre-reference is on the class path");
+    }
+    for (MegakernelBackend backend : backends) {
+      if (backend.name().equalsIgnoreCase(name)) {
+        Availability availability = backend.availability();
+        if (!availability.usable()) {
+          throw InputException.of("--backend", "backend " + backend.name() + " is unusable here: " + availability.detail(),
+              "run `vyre doctor` for details, or use --backend reference");
+        }
+        return new Choice(backend, name + " requested");
+      }
+    }
+    throw InputException.of("--backend", "unknown backend \"" + name + "\"",
+        "use auto or one of " + backends.stream().map(MegakernelBackend::name).toList());
+  }
+}

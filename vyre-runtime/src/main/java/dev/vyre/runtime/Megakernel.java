@@ -1,0 +1,724 @@
+package dev.vyre.runtime;
+
+import dev.vyre.driver.error.KernelException;
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.spi.KernelMemory;
+import dev.vyre.runtime.spi.KernelSession;
+import dev.vyre.runtime.spi.KernelSpec;
+import dev.vyre.runtime.spi.MegakernelBackend;
+import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.FaultReason;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.RingPublisher;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.SlotStatus;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A persistent megakernel on one backend, fed while it runs. Launched once at bootstrap; from then
+ * on the host only writes slots and doorbells. Thread-safe for any number of publisher threads.
+ *
+ * <p>The ring is split into one partition per priority level (control words 129..134). Publishers
+ * take consecutive tickets in a partition, write the slots, and commit them in ticket order by
+ * advancing that partition's doorbell (control words 141..145), so the kernel polls five words
+ * rather than every slot. A retire thread walks each partition in ticket order, completes futures,
+ * and frees slots for reuse; it also runs the watchdog.
+ */
+public final class Megakernel implements AutoCloseable {
+
+  /** Bootstrap options. */
+  public static final class Builder {
+    private MegakernelBackend backend;
+    private String backendReason = "given";
+    private int slots = 4096;
+    private int tenants = 1;
+    private int observables = 64;
+    private int[] priorityOffsets;
+    private final List<UserOpcode> userOpcodes = new ArrayList<>();
+    private int workers;
+    private Duration publishTimeout = Duration.ofSeconds(10);
+    private Duration stallTimeout = Duration.ofSeconds(30);
+
+    private Builder() {}
+
+    /** {@code auto}, {@code reference}, {@code cuda}: see {@link Backends#select}. */
+    public Builder backend(String name) {
+      Backends.Choice choice = Backends.select(name);
+      this.backend = choice.backend();
+      this.backendReason = choice.reason();
+      return this;
+    }
+
+    public Builder backend(MegakernelBackend value) {
+      this.backend = value;
+      this.backendReason = "given";
+      return this;
+    }
+
+    /** Ring slots, split over the priority partitions. */
+    public Builder slots(int value) {
+      this.slots = value;
+      return this;
+    }
+
+    /** Tenants 0..n-1 are authorized at start; n ≤ 29. */
+    public Builder tenants(int value) {
+      this.tenants = value;
+      return this;
+    }
+
+    public Builder observables(int value) {
+      this.observables = value;
+      return this;
+    }
+
+    /** Explicit partition offsets (six words, non-decreasing, last = slots); default is vyre's split. */
+    public Builder priorityOffsets(int... offsets) {
+      this.priorityOffsets = offsets.clone();
+      return this;
+    }
+
+    /** Gives the whole ring to one priority level (all work at that level). */
+    public Builder singlePriority(Priority level) {
+      int[] offsets = new int[ControlLayout.PRIORITY_OFFSETS_SLOTS];
+      for (int p = level.level() + 1; p < offsets.length; p++) {
+        offsets[p] = -1;
+      }
+      this.priorityOffsets = offsets;
+      return this;
+    }
+
+    public Builder userOpcode(UserOpcode opcode) {
+      userOpcodes.add(opcode);
+      return this;
+    }
+
+    /** Worker threads on the reference backend (0 = one per spare core). */
+    public Builder workers(int value) {
+      this.workers = value;
+      return this;
+    }
+
+    /** How long a publisher waits for ring space before {@code QueueFull}; zero fails at once. */
+    public Builder publishTimeout(Duration value) {
+      this.publishTimeout = value;
+      return this;
+    }
+
+    /** How long in-flight work may make no progress before the watchdog tears the kernel down. */
+    public Builder stallTimeout(Duration value) {
+      this.stallTimeout = value;
+      return this;
+    }
+
+    public Megakernel bootstrap() {
+      if (backend == null) {
+        backend("auto");
+      }
+      return new Megakernel(this);
+    }
+  }
+
+  /** One priority level's share of the ring and its host-side cursors. */
+  private static final class Partition {
+    final int level;
+    final int start;
+    final int length;
+    final java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
+    volatile long committed;
+    volatile long retired;
+
+    Partition(int level, int start, int length) {
+      this.level = level;
+      this.start = start;
+      this.length = length;
+    }
+
+    int slotOf(long ticket) {
+      return start + (int) (ticket % length);
+    }
+  }
+
+  private static final int TICKET_LEVEL_BITS = 3;
+
+  private final MegakernelBackend backend;
+  private final String backendReason;
+  private final KernelSession session;
+  // Replaced by heap copies at shutdown, so reads after close never touch freed device memory.
+  private volatile MemorySegment control;
+  private volatile MemorySegment ring;
+  private final Partition[] partitions = new Partition[ControlLayout.PRIORITY_LEVELS];
+  private final int slotCount;
+  private final int tenantCount;
+  private final long publishTimeoutNanos;
+  private final long stallTimeoutNanos;
+  @SuppressWarnings("unchecked")
+  private final CompletableFuture<TaskResult>[] futures;
+  private final Thread retireThread;
+  private volatile boolean retireParked;
+  private volatile boolean closed;
+  private volatile KernelException failure;
+  private volatile long doneCount;
+  private volatile long faultCount;
+  private volatile long waitIoCount;
+  private ShutdownReport report;
+
+  @SuppressWarnings("unchecked")
+  private Megakernel(Builder builder) {
+    if (builder.slots < 1 || builder.slots > SlotLayout.MAX_ENCODED_RING_SLOTS) {
+      throw PipelineException.queueFull("submission", "slot count " + builder.slots + " is outside 1.." + SlotLayout.MAX_ENCODED_RING_SLOTS,
+          "bootstrap with between 1 and 1048576 slots");
+    }
+    if (builder.tenants < 1 || builder.tenants > ControlLayout.MAX_TENANTS) {
+      throw PipelineException.queueFull("tenant", "tenant count " + builder.tenants + " is outside 1..29",
+          "authorize between 1 and 29 tenants (ids 0..28; DECISIONS.md §3.4)");
+    }
+    this.backend = builder.backend;
+    this.backendReason = builder.backendReason;
+    this.slotCount = builder.slots;
+    this.tenantCount = builder.tenants;
+    this.publishTimeoutNanos = builder.publishTimeout.toNanos();
+    this.stallTimeoutNanos = builder.stallTimeout.toNanos();
+    int[] offsets = resolveOffsets(builder.priorityOffsets, builder.slots);
+    this.session = backend.open(new KernelSpec(builder.slots, offsets, builder.tenants, builder.observables,
+        builder.userOpcodes, builder.workers));
+    KernelMemory memory = session.memory();
+    this.control = memory.control();
+    this.ring = memory.ring();
+    ControlLayout.encodeInto(control, false, builder.tenants);
+    ControlLayout.writePriorityOffsets(control, offsets);
+    ring.fill((byte) 0);
+    for (int p = 0; p < partitions.length; p++) {
+      partitions[p] = new Partition(p, offsets[p], offsets[p + 1] - offsets[p]);
+    }
+    this.futures = new CompletableFuture[builder.slots];
+    session.launch();
+    this.retireThread = Thread.ofPlatform().daemon().name("vyre-retire-" + backend.name()).start(this::retireLoop);
+  }
+
+  private static int[] resolveOffsets(int[] requested, int slots) {
+    if (requested == null) {
+      return ControlLayout.defaultPriorityOffsets(slots);
+    }
+    int[] offsets = requested.clone();
+    if (offsets.length != ControlLayout.PRIORITY_OFFSETS_SLOTS) {
+      throw PipelineException.queueFull("submission", "priority offsets need 6 words, got " + offsets.length,
+          "pass start offsets for the 5 levels plus the total");
+    }
+    for (int p = 1; p < offsets.length; p++) {
+      if (offsets[p] == -1) {
+        offsets[p] = slots;
+      }
+      if (offsets[p] < offsets[p - 1]) {
+        throw PipelineException.queueFull("submission", "priority offsets must not decrease", "pass non-decreasing offsets");
+      }
+    }
+    if (offsets[0] != 0 || offsets[offsets.length - 1] != slots) {
+      throw PipelineException.queueFull("submission", "priority offsets must start at 0 and end at the slot count " + slots,
+          "pass offsets from 0 to " + slots);
+    }
+    return offsets;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  // ---------------------------------------------------------------- publishing
+
+  /** Publishes one task and returns its ticket; waits for ring space up to the publish timeout. */
+  public long publish(Task task) {
+    return publish(task.tenant(), task.priority(), task.opcode(), task.argsUnsafe());
+  }
+
+  /** Publishes one task; allocation-free. */
+  public long publish(int tenant, Priority priority, int opcode, int... args) {
+    return publishOne(tenant, priority, opcode, args, null);
+  }
+
+  /** Publishes one task and returns a future that completes with how it ended. */
+  public CompletableFuture<TaskResult> submit(Task task) {
+    CompletableFuture<TaskResult> future = new CompletableFuture<>();
+    publishOne(task.tenant(), task.priority(), task.opcode(), task.argsUnsafe(), future);
+    return future;
+  }
+
+  private long publishOne(int tenant, Priority priority, int opcode, int[] args, CompletableFuture<TaskResult> future) {
+    checkTask(tenant, opcode, args.length);
+    Partition part = partition(priority);
+    long ticket = reserve(part, 1);
+    int slot = part.slotOf(ticket);
+    futures[slot] = future;
+    RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, args, 0, args.length);
+    commit(part, ticket, 1);
+    return ticketOf(part, ticket);
+  }
+
+  /**
+   * Publishes a whole batch into consecutive slots of its priority's partition with one doorbell
+   * update; returns the ticket of the first task (the others follow consecutively). Validates every
+   * task before writing any.
+   */
+  public long publish(TaskBatch batch) {
+    int n = batch.size();
+    if (n == 0) {
+      return -1;
+    }
+    for (int i = 0; i < n; i++) {
+      checkTask(batch.tenant(i), batch.opcode(i), batch.argCount(i));
+    }
+    Partition part = partition(batch.priority());
+    if (n > part.length) {
+      throw PipelineException.queueFull("submission", "batch of " + n + " exceeds the " + batch.priority() + " partition of " + part.length + " slots",
+          "publish smaller batches or bootstrap with more slots");
+    }
+    long first = reserve(part, n);
+    int[] words = batch.argWords();
+    for (int i = 0; i < n; i++) {
+      int slot = part.slotOf(first + i);
+      futures[slot] = null;
+      RingPublisher.writeSlot(ring, slot, batch.tenant(i), part.level, batch.opcode(i), words, i * SlotLayout.ARGS_PER_SLOT, batch.argCount(i));
+    }
+    commit(part, first, n);
+    return ticketOf(part, first);
+  }
+
+  private void checkTask(int tenant, int opcode, int argCount) {
+    if (closed) {
+      throw failure != null ? failure : KernelException.closed(backend.name());
+    }
+    if (tenant < 0 || tenant >= ControlLayout.MAX_TENANTS) {
+      throw PipelineException.queueFull("tenant", "tenant id " + Integer.toUnsignedString(tenant) + " is outside 0..28",
+          "publish with a tenant id below 29; ids at or above 29 would alias other control words");
+    }
+    if (argCount > SlotLayout.ARGS_PER_SLOT) {
+      throw PipelineException.queueFull("submission", "too many args for one slot; 12 u32 args max per slot", "pass at most 12 args");
+    }
+    Opcodes.validatePublishOpcode(opcode);
+  }
+
+  private Partition partition(Priority priority) {
+    Partition part = partitions[priority.level()];
+    if (part.length == 0) {
+      throw PipelineException.queueFull("submission", "the " + priority + " priority partition has no slots",
+          "bootstrap with priority offsets that give " + priority + " slots, or publish at another priority");
+    }
+    return part;
+  }
+
+  /** Takes {@code count} consecutive tickets once the ring has room for them. */
+  private long reserve(Partition part, int count) {
+    long deadline = 0;
+    int waits = 0;
+    while (true) {
+      long ticket = part.next.get();
+      if (ticket + count - part.retired <= part.length) {
+        if (part.next.compareAndSet(ticket, ticket + count)) {
+          return ticket;
+        }
+        continue;
+      }
+      if (closed) {
+        throw failure != null ? failure : KernelException.closed(backend.name());
+      }
+      if (deadline == 0) {
+        if (publishTimeoutNanos <= 0) {
+          throw queueFull(part);
+        }
+        deadline = System.nanoTime() + publishTimeoutNanos;
+      } else if (System.nanoTime() - deadline > 0) {
+        throw queueFull(part);
+      }
+      backoff(waits++);
+    }
+  }
+
+  private PipelineException queueFull(Partition part) {
+    return PipelineException.queueFull("submission",
+        "the " + Priority.ofLevel(part.level) + " partition's " + part.length + " slots are all in flight",
+        "wait for completions, raise the publish timeout, or bootstrap with more slots");
+  }
+
+  /** Makes tickets [first, first + count) visible to the kernel, in ticket order across publishers. */
+  private void commit(Partition part, long first, int count) {
+    int waits = 0;
+    while (part.committed != first) {
+      backoff(waits++);
+    }
+    // The slot stores above happen-before this release store; the kernel acquires the doorbell
+    // before it reads any slot below it.
+    Words.setRelease(control, ControlLayout.publishSeqWord(part.level), (int) (first + count));
+    part.committed = first + count;
+    session.wake();
+    if (retireParked) {
+      LockSupport.unpark(retireThread);
+    }
+  }
+
+  private static long ticketOf(Partition part, long sequence) {
+    return sequence << TICKET_LEVEL_BITS | part.level;
+  }
+
+  // ---------------------------------------------------------------- waiting and observing
+
+  /** Waits until the task with {@code ticket} has finished; false on timeout. */
+  public boolean await(long ticket, Duration timeout) {
+    Partition part = partitions[(int) (ticket & ((1 << TICKET_LEVEL_BITS) - 1))];
+    long sequence = ticket >>> TICKET_LEVEL_BITS;
+    long deadline = System.nanoTime() + timeout.toNanos();
+    int waits = 0;
+    while (part.retired <= sequence) {
+      if (failure != null) {
+        throw failure;
+      }
+      if (System.nanoTime() - deadline > 0 || (closed && report != null)) {
+        return false;
+      }
+      backoff(waits++);
+    }
+    return true;
+  }
+
+  /** Waits until everything published so far has finished; false on timeout or if the kernel exited first. */
+  public boolean drain(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    int waits = 0;
+    for (Partition part : partitions) {
+      long target = part.next.get();
+      while (part.retired < target) {
+        if (failure != null) {
+          throw failure;
+        }
+        if (System.nanoTime() - deadline > 0 || !isKernelRunning()) {
+          return part.retired >= target;
+        }
+        backoff(waits++);
+      }
+    }
+    return true;
+  }
+
+  /** True until the kernel has exited (SHUTDOWN, abort or failure). */
+  public boolean isKernelRunning() {
+    return failure == null && Words.getVolatile(control, ControlLayout.KERNEL_STATE) != ControlLayout.KERNEL_STATE_EXITED;
+  }
+
+  /** The kernel's DONE_COUNT (u32, as read now). */
+  public long doneCount() {
+    return Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.DONE_COUNT));
+  }
+
+  /** Observable word {@code index} (u32, as read now). */
+  public long observable(int index) {
+    return Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.observableWord(index)));
+  }
+
+  /** Authorizes or revokes a tenant at run time by writing its mask word. */
+  public void setTenantAuthorized(int tenant, boolean authorized) {
+    if (tenant < 0 || tenant >= ControlLayout.MAX_TENANTS) {
+      throw PipelineException.queueFull("tenant", "tenant id " + tenant + " is outside 0..28", "use a tenant id below 29");
+    }
+    Words.setRelease(control, ControlLayout.tenantMaskWord(tenant), authorized ? -1 : 0);
+  }
+
+  /** A copy of the control block as it is now (for telemetry). */
+  public byte[] controlSnapshot() {
+    return Words.toBytes(control);
+  }
+
+  /** A copy of the ring as it is now (for telemetry). */
+  public byte[] ringSnapshot() {
+    return Words.toBytes(ring);
+  }
+
+  /** A copy of the PRINTF debug log. */
+  public byte[] debugLogSnapshot() {
+    if (report != null) {
+      throw KernelException.closed(backend.name());
+    }
+    return Words.toBytes(session.memory().debugLog());
+  }
+
+  /** Allocates a kernel-visible resource buffer and returns its handle. */
+  public int allocateResource(long byteSize) {
+    return session.allocateResource(byteSize);
+  }
+
+  /** The host view of a resource buffer. */
+  public MemorySegment resource(int handle) {
+    return session.resource(handle);
+  }
+
+  public String backendName() {
+    return backend.name();
+  }
+
+  /** Why this backend was chosen (for {@code --verbose}). */
+  public String backendReason() {
+    return backendReason;
+  }
+
+  public String describe() {
+    return session.describe();
+  }
+
+  public int slotCount() {
+    return slotCount;
+  }
+
+  public int tenantCount() {
+    return tenantCount;
+  }
+
+  /** Counters of the host side: tasks published, retired, and how they ended. */
+  public record Stats(long published, long retired, long done, long faults, long waitIo) {}
+
+  public Stats stats() {
+    long published = 0;
+    long retired = 0;
+    for (Partition part : partitions) {
+      published += part.committed;
+      retired += part.retired;
+    }
+    return new Stats(published, retired, doneCount, faultCount, waitIoCount);
+  }
+
+  // ---------------------------------------------------------------- retire thread and watchdog
+
+  private void retireLoop() {
+    int idle = 0;
+    long lastProgress = System.nanoTime();
+    long lastClaims = claimTotal();
+    long lastHealthCheck = 0;
+    while (!closed || retireBacklog()) {
+      if (retireAvailable() > 0) {
+        idle = 0;
+        lastProgress = System.nanoTime();
+        continue;
+      }
+      if (closed) {
+        break;
+      }
+      long now = System.nanoTime();
+      if (now - lastHealthCheck > 5_000_000L) {
+        lastHealthCheck = now;
+        try {
+          session.checkHealth();
+        } catch (KernelException e) {
+          fail(e);
+          return;
+        }
+        long claims = claimTotal();
+        if (claims != lastClaims) {
+          lastClaims = claims;
+          lastProgress = now;
+        }
+        if (!retireBacklog()) {
+          lastProgress = now;
+        } else if (now - lastProgress > stallTimeoutNanos && isKernelRunning()) {
+          fail(KernelException.stalled(backend.name(), (now - lastProgress) / 1_000_000, inFlightCount(), summary()));
+          return;
+        }
+      }
+      if (!retireBacklog() && idle > 1000) {
+        retireParked = true;
+        if (!retireBacklog() && !closed) {
+          LockSupport.parkNanos(this, 5_000_000L);
+        }
+        retireParked = false;
+      } else {
+        backoff(idle);
+      }
+      idle++;
+    }
+  }
+
+  private boolean retireBacklog() {
+    for (Partition part : partitions) {
+      if (part.retired < part.committed) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Retires every finished task at the head of each partition; returns how many. */
+  private int retireAvailable() {
+    int retired = 0;
+    for (Partition part : partitions) {
+      long ticket = part.retired;
+      long committed = part.committed;
+      while (ticket < committed) {
+        int slot = part.slotOf(ticket);
+        int status = Words.getAcquire(ring, SlotLayout.statusWord(slot));
+        if (status != SlotLayout.STATUS_DONE && status != SlotLayout.STATUS_FAULT && status != SlotLayout.STATUS_WAIT_IO) {
+          break;
+        }
+        finish(part, ticket, slot, status);
+        ticket++;
+        retired++;
+        part.retired = ticket;
+      }
+    }
+    return retired;
+  }
+
+  private void finish(Partition part, long ticket, int slot, int status) {
+    switch (status) {
+      case SlotLayout.STATUS_DONE -> doneCount++;
+      case SlotLayout.STATUS_FAULT -> faultCount++;
+      default -> waitIoCount++;
+    }
+    CompletableFuture<TaskResult> future = futures[slot];
+    if (future != null) {
+      futures[slot] = null;
+      future.complete(resultOf(ticketOf(part, ticket), slot, status));
+    }
+  }
+
+  private TaskResult resultOf(long ticket, int slot, int status) {
+    long base = SlotLayout.slotBase(slot);
+    int opcode = Words.get(ring, base + SlotLayout.OPCODE_WORD);
+    FaultReason fault = status == SlotLayout.STATUS_FAULT
+        ? FaultReason.of(Words.get(ring, base + SlotLayout.PRIORITY_WORD)) : FaultReason.NONE;
+    long observableIndex = switch (opcode) {
+      case Opcodes.LOAD_U32 -> Integer.toUnsignedLong(Words.get(ring, SlotLayout.argWord(slot, 1)));
+      case Opcodes.COMPARE_SWAP -> Integer.toUnsignedLong(Words.get(ring, SlotLayout.argWord(slot, 0)));
+      case Opcodes.BATCH_FENCE -> 0;
+      default -> -1;
+    };
+    long observable = observableIndex >= 0 && observableIndex < ControlLayout.observableCount(control) && status == SlotLayout.STATUS_DONE
+        ? observable((int) observableIndex) : -1;
+    return new TaskResult(ticket, slot, opcode, SlotStatus.of(status), fault, observable);
+  }
+
+  private long claimTotal() {
+    long total = 0;
+    for (int p = 0; p < partitions.length; p++) {
+      total += Words.getLongAcquire(control, ControlLayout.claimSeqWord(p));
+    }
+    return total + Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.DONE_COUNT));
+  }
+
+  private long inFlightCount() {
+    long count = 0;
+    for (Partition part : partitions) {
+      count += part.next.get() - part.retired;
+    }
+    return count;
+  }
+
+  /** A one-line control-block summary for errors and logs. */
+  public String summary() {
+    StringBuilder text = new StringBuilder();
+    text.append("done_count=").append(doneCount())
+        .append(" fault_count=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.FAULT_COUNT)))
+        .append(" epoch=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.EPOCH)))
+        .append(" heartbeat=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.HEARTBEAT)))
+        .append(" in_flight=").append(inFlightCount());
+    for (Partition part : partitions) {
+      if (part.next.get() != part.retired) {
+        text.append(" ").append(Priority.ofLevel(part.level)).append("[published=").append(part.committed)
+            .append(" claimed=").append(Words.getLongAcquire(control, ControlLayout.claimSeqWord(part.level)))
+            .append(" retired=").append(part.retired).append("]");
+      }
+    }
+    return text.toString();
+  }
+
+  private void fail(KernelException error) {
+    failure = error;
+    closed = true;
+    session.abort();
+    for (int slot = 0; slot < futures.length; slot++) {
+      CompletableFuture<TaskResult> future = futures[slot];
+      if (future != null) {
+        futures[slot] = null;
+        future.completeExceptionally(error);
+      }
+    }
+  }
+
+  /** Adaptive wait: spin, then yield, then short parks, so a waiting thread does not burn a core for long. */
+  private static void backoff(int round) {
+    if (round < 128) {
+      Thread.onSpinWait();
+    } else if (round < 256) {
+      Thread.yield();
+    } else {
+      LockSupport.parkNanos(Math.min(50_000L << Math.min(round - 256, 4), 500_000L));
+    }
+  }
+
+  // ---------------------------------------------------------------- shutdown
+
+  /**
+   * Stops the kernel: sets SHUTDOWN, waits for it to exit (aborting it after {@code timeout}),
+   * retires what finished, and reports every slot still in flight. Idempotent.
+   */
+  public synchronized ShutdownReport shutdown(Duration timeout) {
+    if (report != null) {
+      return report;
+    }
+    closed = true;
+    Words.setVolatile(control, ControlLayout.SHUTDOWN, 1);
+    session.wake();
+    boolean exited = session.awaitExit(timeout);
+    if (!exited) {
+      session.abort();
+    }
+    LockSupport.unpark(retireThread);
+    try {
+      retireThread.join(timeout.toMillis() + 1000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    retireAvailable();
+    List<ShutdownReport.InFlight> inFlight = new ArrayList<>();
+    KernelException closedError = failure != null ? failure : KernelException.closed(backend.name());
+    for (Partition part : partitions) {
+      for (long ticket = part.retired; ticket < part.next.get(); ticket++) {
+        int slot = part.slotOf(ticket);
+        long base = SlotLayout.slotBase(slot);
+        inFlight.add(new ShutdownReport.InFlight(ticketOf(part, ticket), slot, Priority.ofLevel(part.level),
+            Words.get(ring, base + SlotLayout.OPCODE_WORD), SlotStatus.of(Words.getAcquire(ring, base))));
+        CompletableFuture<TaskResult> future = futures[slot];
+        if (future != null) {
+          futures[slot] = null;
+          future.completeExceptionally(closedError);
+        }
+      }
+    }
+    report = new ShutdownReport(exited && failure == null, doneCount(),
+        Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.FAULT_COUNT)), inFlight, controlSnapshot());
+    control = heapCopy(control);
+    ring = heapCopy(ring);
+    session.close();
+    return report;
+  }
+
+  /** An 8-byte-aligned heap copy, so the ordered and u64 accessors keep working on it. */
+  private static MemorySegment heapCopy(MemorySegment segment) {
+    MemorySegment copy = MemorySegment.ofArray(new long[(int) ((segment.byteSize() + 7) / 8)]).asSlice(0, segment.byteSize());
+    copy.copyFrom(segment);
+    return copy;
+  }
+
+  /** Shuts down with a 10-second grace period; see {@link #shutdown(Duration)}. */
+  @Override
+  public void close() {
+    shutdown(Duration.ofSeconds(10));
+  }
+
+  /** The failure that stopped the kernel, if any. */
+  public KernelException failure() {
+    return failure;
+  }
+}

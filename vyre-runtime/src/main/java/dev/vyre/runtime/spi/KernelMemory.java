@@ -1,0 +1,9 @@
+package dev.vyre.runtime.spi;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The four resident buffers in ABI order (vyre-runtime.md §1.1), as host-accessible segments. On
+ * the reference backend they are arena memory; on CUDA they are pinned, device-mapped host memory.
+ */
+public record KernelMemory(MemorySegment control, MemorySegment ring, MemorySegment debugLog, MemorySegment ioQueue) {}

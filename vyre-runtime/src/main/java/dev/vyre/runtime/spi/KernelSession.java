@@ -1,0 +1,47 @@
+package dev.vyre.runtime.spi;
+
+import java.time.Duration;
+
+/**
+ * One running megakernel on a backend. The host writes the initial buffer contents into
+ * {@link #memory()}, calls {@link #launch()} once, and from then on only writes slots, doorbells
+ * and the SHUTDOWN word: it never launches again.
+ */
+public interface KernelSession extends AutoCloseable {
+
+  KernelMemory memory();
+
+  /**
+   * Allocates a zeroed, kernel-visible resource buffer (input chunks, DFA tables, hit buffers) and
+   * returns its handle, which slot arguments name. Handles are dense from 0.
+   */
+  int allocateResource(long byteSize);
+
+  /** The host view of a resource, or null for an unknown handle. */
+  java.lang.foreign.MemorySegment resource(int handle);
+
+  /** Starts the persistent kernel over the initialized memory. */
+  void launch();
+
+  /** A hint that new work was published; a backend whose workers sleep when idle wakes them. */
+  void wake();
+
+  /** Waits for the kernel to exit after SHUTDOWN was set; true when it did within the timeout. */
+  boolean awaitExit(Duration timeout);
+
+  /**
+   * Tears the kernel down without its cooperation (after a stall); the memory stays readable
+   * until {@link #close()}.
+   */
+  void abort();
+
+  /** Throws a {@link dev.vyre.driver.error.KernelException} if the device reported a fault. */
+  void checkHealth();
+
+  /** One line for logs and {@code vyre doctor}: backend, device, geometry. */
+  String describe();
+
+  /** Frees the memory; the kernel must have exited or been aborted. */
+  @Override
+  void close();
+}

@@ -1,0 +1,28 @@
+package dev.vyre.runtime.spi;
+
+import java.util.List;
+
+/**
+ * What a backend must build: ring and control sizes, the priority partitions, the user opcodes
+ * compiled or registered into the kernel, and how many workers (reference threads) to run.
+ *
+ * @param slotCount ring slots
+ * @param priorityOffsets the six partition offsets of control words 129..134
+ * @param tenantCount tenants 0..tenantCount-1 are authorized at start (at most 29)
+ * @param observableSlots observable words after the 160 control words
+ * @param userOpcodes opcodes beyond the built-ins
+ * @param workers worker threads (reference backend); 0 lets the backend decide
+ */
+public record KernelSpec(int slotCount, int[] priorityOffsets, int tenantCount, int observableSlots,
+    List<UserOpcode> userOpcodes, int workers) {
+
+  public KernelSpec {
+    priorityOffsets = priorityOffsets.clone();
+    userOpcodes = List.copyOf(userOpcodes);
+  }
+
+  @Override
+  public int[] priorityOffsets() {
+    return priorityOffsets.clone();
+  }
+}

@@ -1,0 +1,70 @@
+package dev.vyre.runtime.wire;
+
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.driver.error.ProtocolException;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Layout of the PRINTF debug log (vyre-runtime.md §1.6): word 0 is an atomic cursor counting
+ * reserved words, then 4-word records {@code [fmt_id, a, b, c]}.
+ */
+public final class DebugLogLayout {
+
+  public static final int CURSOR_WORD = 0;
+  public static final int RECORDS_BASE = 1;
+  public static final int RECORD_WORDS = 4;
+  public static final int RECORD_CAPACITY = 64;
+  public static final int BUFFER_WORDS = 1 + RECORD_CAPACITY * RECORD_WORDS;
+  public static final int BUFFER_BYTES = BUFFER_WORDS * 4;
+  public static final int MAX_ENCODED_RECORDS = 1_048_576;
+
+  private static final String FIX = "pass a debug log of (1 + 4 * capacity) words whose cursor was reset between batches";
+
+  /** One PRINTF record. */
+  public record DebugRecord(int fmtId, int a, int b, int c) {}
+
+  private DebugLogLayout() {}
+
+  /** Byte length for {@code capacity} records, or -1 when it does not fit. */
+  public static long byteLength(long capacity) {
+    return capacity < 0 || capacity > (1L << 32) / 4 - 1 ? -1 : (1 + 4 * capacity) * 4;
+  }
+
+  /** An all-zero (empty) log of {@code capacity} records. */
+  public static byte[] encodeEmpty(int capacity) {
+    if (capacity < 0 || capacity > MAX_ENCODED_RECORDS) {
+      throw PipelineException.queueFull("submission", "debug log capacity " + capacity + " exceeds " + MAX_ENCODED_RECORDS,
+          "request at most 1048576 debug records");
+    }
+    return new byte[(int) byteLength(capacity)];
+  }
+
+  /** vyre's {@code try_read_debug_log}: the records below the cursor, validated. */
+  public static List<DebugRecord> tryRead(MemorySegment log) {
+    long len = log.byteSize();
+    if (len % 4 != 0) {
+      throw ProtocolException.misalignedByteLength("debug_log", len, FIX);
+    }
+    if (len < 4) {
+      throw ProtocolException.missingWord("debug_log", CURSOR_WORD, len, FIX);
+    }
+    long capacityWords = len / 4 - 1;
+    long cursor = Integer.toUnsignedLong(Words.get(log, CURSOR_WORD));
+    if (cursor > capacityWords || cursor % RECORD_WORDS != 0) {
+      throw ProtocolException.missingWord("debug_log", cursor, len, FIX);
+    }
+    List<DebugRecord> records = new ArrayList<>((int) (cursor / RECORD_WORDS));
+    for (long i = 0; i < cursor / RECORD_WORDS; i++) {
+      long base = RECORDS_BASE + RECORD_WORDS * i;
+      records.add(new DebugRecord(Words.get(log, base), Words.get(log, base + 1), Words.get(log, base + 2), Words.get(log, base + 3)));
+    }
+    return records;
+  }
+
+  /** Lenient reader: like vyre it refuses malformed input loudly rather than returning nothing. */
+  public static List<DebugRecord> read(MemorySegment log) {
+    return tryRead(log);
+  }
+}

@@ -1,0 +1,105 @@
+package dev.vyre.runtime.wire;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * The one buffer abstraction for wire memory: little-endian u32 words in a {@link MemorySegment}.
+ * Plain accessors work on any segment (heap byte arrays included); the ordered and atomic ones
+ * need a native, 4-byte-aligned segment (pinned or arena memory), which is what kernels share.
+ */
+public final class Words {
+
+  /** Plain little-endian word access; alignment-free so it also reads byte[]-backed segments. */
+  static final ValueLayout.OfInt PLAIN = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+  private static final VarHandle ATOMIC = ValueLayout.JAVA_INT.varHandle();
+  private static final VarHandle ATOMIC_LONG = ValueLayout.JAVA_LONG.varHandle();
+
+  static {
+    // The wire format is little-endian; the atomic handles use native order, so the two must agree.
+    if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+      throw new ExceptionInInitializerError("vyre needs a little-endian host (x86-64 or AArch64)");
+    }
+  }
+
+  private Words() {}
+
+  public static int get(MemorySegment segment, long word) {
+    return segment.get(PLAIN, word * 4);
+  }
+
+  public static void set(MemorySegment segment, long word, int value) {
+    segment.set(PLAIN, word * 4, value);
+  }
+
+  /** The number of whole words in the segment. */
+  public static long count(MemorySegment segment) {
+    return segment.byteSize() / 4;
+  }
+
+  /** Acquire load: everything the writer stored before its release store is visible after this. */
+  public static int getAcquire(MemorySegment segment, long word) {
+    return (int) ATOMIC.getAcquire(segment, word * 4);
+  }
+
+  /** Release store: every earlier store of this thread becomes visible no later than this one. */
+  public static void setRelease(MemorySegment segment, long word, int value) {
+    ATOMIC.setRelease(segment, word * 4, value);
+  }
+
+  public static int getVolatile(MemorySegment segment, long word) {
+    return (int) ATOMIC.getVolatile(segment, word * 4);
+  }
+
+  public static void setVolatile(MemorySegment segment, long word, int value) {
+    ATOMIC.setVolatile(segment, word * 4, value);
+  }
+
+  public static int getAndAdd(MemorySegment segment, long word, int delta) {
+    return (int) ATOMIC.getAndAdd(segment, word * 4, delta);
+  }
+
+  public static int getAndSet(MemorySegment segment, long word, int value) {
+    return (int) ATOMIC.getAndSet(segment, word * 4, value);
+  }
+
+  public static boolean compareAndSet(MemorySegment segment, long word, int expected, int desired) {
+    return ATOMIC.compareAndSet(segment, word * 4, expected, desired);
+  }
+
+  /** Returns the witness value (the previous value whether or not the exchange happened). */
+  public static int compareAndExchange(MemorySegment segment, long word, int expected, int desired) {
+    return (int) ATOMIC.compareAndExchange(segment, word * 4, expected, desired);
+  }
+
+  /** A u64 held in two words starting at an even word index (8-byte aligned). */
+  public static long getLongAcquire(MemorySegment segment, long evenWord) {
+    return (long) ATOMIC_LONG.getAcquire(segment, evenWord * 4);
+  }
+
+  public static boolean compareAndSetLong(MemorySegment segment, long evenWord, long expected, long desired) {
+    return ATOMIC_LONG.compareAndSet(segment, evenWord * 4, expected, desired);
+  }
+
+  public static long getAndAddLong(MemorySegment segment, long evenWord, long delta) {
+    return (long) ATOMIC_LONG.getAndAdd(segment, evenWord * 4, delta);
+  }
+
+  /** A copy of the segment's bytes (snapshots for telemetry and tests). */
+  public static byte[] toBytes(MemorySegment segment) {
+    return segment.toArray(ValueLayout.JAVA_BYTE);
+  }
+
+  /** Words as a little-endian byte array. */
+  public static byte[] bytesOf(int... words) {
+    byte[] bytes = new byte[words.length * 4];
+    MemorySegment segment = MemorySegment.ofArray(bytes);
+    for (int i = 0; i < words.length; i++) {
+      set(segment, i, words[i]);
+    }
+    return bytes;
+  }
+}
