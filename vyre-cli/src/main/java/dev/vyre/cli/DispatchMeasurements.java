@@ -83,8 +83,28 @@ final class DispatchMeasurements {
     return new Throughput(retired, seconds, retired / seconds / 1e6);
   }
 
-  /** Backend-specific same-run baselines (launch costs, the PCIe floor); none for the reference backend. */
-  static Map<String, Object> backendBaselines(Megakernel kernel) {
-    return new LinkedHashMap<>();
+  /**
+   * Same-run baselines of the CUDA backend (launch + synchronize, async launches, a CUDA Graph, the
+   * ping-pong floor); none for the reference backend.
+   */
+  static Map<String, Object> backendBaselines(String backend, int samples) {
+    String chosen = dev.vyre.runtime.Backends.select(backend).backend().name();
+    if (!chosen.equals("cuda")) {
+      return new LinkedHashMap<>();
+    }
+    return dev.vyre.cuda.CudaBaselines.measure(Math.max(1000, samples / 4), Math.max(10_000, samples));
+  }
+
+  /** Ratios of the megakernel against the baselines measured in the same run. */
+  static void addRatios(Map<String, Object> results) {
+    if (!results.containsKey("pingpong_floor_p50_us")) {
+      return;
+    }
+    double p50 = (Double) results.get("round_trip_p50_us");
+    results.put("ratio_round_trip_p50_over_floor", p50 / (Double) results.get("pingpong_floor_p50_us"));
+    results.put("ratio_launch_sync_over_round_trip", (Double) results.get("launch_sync_p50_us") / p50);
+    double throughput = (Double) results.get("throughput_mtasks_per_s");
+    results.put("ratio_throughput_over_async_launch", throughput / (Double) results.get("async_launch_mtasks_per_s"));
+    results.put("ratio_throughput_over_cuda_graph", throughput / (Double) results.get("cuda_graph_1000_nodes_mtasks_per_s"));
   }
 }

@@ -18,7 +18,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * One million tasks from four publisher threads with random built-in opcodes, priorities and
+ * Backend-neutral ({@link TestBackends}). One million tasks from four publisher threads with random built-in opcodes, priorities and
  * tenants: every task finishes exactly once, nothing is lost or doubled, unauthorized tenants never run.
  */
 class MegakernelExactlyOnceTest {
@@ -35,7 +35,7 @@ class MegakernelExactlyOnceTest {
     AtomicLongArray expectedAdds = new AtomicLongArray(TENANTS);
     AtomicLongArray expectedPerOpcode = new AtomicLongArray(Opcodes.METERED_OPCODES);
     long[] revokedTasks = new long[PUBLISHERS];
-    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(4096).tenants(TENANTS)
+    try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(4096).tenants(TENANTS)
         .observables(OBSERVABLES).bootstrap()) {
       kernel.setTenantAuthorized(REVOKED_TENANT, false);
       Thread[] publishers = new Thread[PUBLISHERS];

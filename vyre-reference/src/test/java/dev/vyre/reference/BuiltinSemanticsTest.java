@@ -22,14 +22,17 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Built-in opcode semantics of the reference kernel, observed through the public host API. */
-class ReferenceInterpreterTest {
+/**
+ * Built-in opcode semantics, observed through the public host API. Backend-neutral: runs on the
+ * reference backend here and on CUDA through scripts/gpu-check.sh ({@link TestBackends}).
+ */
+class BuiltinSemanticsTest {
 
   private static final Duration WAIT = Duration.ofSeconds(10);
   private Megakernel kernel;
 
   private Megakernel start(UserOpcode... opcodes) {
-    Megakernel.Builder builder = Megakernel.builder().backend(new ReferenceBackend()).slots(64).tenants(2).observables(16)
+    Megakernel.Builder builder = Megakernel.builder().backend(TestBackends.selected()).slots(64).tenants(2).observables(16)
         .singlePriority(Priority.NORMAL).workers(1);
     for (UserOpcode opcode : opcodes) {
       builder.userOpcode(opcode);
@@ -134,7 +137,7 @@ class ReferenceInterpreterTest {
 
   @Test
   void userHandlerCanYieldAndIsRunAgain() throws Exception {
-    UserOpcode countdown = UserOpcode.java(0x100, "countdown", slot -> {
+    UserOpcode countdown = UserOpcode.both(0x100, "countdown", slot -> {
       int left = slot.arg(0);
       if (left > 0) {
         slot.setArg(0, left - 1);
@@ -142,7 +145,10 @@ class ReferenceInterpreterTest {
       }
       dev.vyre.runtime.wire.Words.getAndAdd(slot.control(), 170, 1);
       return SlotLayout.STATUS_DONE;
-    });
+    }, """
+        if (args[0] > 0u) { args[0] -= 1u; status = VYRE_STATUS_YIELD; }
+        else { atomicAdd_system(control + 170, 1u); status = VYRE_STATUS_DONE; }
+        """);
     start(countdown);
     assertTrue(run(Task.of(0x100, 3)).isDone());
     assertEquals(1, word(170));

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The GPU suite in one command, for a machine with an NVIDIA GPU and no Maven or network.
+# Build here first:  ./mvnw -q -DskipTests package && ../shared/tools/make-jre.sh
+# Then run on the GPU machine from the repository root:  scripts/gpu-check.sh
+# Runs: vyre doctor; the GPU tests (tag gpu: parity with the reference backend, faults, pipeline
+# cache, exactly-once at speed); the backend-neutral reference suites against CUDA; a short run
+# under compute-sanitizer (memcheck, racecheck); and `vyre bench dispatch --backend cuda`.
+# Prints one summary line and exits non-zero when anything failed. Logs go to $OUT (or /tmp/vyre-gpu).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/vyre-gpu}
+mkdir -p "$out"
+java=${JAVA:-.jre/bin/java}
+[ -x "$java" ] || java=$(command -v java || true)
+[ -n "$java" ] || { echo "gpu-check: no java (make .jre with ../shared/tools/make-jre.sh and carry it)"; exit 2; }
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}:/usr/local/cuda/lib64"
+jvm=("$java" --enable-native-access=ALL-UNNAMED -Dvyre.cache.dir="$out/pipeline-cache")
+vyre=("${jvm[@]}" -jar vyre-cli/target/vyre.jar)
+cp="vyre-cli/target/vyre.jar:$(ls vyre-cuda/target/vyre-cuda-*-tests.jar):$(ls vyre-reference/target/vyre-reference-*-tests.jar):$(ls vyre-cuda/target/gpu-lib/*.jar | grep -v console-standalone | tr '\n' ':')"
+launcher=$(ls vyre-cuda/target/gpu-lib/junit-platform-console-standalone-*.jar)
+passed=0; failed=0; names=()
+step() { # name, command...
+  local name=$1; shift
+  echo "== $name"
+  if "$@" >"$out/$name.log" 2>&1; then passed=$((passed+1)); echo "   ok"; else failed=$((failed+1)); names+=("$name"); echo "   FAILED (log: $out/$name.log)"; tail -40 "$out/$name.log"; fi
+}
+junit() { "${jvm[@]}" "$@" -jar "$launcher" execute --class-path "$cp" --disable-banner --details=summary --fail-if-no-tests; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/device.txt" 2>&1
+step doctor "${vyre[@]}" doctor
+step gpu-tests junit --scan-class-path --include-tag gpu
+step reference-suites-on-cuda junit -Dvyre.test.backend=cuda --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest
+if command -v compute-sanitizer >/dev/null; then
+  step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
+  step sanitizer-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
+else
+  echo "== sanitizer: compute-sanitizer not found, skipped"
+fi
+step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --json "$out/dispatch.json"
+cat "$out/bench-dispatch.log" 2>/dev/null | tail -30
+failed_steps="${names[*]:-}"
+echo "gpu-check: $passed passed, $failed failed${failed_steps:+ ($failed_steps)} on $(cat "$out/device.txt" 2>/dev/null | head -1)"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,253 @@
+package dev.vyre.cuda;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.vyre.cuda.ffm.CudaDriver;
+import dev.vyre.cuda.ffm.Nvrtc;
+import dev.vyre.driver.error.KernelException;
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.spi.KernelMemory;
+import dev.vyre.runtime.spi.KernelSession;
+import dev.vyre.runtime.spi.KernelSpec;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.DebugLogLayout;
+import dev.vyre.runtime.wire.IoQueueLayout;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One persistent megakernel on a CUDA device.
+ *
+ * <p>Where the ring lives: pinned host memory mapped into the device (not device memory plus a
+ * copy). The host writes each slot with ordinary stores at memory speed (71-84 M slots/s from one
+ * Java thread on the H200 of anchors.md), the device reads only the slots it claimed (51 GB/s of
+ * mapped reads = 800 M slots/s), and completions are visible to the host without a copy or a
+ * synchronize. What must not cross PCIe on every poll — the claim cursors and the doorbell mirror
+ * that every warp reads — lives in device memory ({@code VyreDeviceState}), refreshed by one scout
+ * warp. Device memory plus a doorbell would need a host-to-device copy per batch (a driver call,
+ * microseconds) before the kernel could see the work; measured figures are in docs/BENCHMARKS.md.
+ */
+final class CudaSession implements KernelSession {
+
+  static final int BLOCK_SIZE = 256;
+  /** sizeof(VyreDeviceState), rounded up. */
+  private static final long DEVICE_STATE_BYTES = 256;
+  private static final int RESOURCE_CAPACITY = 4096;
+  private static final long RESOURCE_ENTRY_BYTES = 16;
+  private static final long KERNEL_ARGS_BYTES = 80;
+  private static final int SCOUT_IDLE_NS = 50_000;
+  private static final int WORKER_IDLE_NS = 4_000;
+
+  private final CudaDriver driver;
+  private final CudaDevice device;
+  private final MemorySegment context;
+  private final MemorySegment module;
+  private final MemorySegment function;
+  private final MemorySegment stream;
+  private final KernelMemory memory;
+  private final long deviceState;
+  private final long resourceTable;
+  private final List<MemorySegment> resources = new ArrayList<>();
+  private final int grid;
+  private final boolean cooperative;
+  private final PipelineCache.Outcome cacheOutcome;
+  private final Arena arena = Arena.ofShared();
+  private boolean launched;
+  private boolean closed;
+
+  CudaSession(KernelSpec spec) {
+    this.driver = CudaDriver.load();
+    this.device = CudaDevice.query(driver, CudaDevice.selectedOrdinal());
+    this.context = driver.retainPrimaryContext(driver.device(device.ordinal()));
+    driver.setCurrent(context);
+    String source = KernelSource.megakernel(spec.userOpcodes());
+    Nvrtc nvrtc = Nvrtc.load();
+    List<String> options = List.of("--gpu-architecture=" + device.architecture(), "--std=c++17", "-default-device");
+    String identity = device.name() + "|" + device.architecture() + "|driver " + device.driverVersion() + "|nvrtc " + nvrtc.version();
+    PipelineCache.Entry compiled = PipelineCache.standard().getOrCompile(PipelineCache.key(source, options, identity), nvrtc,
+        source, KernelSource.MEGAKERNEL, options);
+    this.cacheOutcome = compiled.outcome();
+    MemorySegment image = arena.allocate(compiled.cubin().length);
+    image.copyFrom(MemorySegment.ofArray(compiled.cubin()));
+    this.module = driver.loadModule(image);
+    this.function = driver.function(module, "vyre_megakernel");
+    this.stream = driver.createStream();
+    MemorySegment control = mapped(ControlLayout.byteLength(spec.observableSlots()));
+    MemorySegment ring = mapped(SlotLayout.ringByteLength(spec.slotCount()));
+    MemorySegment debug = mapped(DebugLogLayout.BUFFER_BYTES);
+    MemorySegment io = mapped(IoQueueLayout.byteLength(IoQueueLayout.IO_SLOT_COUNT));
+    this.memory = new KernelMemory(control, ring, debug, io);
+    this.deviceState = driver.allocDevice(DEVICE_STATE_BYTES);
+    driver.memset(deviceState, 0, DEVICE_STATE_BYTES);
+    this.resourceTable = driver.allocDevice(RESOURCE_CAPACITY * RESOURCE_ENTRY_BYTES);
+    driver.memset(resourceTable, 0, RESOURCE_CAPACITY * RESOURCE_ENTRY_BYTES);
+    int perSm = driver.maxActiveBlocksPerSm(function, BLOCK_SIZE);
+    if (perSm < 1) {
+      throw PipelineException.backend("the megakernel cannot be resident with " + BLOCK_SIZE + " threads per block. Fix: report this with `vyre doctor` output");
+    }
+    int requested = spec.workers() > 0 ? spec.workers() : device.multiprocessors();
+    // Every block must be co-resident: the scout is a warp of block 0 and workers never yield the SM.
+    this.grid = Math.min(requested, perSm * device.multiprocessors());
+    this.cooperative = device.cooperativeLaunch();
+  }
+
+  private MemorySegment mapped(long bytes) {
+    MemorySegment segment = driver.allocMappedHost(bytes);
+    segment.fill((byte) 0);
+    return segment;
+  }
+
+  @Override
+  public KernelMemory memory() {
+    return memory;
+  }
+
+  @Override
+  public synchronized int allocateResource(long byteSize) {
+    if (byteSize < 0 || resources.size() == RESOURCE_CAPACITY) {
+      throw PipelineException.queueFull("resource", "resource table holds " + RESOURCE_CAPACITY + " buffers of at least 0 bytes",
+          "free a megakernel or use fewer, larger resources");
+    }
+    driver.setCurrent(context);
+    MemorySegment host = mapped(Math.max(byteSize, 1)).asSlice(0, byteSize);
+    int handle = resources.size();
+    resources.add(host);
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment entry = scratch.allocate(RESOURCE_ENTRY_BYTES);
+      entry.set(JAVA_LONG, 0, driver.devicePointer(host));
+      entry.set(JAVA_LONG, 8, byteSize);
+      driver.copyToDevice(resourceTable + handle * RESOURCE_ENTRY_BYTES, entry, RESOURCE_ENTRY_BYTES);
+    }
+    return handle;
+  }
+
+  @Override
+  public MemorySegment resource(int handle) {
+    return handle >= 0 && handle < resources.size() ? resources.get(handle) : null;
+  }
+
+  @Override
+  public synchronized void launch() {
+    driver.setCurrent(context);
+    MemorySegment args = arena.allocate(KERNEL_ARGS_BYTES, 8);
+    args.set(JAVA_LONG, 0, driver.devicePointer(memory.control()));
+    args.set(JAVA_INT, 8, (int) Words.count(memory.control()));
+    args.set(JAVA_LONG, 16, driver.devicePointer(memory.ring()));
+    args.set(JAVA_INT, 24, (int) (memory.ring().byteSize() / SlotLayout.SLOT_BYTES));
+    args.set(JAVA_LONG, 32, driver.devicePointer(memory.debugLog()));
+    args.set(JAVA_INT, 40, (int) Words.count(memory.debugLog()));
+    args.set(JAVA_LONG, 48, deviceState);
+    args.set(JAVA_LONG, 56, resourceTable);
+    args.set(JAVA_INT, 64, RESOURCE_CAPACITY);
+    args.set(JAVA_INT, 68, SCOUT_IDLE_NS);
+    args.set(JAVA_INT, 72, WORKER_IDLE_NS);
+    MemorySegment params = arena.allocate(ADDRESS);
+    params.set(ADDRESS, 0, args);
+    if (cooperative) {
+      driver.launchCooperative(function, grid, BLOCK_SIZE, stream, params);
+    } else {
+      driver.launch(function, grid, BLOCK_SIZE, stream, params);
+    }
+    launched = true;
+  }
+
+  @Override
+  public void wake() {
+    // The scout polls the doorbells itself; there is nothing to wake.
+  }
+
+  @Override
+  public boolean awaitExit(Duration timeout) {
+    if (!launched) {
+      return true;
+    }
+    driver.setCurrent(context);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      int result = driver.queryStream(stream);
+      if (result != CudaDriver.CUDA_ERROR_NOT_READY) {
+        return true;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        return false;
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+    }
+  }
+
+  @Override
+  public void abort() {
+    Words.setVolatile(memory.control(), ControlLayout.SHUTDOWN, 1);
+  }
+
+  @Override
+  public void checkHealth() {
+    if (!launched || closed) {
+      return;
+    }
+    driver.setCurrent(context);
+    int result = driver.queryStream(stream);
+    if (result != CudaDriver.CUDA_SUCCESS && result != CudaDriver.CUDA_ERROR_NOT_READY) {
+      throw KernelException.deviceFault("cuda", driver.errorName(result) + " (" + driver.errorString(result) + ")", "", null);
+    }
+  }
+
+  @Override
+  public String describe() {
+    return "cuda: " + device.describe() + ", " + grid + " blocks x " + BLOCK_SIZE + " threads"
+        + (cooperative ? " (cooperative launch)" : "") + ", " + Words.count(memory.ring()) / SlotLayout.SLOT_WORDS + " slots, kernel "
+        + switch (cacheOutcome) {
+          case HIT -> "from the pipeline cache";
+          case MISS -> "compiled by NVRTC";
+          case REBUILT_CORRUPT -> "recompiled (corrupt cache entry)";
+        };
+  }
+
+  /** Whether the kernel image came from the pipeline cache (tests). */
+  PipelineCache.Outcome cacheOutcome() {
+    return cacheOutcome;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    driver.setCurrent(context);
+    abort();
+    int device = driver.device(this.device.ordinal());
+    if (launched && !awaitExit(Duration.ofSeconds(2))) {
+      // A kernel that ignores SHUTDOWN (a handler that never returns) can only be killed by
+      // resetting the context; this frees its memory too, so nothing below may touch it.
+      driver.resetPrimaryContext(device);
+      return;
+    }
+    boolean faulted = launched && driver.queryStream(stream) != CudaDriver.CUDA_SUCCESS;
+    if (faulted) {
+      // A sticky device error poisons the context: reset it so the process can bootstrap again.
+      driver.resetPrimaryContext(device);
+      return;
+    }
+    for (MemorySegment resource : resources) {
+      driver.freeHost(resource);
+    }
+    driver.freeHost(memory.control());
+    driver.freeHost(memory.ring());
+    driver.freeHost(memory.debugLog());
+    driver.freeHost(memory.ioQueue());
+    driver.freeDevice(deviceState);
+    driver.freeDevice(resourceTable);
+    driver.destroyStream(stream);
+    driver.unloadModule(module);
+    driver.releasePrimaryContext(device);
+    arena.close();
+  }
+}

@@ -1,0 +1,123 @@
+package dev.vyre.cuda;
+
+import dev.vyre.cuda.ffm.Nvrtc;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * vyre's pipeline cache: compiled CUBIN on disk under a content hash of source, options and
+ * device, so a warm start skips NVRTC. Each entry carries the SHA-256 of its payload; an entry
+ * that fails the check (truncated, corrupted) is deleted and rebuilt.
+ */
+public final class PipelineCache {
+
+  private static final byte[] MAGIC = "VYREPC01".getBytes(StandardCharsets.US_ASCII);
+
+  /** How a lookup went, for logs and tests. */
+  public enum Outcome { HIT, MISS, REBUILT_CORRUPT }
+
+  /** A compiled image and how it was obtained. */
+  public record Entry(byte[] cubin, Outcome outcome, Path file) {}
+
+  private final Path directory;
+
+  public PipelineCache(Path directory) {
+    this.directory = directory;
+  }
+
+  /**
+   * The {@code vyre.cache.dir} property, else {@code $VYRE_CACHE_DIR}, else
+   * {@code $XDG_CACHE_HOME/vyre/pipelines}, else {@code ~/.cache/vyre/pipelines}.
+   */
+  public static PipelineCache standard() {
+    String explicit = System.getProperty("vyre.cache.dir", System.getenv("VYRE_CACHE_DIR"));
+    if (explicit != null && !explicit.isBlank()) {
+      return new PipelineCache(Path.of(explicit));
+    }
+    String xdg = System.getenv("XDG_CACHE_HOME");
+    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+    return new PipelineCache(base.resolve("vyre").resolve("pipelines"));
+  }
+
+  public Path directory() {
+    return directory;
+  }
+
+  /** The cache key: SHA-256 over source, options and everything about the device and compiler. */
+  public static String key(String source, List<String> options, String deviceIdentity) {
+    MessageDigest digest = sha256();
+    for (String part : List.of(source, String.join("\u0000", options), deviceIdentity)) {
+      digest.update(part.getBytes(StandardCharsets.UTF_8));
+      digest.update((byte) 0);
+    }
+    return HexFormat.of().formatHex(digest.digest());
+  }
+
+  /** The cached CUBIN for this key, compiled with {@code nvrtc} on a miss or a corrupt entry. */
+  public Entry getOrCompile(String key, Nvrtc nvrtc, String source, String name, List<String> options) {
+    Path file = directory.resolve(key + ".cubin");
+    Outcome outcome = Outcome.MISS;
+    if (Files.isRegularFile(file)) {
+      byte[] payload = read(file);
+      if (payload != null) {
+        return new Entry(payload, Outcome.HIT, file);
+      }
+      outcome = Outcome.REBUILT_CORRUPT;
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        // the rewrite below replaces it atomically anyway
+      }
+    }
+    byte[] cubin = nvrtc.compile(source, name, options).cubin();
+    write(file, cubin);
+    return new Entry(cubin, outcome, file);
+  }
+
+  /** The verified payload, or null when the entry is malformed. */
+  static byte[] read(Path file) {
+    try {
+      byte[] bytes = Files.readAllBytes(file);
+      int header = MAGIC.length + 32;
+      if (bytes.length <= header || !Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+        return null;
+      }
+      byte[] payload = Arrays.copyOfRange(bytes, header, bytes.length);
+      byte[] expected = Arrays.copyOfRange(bytes, MAGIC.length, header);
+      return Arrays.equals(sha256().digest(payload), expected) ? payload : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** Writes an entry atomically (temp file + rename); a failure to cache is not an error. */
+  static void write(Path file, byte[] payload) {
+    try {
+      Files.createDirectories(file.getParent());
+      Path temp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
+      ByteBuffer out = ByteBuffer.allocate(MAGIC.length + 32 + payload.length);
+      out.put(MAGIC).put(sha256().digest(payload)).put(payload);
+      Files.write(temp, out.array());
+      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      System.err.println("vyre: could not write pipeline cache entry " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

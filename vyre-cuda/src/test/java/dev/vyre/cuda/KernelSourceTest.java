@@ -1,0 +1,130 @@
+package dev.vyre.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.FaultReason;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.SlotLayout;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The shipped CUDA C agrees with the Java descriptors, and compiles (with nvcc, where it exists). */
+class KernelSourceTest {
+
+  private static Map<String, Long> defines(String source) {
+    Map<String, Long> values = new HashMap<>();
+    Matcher m = Pattern.compile("#define (VYRE_\\w+) (0x[0-9A-Fa-f]+|\\d+)u?").matcher(source);
+    while (m.find()) {
+      String text = m.group(2);
+      values.put(m.group(1), text.startsWith("0x") ? Long.parseLong(text.substring(2), 16) : Long.parseLong(text));
+    }
+    return values;
+  }
+
+  @Test
+  void kernelConstantsMatchTheJavaDescriptors() {
+    Map<String, Long> d = defines(KernelSource.resource(KernelSource.MEGAKERNEL));
+    Map<String, Long> expected = new HashMap<>();
+    expected.put("VYRE_SLOT_WORDS", (long) SlotLayout.SLOT_WORDS);
+    expected.put("VYRE_ARGS_PER_SLOT", (long) SlotLayout.ARGS_PER_SLOT);
+    expected.put("VYRE_STATUS_PUBLISHED", (long) SlotLayout.STATUS_PUBLISHED);
+    expected.put("VYRE_STATUS_DONE", (long) SlotLayout.STATUS_DONE);
+    expected.put("VYRE_STATUS_YIELD", (long) SlotLayout.STATUS_YIELD);
+    expected.put("VYRE_STATUS_REQUEUE", (long) SlotLayout.STATUS_REQUEUE);
+    expected.put("VYRE_STATUS_FAULT", (long) SlotLayout.STATUS_FAULT);
+    expected.put("VYRE_CTL_DONE_COUNT", (long) ControlLayout.DONE_COUNT);
+    expected.put("VYRE_CTL_TENANT_BASE", (long) ControlLayout.TENANT_BASE);
+    expected.put("VYRE_CTL_TENANT_TABLE_START", (long) ControlLayout.TENANT_TABLE_START);
+    expected.put("VYRE_MAX_TENANTS", (long) ControlLayout.MAX_TENANTS);
+    expected.put("VYRE_CTL_TENANT_FAIRNESS_BASE", (long) ControlLayout.TENANT_FAIRNESS_BASE);
+    expected.put("VYRE_CTL_METRICS_BASE", (long) ControlLayout.METRICS_BASE);
+    expected.put("VYRE_CTL_EPOCH", (long) ControlLayout.EPOCH);
+    expected.put("VYRE_CTL_PRIORITY_OFFSETS_BASE", (long) ControlLayout.PRIORITY_OFFSETS_BASE);
+    expected.put("VYRE_CTL_PRIORITY_STARVATION_COUNTER", (long) ControlLayout.PRIORITY_STARVATION_COUNTER);
+    expected.put("VYRE_CTL_PRIORITY_FAIRNESS_BASE", (long) ControlLayout.PRIORITY_FAIRNESS_BASE);
+    expected.put("VYRE_CTL_PUBLISH_SEQ_BASE", (long) ControlLayout.PUBLISH_SEQ_BASE);
+    expected.put("VYRE_CTL_CLAIM_SEQ_BASE", (long) ControlLayout.CLAIM_SEQ_BASE);
+    expected.put("VYRE_CTL_FAULT_COUNT", (long) ControlLayout.FAULT_COUNT);
+    expected.put("VYRE_CTL_HEARTBEAT", (long) ControlLayout.HEARTBEAT);
+    expected.put("VYRE_CTL_KERNEL_STATE", (long) ControlLayout.KERNEL_STATE);
+    expected.put("VYRE_CTL_CONTINUATION_COUNT", (long) ControlLayout.CONTINUATION_COUNT);
+    expected.put("VYRE_CTL_OBSERVABLE_BASE", (long) ControlLayout.OBSERVABLE_BASE);
+    expected.put("VYRE_PRIORITY_LEVELS", (long) ControlLayout.PRIORITY_LEVELS);
+    expected.put("VYRE_STARVATION_THRESHOLD", (long) ControlLayout.STARVATION_THRESHOLD);
+    expected.put("VYRE_KERNEL_STATE_RUNNING", (long) ControlLayout.KERNEL_STATE_RUNNING);
+    expected.put("VYRE_KERNEL_STATE_EXITED", (long) ControlLayout.KERNEL_STATE_EXITED);
+    expected.put("VYRE_OP_STORE_U32", (long) Opcodes.STORE_U32);
+    expected.put("VYRE_OP_ATOMIC_ADD", (long) Opcodes.ATOMIC_ADD);
+    expected.put("VYRE_OP_LOAD_U32", (long) Opcodes.LOAD_U32);
+    expected.put("VYRE_OP_COMPARE_SWAP", (long) Opcodes.COMPARE_SWAP);
+    expected.put("VYRE_OP_MEMCPY", (long) Opcodes.MEMCPY);
+    expected.put("VYRE_OP_DFA_STEP", (long) Opcodes.DFA_STEP);
+    expected.put("VYRE_OP_BATCH_FENCE", (long) Opcodes.BATCH_FENCE);
+    expected.put("VYRE_OP_PRINTF", Integer.toUnsignedLong(Opcodes.PRINTF));
+    expected.put("VYRE_OP_PACKED_SLOT", Integer.toUnsignedLong(Opcodes.PACKED_SLOT));
+    expected.put("VYRE_OP_SHUTDOWN", Integer.toUnsignedLong(Opcodes.SHUTDOWN));
+    expected.put("VYRE_METERED_OPCODES", (long) Opcodes.METERED_OPCODES);
+    expected.put("VYRE_FAULT_CONTROL_INDEX", (long) FaultReason.CONTROL_INDEX_OUT_OF_RANGE.code());
+    expected.put("VYRE_FAULT_TENANT", (long) FaultReason.TENANT_UNAUTHORIZED.code());
+    expected.put("VYRE_FAULT_UNKNOWN_OPCODE", (long) FaultReason.UNKNOWN_OPCODE.code());
+    expected.put("VYRE_FAULT_RESOURCE", (long) FaultReason.RESOURCE_OUT_OF_RANGE.code());
+    expected.put("VYRE_FAULT_HANDLER", (long) FaultReason.HANDLER_FAILED.code());
+    expected.put("VYRE_FAULT_TABLE", (long) FaultReason.MALFORMED_TABLE.code());
+    expected.put("VYRE_FAULT_PACKED", (long) FaultReason.MALFORMED_PACKED_SLOT.code());
+    expected.forEach((name, value) -> assertEquals(value, d.get(name), name));
+  }
+
+  @Test
+  void userOpcodeBodiesAreSplicedIntoTheDispatchSwitch() {
+    String source = KernelSource.megakernel(List.of(UserOpcode.both(0x123, "bump", ctx -> 3, "atomicAdd_system(control + 170, 1u);")));
+    assertTrue(source.contains("case 0x123u: { // bump\natomicAdd_system(control + 170, 1u);"));
+    assertTrue(!source.contains(KernelSource.USER_OPCODES_MARKER));
+  }
+
+  /** The NVRTC-free check CI can run: nvcc compiles both sources to PTX for Hopper. */
+  @Test
+  void sourcesCompileWithNvccWhenPresent(@TempDir Path dir) throws Exception {
+    String nvcc = findNvcc();
+    assumeTrue(nvcc != null, "nvcc not found on PATH or under /usr/local/cuda*/bin: kernel source compile check skipped");
+    String megakernel = KernelSource.megakernel(List.of(UserOpcode.both(0x123, "bump", ctx -> 3, "atomicAdd_system(control + 170, 1u);")));
+    for (Map.Entry<String, String> source : Map.of("megakernel.cu", megakernel, "baselines.cu", KernelSource.resource(KernelSource.BASELINES)).entrySet()) {
+      Path file = dir.resolve(source.getKey());
+      Files.writeString(file, source.getValue());
+      Process process = new ProcessBuilder(nvcc, "-ptx", "-arch=sm_90", "-std=c++17", "-Werror", "all-warnings", "-o", dir.resolve(source.getKey() + ".ptx").toString(), file.toString())
+          .redirectErrorStream(true).start();
+      String output = new String(process.getInputStream().readAllBytes());
+      assertTrue(process.waitFor(120, TimeUnit.SECONDS), "nvcc timed out");
+      assertEquals(0, process.exitValue(), source.getKey() + ": " + output);
+    }
+  }
+
+  private static String findNvcc() {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+      if (Files.isExecutable(Path.of(dir, "nvcc"))) {
+        return Path.of(dir, "nvcc").toString();
+      }
+    }
+    File[] roots = new File("/usr/local").listFiles((d, name) -> name.startsWith("cuda"));
+    if (roots != null) {
+      for (File root : roots) {
+        if (new File(root, "bin/nvcc").canExecute()) {
+          return new File(root, "bin/nvcc").getPath();
+        }
+      }
+    }
+    return null;
+  }
+}
