@@ -66,6 +66,8 @@ final class DispatchBenchCommand implements Callable<Integer> {
       results.put("throughput_publishers", threads);
       results.put("throughput_batch", batch);
       results.put("throughput_mtasks_per_s", throughput.millionsPerSecond());
+      results.put("throughput_seconds", throughput.seconds());
+      results.put("throughput_last_publish_s", throughput.publishSeconds());
     }
     results.putAll(baselines);
     DispatchMeasurements.addRatios(results);

@@ -41,9 +41,10 @@ final class CudaSession implements KernelSession {
   private static final long DEVICE_STATE_BYTES = 256;
   private static final int RESOURCE_CAPACITY = 4096;
   private static final long RESOURCE_ENTRY_BYTES = 16;
-  private static final long KERNEL_ARGS_BYTES = 80;
-  private static final int SCOUT_IDLE_NS = 50_000;
-  private static final int WORKER_IDLE_NS = 4_000;
+  private static final long KERNEL_ARGS_BYTES = 88;
+  private static final int SCOUT_IDLE_NS = Integer.getInteger("vyre.cuda.scoutIdleNs", 50_000);
+  private static final int SCOUT_HOT_NS = Integer.getInteger("vyre.cuda.scoutHotNs", 2_000_000);
+  private static final int WORKER_IDLE_NS = Integer.getInteger("vyre.cuda.workerIdleNs", 1_000);
 
   private final CudaDriver driver;
   private final CudaDevice device;
@@ -53,6 +54,10 @@ final class CudaSession implements KernelSession {
   private final MemorySegment stream;
   private final KernelMemory memory;
   private final long deviceState;
+  /** The authoritative copy of every control word the kernel changes (see megakernel.cu). */
+  private final long deviceControl;
+  /** The PRINTF log lives on the device: its cursor is an atomic. */
+  private final long deviceDebugLog;
   private final long resourceTable;
   private final List<MemorySegment> resources = new ArrayList<>();
   private final int grid;
@@ -84,6 +89,9 @@ final class CudaSession implements KernelSession {
     MemorySegment debug = mapped(DebugLogLayout.BUFFER_BYTES);
     MemorySegment io = mapped(IoQueueLayout.byteLength(IoQueueLayout.IO_SLOT_COUNT));
     this.memory = new KernelMemory(control, ring, debug, io);
+    this.deviceControl = driver.allocDevice(control.byteSize());
+    this.deviceDebugLog = driver.allocDevice(debug.byteSize());
+    driver.memset(deviceDebugLog, 0, debug.byteSize());
     this.deviceState = driver.allocDevice(DEVICE_STATE_BYTES);
     driver.memset(deviceState, 0, DEVICE_STATE_BYTES);
     this.resourceTable = driver.allocDevice(RESOURCE_CAPACITY * RESOURCE_ENTRY_BYTES);
@@ -92,7 +100,7 @@ final class CudaSession implements KernelSession {
     if (perSm < 1) {
       throw PipelineException.backend("the megakernel cannot be resident with " + BLOCK_SIZE + " threads per block. Fix: report this with `vyre doctor` output");
     }
-    int requested = spec.workers() > 0 ? spec.workers() : device.multiprocessors();
+    int requested = spec.workers() > 0 ? spec.workers() : Integer.getInteger("vyre.cuda.blocks", device.multiprocessors());
     // Every block must be co-resident: the scout is a warp of block 0 and workers never yield the SM.
     this.grid = Math.min(requested, perSm * device.multiprocessors());
     this.cooperative = device.cooperativeLaunch();
@@ -134,20 +142,82 @@ final class CudaSession implements KernelSession {
   }
 
   @Override
+  public byte[] snapshotControl() {
+    return snapshot(memory.control(), deviceControl, true);
+  }
+
+  @Override
+  public byte[] snapshotDebugLog() {
+    return snapshot(memory.debugLog(), deviceDebugLog, false);
+  }
+
+  /**
+   * While the kernel runs: a device-to-host copy of the authoritative words (it runs beside the
+   * kernel, whose stream is non-blocking), with the host-written control words from the mapped
+   * copy. Once the kernel has exited: the mapped control copy, which the last warp left exact,
+   * and the debug log copied out. After a device fault the mapped copy is all there is.
+   */
+  private synchronized byte[] snapshot(MemorySegment mapped, long device, boolean isControl) {
+    if (closed || !launched) {
+      return Words.toBytes(mapped);
+    }
+    driver.setCurrent(context);
+    int state = driver.queryStream(stream);
+    if (state == CudaDriver.CUDA_ERROR_NOT_READY) {
+      try (Arena scratch = Arena.ofConfined()) {
+        MemorySegment copy = scratch.allocate(mapped.byteSize(), 8);
+        driver.copyToHost(copy, device, mapped.byteSize());
+        if (isControl) {
+          for (int word : HOST_WRITTEN_WORDS) {
+            Words.set(copy, word, Words.getAcquire(mapped, word));
+          }
+        }
+        return Words.toBytes(copy);
+      }
+    }
+    if (state == CudaDriver.CUDA_SUCCESS && !isControl) {
+      driver.copyToHost(mapped, device, mapped.byteSize());
+    }
+    return Words.toBytes(mapped);
+  }
+
+  /** Control words the host writes while the kernel runs (vyre_host_owned in megakernel.cu). */
+  private static final int[] HOST_WRITTEN_WORDS = hostWrittenWords();
+
+  private static int[] hostWrittenWords() {
+    java.util.List<Integer> words = new ArrayList<>();
+    words.add(ControlLayout.SHUTDOWN);
+    for (int w = ControlLayout.TENANT_BASE; w < ControlLayout.TENANT_QUOTA_BASE; w++) {
+      words.add(w);
+    }
+    for (int w = 0; w < ControlLayout.PRIORITY_OFFSETS_SLOTS; w++) {
+      words.add(ControlLayout.PRIORITY_OFFSETS_BASE + w);
+    }
+    for (int p = 0; p < ControlLayout.PRIORITY_LEVELS; p++) {
+      words.add(ControlLayout.publishSeqWord(p));
+    }
+    return words.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  @Override
   public synchronized void launch() {
     driver.setCurrent(context);
+    // The host encoded the control block in the mapped copy; the device copy starts equal to it.
+    driver.copyToDevice(deviceControl, memory.control(), memory.control().byteSize());
     MemorySegment args = arena.allocate(KERNEL_ARGS_BYTES, 8);
     args.set(JAVA_LONG, 0, driver.devicePointer(memory.control()));
-    args.set(JAVA_INT, 8, (int) Words.count(memory.control()));
-    args.set(JAVA_LONG, 16, driver.devicePointer(memory.ring()));
-    args.set(JAVA_INT, 24, (int) (memory.ring().byteSize() / SlotLayout.SLOT_BYTES));
-    args.set(JAVA_LONG, 32, driver.devicePointer(memory.debugLog()));
-    args.set(JAVA_INT, 40, (int) Words.count(memory.debugLog()));
-    args.set(JAVA_LONG, 48, deviceState);
-    args.set(JAVA_LONG, 56, resourceTable);
-    args.set(JAVA_INT, 64, RESOURCE_CAPACITY);
-    args.set(JAVA_INT, 68, SCOUT_IDLE_NS);
-    args.set(JAVA_INT, 72, WORKER_IDLE_NS);
+    args.set(JAVA_LONG, 8, deviceControl);
+    args.set(JAVA_INT, 16, (int) Words.count(memory.control()));
+    args.set(JAVA_LONG, 24, driver.devicePointer(memory.ring()));
+    args.set(JAVA_INT, 32, (int) (memory.ring().byteSize() / SlotLayout.SLOT_BYTES));
+    args.set(JAVA_LONG, 40, deviceDebugLog);
+    args.set(JAVA_INT, 48, (int) Words.count(memory.debugLog()));
+    args.set(JAVA_LONG, 56, deviceState);
+    args.set(JAVA_LONG, 64, resourceTable);
+    args.set(JAVA_INT, 72, RESOURCE_CAPACITY);
+    args.set(JAVA_INT, 76, SCOUT_IDLE_NS);
+    args.set(JAVA_INT, 80, WORKER_IDLE_NS);
+    args.set(JAVA_INT, 84, SCOUT_HOT_NS);
     MemorySegment params = arena.allocate(ADDRESS);
     params.set(ADDRESS, 0, args);
     if (cooperative) {
@@ -244,6 +314,8 @@ final class CudaSession implements KernelSession {
     driver.freeHost(memory.debugLog());
     driver.freeHost(memory.ioQueue());
     driver.freeDevice(deviceState);
+    driver.freeDevice(deviceControl);
+    driver.freeDevice(deviceDebugLog);
     driver.freeDevice(resourceTable);
     driver.destroyStream(stream);
     driver.unloadModule(module);

@@ -1,12 +1,22 @@
 // vyre persistent megakernel: launched once, fed while it runs.
 //
-// Same semantics as dev.vyre.reference.ReferenceInterpreter (the parity suite checks it). The ring
-// and the control block live in pinned host memory mapped into the device; the host writes slots
-// there and rings one doorbell word per priority level (control words 141..145). One scout warp
-// polls those few words over PCIe and mirrors them into device memory; worker warps poll the
-// device-memory mirror (an L2 hit), claim up to 32 tickets at once with one atomicCAS on a
-// device-memory cursor, read only the slots they claimed, and finish them in batches. Measured on
-// an H200: a design that polled every slot status over PCIe took 187 us per round trip.
+// Same semantics as dev.vyre.reference.ReferenceInterpreter (the parity suite checks it).
+//
+// Where things live, and why:
+// - The ring is pinned host memory mapped into the device: the host writes slots at memory speed
+//   and the device reads only the slots it claimed, then stores their final status there, so the
+//   host sees completions without a copy or a synchronize.
+// - The control block has two copies. The host-mapped one carries what the host writes (SHUTDOWN,
+//   the tenant table, priority offsets, doorbells) and a mirror of everything else. The device
+//   copy (`dcontrol`) is authoritative for every word the kernel changes, because atomics on
+//   mapped host memory are not allowed without PCIe atomics (compute-sanitizer reports "Invalid
+//   __global__ system-scoped atomic" on an H200 host) and would cross PCIe anyway. Each change is
+//   also stored to the mirror; the scout re-syncs the mirror when work stops and at exit, so the
+//   mirror is exact at rest, and the host takes exact snapshots with a device-to-host copy.
+// - One scout warp polls the five doorbell words (control 141..145) over PCIe and mirrors them
+//   into device memory; worker warps poll that mirror (an L2 hit), claim up to 32 tickets with one
+//   atomicCAS on a device-memory cursor, and finish them in batches. Measured on an H200: a design
+//   that polled every slot status over PCIe took 187 us per round trip.
 //
 // Compiled at run time by NVRTC; CudaKernelSource checks these constants against the Java
 // descriptors (SlotLayout, ControlLayout, Opcodes, FaultReason) so the two cannot drift.
@@ -82,22 +92,23 @@ struct VyreDeviceState {
   unsigned shutdown;                               // scout's mirror of control[0]
   unsigned tenant_base;                            // mirror of control[2]
   unsigned tenant_mask[VYRE_MAX_TENANTS];          // mirror of the mask table
-  unsigned starvation;                             // consecutive CRITICAL/HIGH claims
   unsigned live_warps;                             // warps still in their loop
 };
 
 struct VyreKernelArgs {
-  unsigned* control;
+  unsigned* control;        // host-mapped: host-written words, and the mirror of the rest
+  unsigned* dcontrol;       // device memory: authoritative for every word the kernel changes
   unsigned control_words;
-  unsigned* ring;
+  unsigned* ring;           // host-mapped
   unsigned slot_count;
-  unsigned* debug_log;
+  unsigned* debug_log;      // device memory (its cursor is atomic); copied out on request and at exit
   unsigned debug_words;
   VyreDeviceState* state;
   const VyreResource* resources;
   unsigned resource_capacity;
   unsigned scout_idle_ns;   // longest scout sleep while idle (bounds idle PCIe traffic and wake latency)
   unsigned worker_idle_ns;  // longest worker sleep while idle (device-memory polling only)
+  unsigned scout_hot_ns;    // after the last doorbell change the scout polls without sleeping this long
 };
 
 __device__ __forceinline__ unsigned vyre_load_sys(const unsigned* p) {
@@ -112,6 +123,46 @@ __device__ __forceinline__ void vyre_store_sys(unsigned* p, unsigned v) {
 
 __device__ __forceinline__ unsigned vyre_load_gpu(const volatile unsigned* p) { return *p; }
 
+__device__ __forceinline__ unsigned long long vyre_globaltimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Words the host writes while the kernel runs; the kernel reads them from the mapped copy.
+__device__ __forceinline__ bool vyre_host_owned(unsigned i) {
+  return i == VYRE_CTL_SHUTDOWN || (i >= VYRE_CTL_TENANT_BASE && i < 32u) ||
+         (i >= VYRE_CTL_PRIORITY_OFFSETS_BASE && i < VYRE_CTL_PRIORITY_OFFSETS_BASE + 6u) ||
+         (i >= VYRE_CTL_PUBLISH_SEQ_BASE && i < VYRE_CTL_PUBLISH_SEQ_BASE + VYRE_PRIORITY_LEVELS);
+}
+
+__device__ __forceinline__ unsigned vyre_read(const VyreKernelArgs& a, unsigned i) {
+  return vyre_host_owned(i) ? vyre_load_sys(a.control + i) : vyre_load_gpu(a.dcontrol + i);
+}
+
+// The mirror store that follows every change of a device control word.
+__device__ __forceinline__ void vyre_mirror(const VyreKernelArgs& a, unsigned i, unsigned value) {
+  *(volatile unsigned*)(a.control + i) = value;
+}
+
+__device__ __forceinline__ unsigned vyre_add(const VyreKernelArgs& a, unsigned i, unsigned delta) {
+  unsigned now = atomicAdd(a.dcontrol + i, delta) + delta;
+  vyre_mirror(a, i, now);
+  return now;
+}
+
+__device__ __forceinline__ void vyre_write(const VyreKernelArgs& a, unsigned i, unsigned value) {
+  atomicExch(a.dcontrol + i, value);
+  vyre_mirror(a, i, value);
+}
+
+// Copies every kernel-owned word of the device control block to the mirror (lanes stride it).
+__device__ void vyre_resync(const VyreKernelArgs& a, unsigned lane, unsigned lanes) {
+  for (unsigned i = lane; i < a.control_words; i += lanes) {
+    if (!vyre_host_owned(i)) vyre_mirror(a, i, vyre_load_gpu(a.dcontrol + i));
+  }
+}
+
 // True when [start, start + count) lies inside the control block.
 __device__ __forceinline__ bool vyre_in_control(const VyreKernelArgs& a, unsigned start, unsigned long long count) {
   return (unsigned long long)start + count <= (unsigned long long)a.control_words;
@@ -121,47 +172,49 @@ __device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, 
 
 // One operation with the reference semantics: metrics, built-ins, user handlers, bounds checks.
 __device__ vyre_result vyre_dispatch(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, unsigned arg0, unsigned arg1, unsigned arg2, bool meter) {
-  unsigned* control = a.control;
   if (meter && op < VYRE_METERED_OPCODES) {
-    atomicAdd_system(control + VYRE_CTL_METRICS_BASE + op, 1u);
+    vyre_add(a, VYRE_CTL_METRICS_BASE + op, 1u);
   }
   switch (op) {
     case VYRE_OP_NOP:
       return VYRE_STATUS_DONE;
     case VYRE_OP_STORE_U32:
       if (!vyre_in_control(a, arg1, 1)) return -VYRE_FAULT_CONTROL_INDEX;
-      atomicExch_system(control + arg1, arg0);
+      vyre_write(a, arg1, arg0);
+      if (arg1 == VYRE_CTL_SHUTDOWN && arg0 != 0u) atomicExch(&a.state->shutdown, 1u);
       return VYRE_STATUS_DONE;
     case VYRE_OP_ATOMIC_ADD:
       if (!vyre_in_control(a, arg1, 1)) return -VYRE_FAULT_CONTROL_INDEX;
-      atomicAdd_system(control + arg1, arg0);
+      vyre_add(a, arg1, arg0);
       return VYRE_STATUS_DONE;
     case VYRE_OP_LOAD_U32: {
       unsigned long long target = VYRE_CTL_OBSERVABLE_BASE + (unsigned long long)arg1;
       if (!vyre_in_control(a, arg0, 1) || target >= a.control_words) return -VYRE_FAULT_CONTROL_INDEX;
-      vyre_store_sys(control + target, vyre_load_sys(control + arg0));
+      vyre_write(a, (unsigned)target, vyre_read(a, arg0));
       return VYRE_STATUS_DONE;
     }
     case VYRE_OP_COMPARE_SWAP: {
       unsigned long long target = VYRE_CTL_OBSERVABLE_BASE + (unsigned long long)arg0;
       if (!vyre_in_control(a, arg0, 1) || target >= a.control_words) return -VYRE_FAULT_CONTROL_INDEX;
-      unsigned previous = atomicCAS_system(control + arg0, arg1, arg2);
-      vyre_store_sys(control + target, previous);
+      unsigned previous = vyre_host_owned(arg0) ? vyre_read(a, arg0) : atomicCAS(a.dcontrol + arg0, arg1, arg2);
+      if (previous == arg1) vyre_mirror(a, arg0, arg2);
+      if (previous == arg1 && vyre_host_owned(arg0)) atomicExch(a.dcontrol + arg0, arg2);
+      vyre_write(a, (unsigned)target, previous);
       return VYRE_STATUS_DONE;
     }
     case VYRE_OP_MEMCPY:
       if (!vyre_in_control(a, arg0, arg2) || !vyre_in_control(a, arg1, arg2)) return -VYRE_FAULT_CONTROL_INDEX;
       for (unsigned i = 0; i < arg2; i++) {
-        vyre_store_sys(control + arg1 + i, vyre_load_sys(control + arg0 + i));
+        vyre_write(a, arg1 + i, vyre_read(a, arg0 + i));
       }
       return VYRE_STATUS_DONE;
     case VYRE_OP_BATCH_FENCE:
       if (a.control_words <= VYRE_CTL_OBSERVABLE_BASE) return -VYRE_FAULT_CONTROL_INDEX;
-      atomicAdd_system(control + VYRE_CTL_EPOCH, 1u);
-      vyre_store_sys(control + VYRE_CTL_OBSERVABLE_BASE, arg1);
+      vyre_add(a, VYRE_CTL_EPOCH, 1u);
+      vyre_write(a, VYRE_CTL_OBSERVABLE_BASE, arg1);
       return VYRE_STATUS_DONE;
     case VYRE_OP_PRINTF: {
-      unsigned long long base = (unsigned long long)atomicAdd_system(a.debug_log, VYRE_DEBUG_RECORD_WORDS) + 1ull;
+      unsigned long long base = (unsigned long long)atomicAdd(a.debug_log, VYRE_DEBUG_RECORD_WORDS) + 1ull;
       if (base + VYRE_DEBUG_RECORD_WORDS <= a.debug_words) {
         a.debug_log[base] = arg0;
         a.debug_log[base + 1] = arg1;
@@ -171,7 +224,7 @@ __device__ vyre_result vyre_dispatch(const VyreKernelArgs& a, unsigned slot, uns
       return VYRE_STATUS_DONE;
     }
     case VYRE_OP_SHUTDOWN:
-      atomicExch_system(control + VYRE_CTL_SHUTDOWN, 1u);
+      vyre_write(a, VYRE_CTL_SHUTDOWN, 1u);
       atomicExch(&a.state->shutdown, 1u);
       return VYRE_STATUS_DONE;
     default: {
@@ -212,7 +265,7 @@ __device__ __forceinline__ bool vyre_authorized(const VyreKernelArgs& a, unsigne
   unsigned base = vyre_load_gpu(&s->tenant_base);
   if (base == VYRE_CTL_TENANT_TABLE_START) return vyre_load_gpu(&s->tenant_mask[tenant]) != 0u;
   unsigned long long word = (unsigned long long)base + tenant;  // someone moved the table: read it directly
-  return word < a.control_words && vyre_load_sys(a.control + word) != 0u;
+  return word < a.control_words && vyre_read(a, (unsigned)word) != 0u;
 }
 
 // Executes one claimed slot and returns its final status; on FAULT the reason is stored in the
@@ -240,7 +293,7 @@ __device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, un
     // Outer metrics are counted per warp by the caller; continuations re-run the handler here.
     r = vyre_dispatch(a, slot, opcode, args, args[0], args[1], args[2], false);
     while (r == (vyre_result)VYRE_STATUS_YIELD || r == (vyre_result)VYRE_STATUS_REQUEUE) {
-      atomicAdd_system(a.control + VYRE_CTL_CONTINUATION_COUNT, 1u);
+      vyre_add(a, VYRE_CTL_CONTINUATION_COUNT, 1u);
       r = vyre_dispatch(a, slot, opcode, args, args[0], args[1], args[2], false);
     }
   }
@@ -253,34 +306,134 @@ __device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, un
   return (unsigned)r;
 }
 
-// The scout: mirrors the host-written doorbells, SHUTDOWN and tenant masks into device memory
-// and the device claim cursors back into the control block, polling hot while work flows and
-// backing off to scout_idle_ns when idle, so an idle kernel makes almost no PCIe traffic.
-__device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane) {
+// Lane 0 takes up to 32 tickets of the highest-priority level with work, honouring the
+// starvation guard; returns the level or -1. vyre would starve CRITICAL/HIGH forever when the
+// guard is up and nothing lower waits; we fall back to them. Tickets are taken with atomicAdd,
+// not a CAS loop: a thousand warps retrying one CAS serialize on it. Racing warps may take
+// tickets just past the doorbell; they wait for those to be published (vyre_run_batch).
+__device__ int vyre_claim(const VyreKernelArgs& a, const unsigned* offsets, unsigned long long* first, unsigned* count) {
+  VyreDeviceState* s = a.state;
+  bool force_lower = vyre_load_gpu(a.dcontrol + VYRE_CTL_PRIORITY_STARVATION_COUNTER) >= VYRE_STARVATION_THRESHOLD;
+  for (int pass = force_lower ? 0 : 1; pass < 2; pass++) {
+    for (unsigned p = (pass == 0 ? 2u : 0u); p < VYRE_PRIORITY_LEVELS; p++) {
+      if (offsets[p + 1] == offsets[p]) continue;
+      unsigned long long claimed = *(volatile unsigned long long*)&s->claim[p];
+      int waiting = (int)(vyre_load_gpu(&s->doorbell[p]) - (unsigned)claimed);
+      if (waiting <= 0) continue;
+      unsigned n = waiting > 32 ? 32u : (unsigned)waiting;
+      *first = atomicAdd(&s->claim[p], (unsigned long long)n);
+      *count = n;
+      return (int)p;
+    }
+  }
+  return -1;
+}
+
+// Finishes the lanes in `ready` (one claimed slot each): executes, adds the warp's counters with
+// fire-and-forget device atomics (the scout re-syncs the mirror), then stores the statuses.
+__device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned ready, int level, unsigned slot) {
+  bool mine = (ready >> lane) & 1u;
+  unsigned status = 0, opcode = 0xFFFFFFFFu, tenant = 0, fault = 0;
+  if (mine) status = vyre_execute_slot(a, slot, &opcode, &tenant, &fault);
+  bool authorized_run = mine && fault != (unsigned)VYRE_FAULT_TENANT;
+  unsigned metered = __ballot_sync(0xFFFFFFFFu, authorized_run && opcode < VYRE_METERED_OPCODES);
+  if (authorized_run && opcode < VYRE_METERED_OPCODES) {
+    unsigned same = __match_any_sync(metered, opcode);
+    if (lane == __ffs(same) - 1) atomicAdd(a.dcontrol + VYRE_CTL_METRICS_BASE + opcode, (unsigned)__popc(same));
+  }
+  if (mine) {
+    unsigned same = __match_any_sync(ready, tenant & 31u);
+    if (lane == __ffs(same) - 1) atomicAdd(a.dcontrol + VYRE_CTL_TENANT_FAIRNESS_BASE + (tenant & 31u), (unsigned)__popc(same));
+  }
+  unsigned done = __popc(__ballot_sync(0xFFFFFFFFu, mine && status == VYRE_STATUS_DONE));
+  unsigned faults = __popc(__ballot_sync(0xFFFFFFFFu, mine && status == VYRE_STATUS_FAULT));
+  if (lane == 0) {
+    unsigned* d = a.dcontrol;
+    atomicAdd(d + VYRE_CTL_PRIORITY_FAIRNESS_BASE + level, (unsigned)__popc(ready));
+    if (level <= 1) atomicAdd(d + VYRE_CTL_PRIORITY_STARVATION_COUNTER, 1u);
+    else *(volatile unsigned*)(d + VYRE_CTL_PRIORITY_STARVATION_COUNTER) = 0u;
+    if (done) atomicAdd(d + VYRE_CTL_DONE_COUNT, done);
+    if (faults) atomicAdd(d + VYRE_CTL_FAULT_COUNT, faults);
+  }
+  // Each lane's results reach the host before its status does (release at system scope).
+  if (mine) vyre_store_sys(a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS, status);
+}
+
+// One warp claims a batch (lane 0) and runs it, one slot per lane, as its tickets are
+// published; false when nothing waited.
+__device__ bool vyre_run_batch(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets) {
+  VyreDeviceState* s = a.state;
+  int level = -1;
+  unsigned long long first = 0;
+  unsigned count = 0;
+  if (lane == 0) level = vyre_claim(a, offsets, &first, &count);
+  level = __shfl_sync(0xFFFFFFFFu, level, 0);
+  if (level < 0) return false;
+  first = __shfl_sync(0xFFFFFFFFu, first, 0);
+  count = __shfl_sync(0xFFFFFFFFu, count, 0);
+  unsigned length = offsets[level + 1] - offsets[level];
+  unsigned long long ticket = first + lane;
+  unsigned slot = offsets[level] + (unsigned)(ticket % length);
+  unsigned remaining = count >= 32 ? 0xFFFFFFFFu : ((1u << count) - 1u);
+  unsigned sleep_ns = 0;
+  while (remaining) {
+    unsigned bell = vyre_load_gpu(&s->doorbell[level]);
+    unsigned ready = __ballot_sync(0xFFFFFFFFu, ((remaining >> lane) & 1u) && (int)(bell - (unsigned)ticket) > 0);
+    if (ready) {
+      vyre_finish(a, lane, ready, level, slot);
+      remaining &= ~ready;
+      sleep_ns = 0;
+    } else {
+      if (vyre_load_gpu(&s->shutdown)) return true;  // tickets that were never published
+      sleep_ns = sleep_ns == 0 ? 32 : (sleep_ns * 2 > a.worker_idle_ns ? a.worker_idle_ns : sleep_ns * 2);
+      __nanosleep(sleep_ns);
+    }
+  }
+  return true;
+}
+
+// The scout: mirrors the host-written doorbells, SHUTDOWN and tenant table into device memory
+// and the claim cursors back into the control block. One poll is one PCIe round trip: lanes 0..4
+// read the doorbells while lanes 8..15 read control words 0..31 as 16-byte loads. (A mask that
+// changes between two publishes takes effect with the next doorbell the scout sees.) It polls
+// without sleeping for scout_hot_ns after the last doorbell change (round-trip latency), then
+// backs off to scout_idle_ns, so an idle kernel makes one small PCIe read per scout_idle_ns. When
+// work stops it re-syncs the control mirror; when a doorbell rings it runs a batch itself.
+__device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets) {
   VyreDeviceState* s = a.state;
   unsigned* control = a.control;
   unsigned long long last_claims = 0;  // this lane's level (lanes 0..4)
+  unsigned last_doorbell = 0;          // this lane's level (lanes 0..4)
+  unsigned long long last_activity = vyre_globaltimer();
   unsigned sleep_ns = 0;
-  unsigned last_doorbell = 0;  // this lane's doorbell (lanes 0..4)
+  bool synced = true;
   while (true) {
-    unsigned shutdown = 0;
     bool changed = false;
+    uint4 head = make_uint4(0, 0, 0, 0);
     if (lane < VYRE_PRIORITY_LEVELS) {
       unsigned bell = vyre_load_sys(control + VYRE_CTL_PUBLISH_SEQ_BASE + lane);
       changed = bell != last_doorbell;
       last_doorbell = bell;
+    } else if (lane >= 8 && lane < 16) {
+      head = __ldcv(reinterpret_cast<const uint4*>(control) + (lane - 8));
     }
-    if (lane == 31) shutdown = vyre_load_sys(control + VYRE_CTL_SHUTDOWN) | vyre_load_gpu(&s->shutdown);
-    shutdown = __shfl_sync(0xFFFFFFFFu, shutdown, 31);
+    unsigned shutdown = __shfl_sync(0xFFFFFFFFu, head.x, 8) | vyre_load_gpu(&s->shutdown);
     bool any = __any_sync(0xFFFFFFFFu, changed);
     if (any) {
-      // Masks first, then doorbells: a worker that sees the new doorbell sees the masks that
-      // were in force when the host published.
-      if (lane == 0) s->tenant_base = vyre_load_sys(control + VYRE_CTL_TENANT_BASE);
-      if (lane < VYRE_MAX_TENANTS) s->tenant_mask[lane] = vyre_load_sys(control + VYRE_CTL_TENANT_TABLE_START + lane);
+      if (lane >= 8 && lane < 16) {
+        unsigned base = 4u * (lane - 8);
+        unsigned words[4] = {head.x, head.y, head.z, head.w};
+        for (unsigned k = 0; k < 4; k++) {
+          unsigned w = base + k;
+          if (w == VYRE_CTL_TENANT_BASE) s->tenant_base = words[k];
+          if (w >= VYRE_CTL_TENANT_TABLE_START && w < VYRE_CTL_TENANT_TABLE_START + VYRE_MAX_TENANTS) {
+            s->tenant_mask[w - VYRE_CTL_TENANT_TABLE_START] = words[k];
+          }
+        }
+      }
       __threadfence();
+      __syncwarp();
       if (lane < VYRE_PRIORITY_LEVELS) atomicExch(&s->doorbell[lane], last_doorbell);
-      sleep_ns = 0;
     }
     if (lane < VYRE_PRIORITY_LEVELS) {
       unsigned long long claims = *(volatile unsigned long long*)&s->claim[lane];
@@ -293,112 +446,67 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane) {
       if (lane == 0) atomicExch(&s->shutdown, 1u);
       return;
     }
-    if (!any) {
-      if (lane == 0 && sleep_ns >= a.scout_idle_ns) atomicAdd_system(control + VYRE_CTL_HEARTBEAT, 1u);
-      sleep_ns = sleep_ns == 0 ? 32 : (sleep_ns * 2 > a.scout_idle_ns ? a.scout_idle_ns : sleep_ns * 2);
+    unsigned long long now = vyre_globaltimer();
+    if (any) {
+      last_activity = now;
+      sleep_ns = 0;
+      synced = false;
+      vyre_run_batch(a, lane, offsets);
+    } else if (now - last_activity > a.scout_hot_ns) {
+      if (!synced) {
+        vyre_resync(a, lane, 32u);
+        synced = true;
+      }
+      if (lane == 0 && sleep_ns >= a.scout_idle_ns) {
+        vyre_write(a, VYRE_CTL_HEARTBEAT, vyre_load_gpu(a.dcontrol + VYRE_CTL_HEARTBEAT) + 1u);
+      }
+      sleep_ns = sleep_ns == 0 ? 256 : (sleep_ns * 2 > a.scout_idle_ns ? a.scout_idle_ns : sleep_ns * 2);
       __nanosleep(sleep_ns);
     }
   }
-}
-
-// Lane 0 claims up to 32 tickets of the highest-priority level with work, honouring the
-// starvation guard; returns the level or -1. vyre would starve CRITICAL/HIGH forever when the
-// guard is up and nothing lower waits; we fall back to them.
-__device__ int vyre_claim(const VyreKernelArgs& a, const unsigned* offsets, unsigned long long* first, unsigned* count) {
-  VyreDeviceState* s = a.state;
-  bool force_lower = vyre_load_gpu(&s->starvation) >= VYRE_STARVATION_THRESHOLD;
-  for (int pass = force_lower ? 0 : 1; pass < 2; pass++) {
-    for (unsigned p = (pass == 0 ? 2u : 0u); p < VYRE_PRIORITY_LEVELS; p++) {
-      unsigned length = offsets[p + 1] - offsets[p];
-      if (length == 0) continue;
-      while (true) {
-        unsigned long long claimed = *(volatile unsigned long long*)&s->claim[p];
-        unsigned bell = vyre_load_gpu(&s->doorbell[p]);
-        int waiting = (int)(bell - (unsigned)claimed);
-        if (waiting <= 0) break;
-        unsigned n = waiting > 32 ? 32u : (unsigned)waiting;
-        if (atomicCAS(&s->claim[p], claimed, claimed + n) == claimed) {
-          *first = claimed;
-          *count = n;
-          return (int)p;
-        }
-      }
-    }
-  }
-  return -1;
 }
 
 extern "C" __global__ void __launch_bounds__(256) vyre_megakernel(VyreKernelArgs a) {
   unsigned lane = threadIdx.x & 31u;
   bool scout = blockIdx.x == 0 && threadIdx.x < 32u;
   VyreDeviceState* s = a.state;
-  if (blockIdx.x == 0 && threadIdx.x == 0) vyre_store_sys(a.control + VYRE_CTL_KERNEL_STATE, VYRE_KERNEL_STATE_RUNNING);
+  if (blockIdx.x == 0 && threadIdx.x == 0) vyre_write(a, VYRE_CTL_KERNEL_STATE, VYRE_KERNEL_STATE_RUNNING);
   if (lane == 0) atomicAdd(&s->live_warps, 1u);
   unsigned offsets[VYRE_PRIORITY_LEVELS + 1];
   for (unsigned p = 0; p <= VYRE_PRIORITY_LEVELS; p++) offsets[p] = vyre_load_sys(a.control + VYRE_CTL_PRIORITY_OFFSETS_BASE + p);
 
   if (scout) {
-    vyre_scout(a, lane);
+    vyre_scout(a, lane, offsets);
   } else {
     unsigned sleep_ns = 0;
     while (vyre_load_gpu(&s->shutdown) == 0u) {
-      int level = -1;
-      unsigned long long first = 0;
-      unsigned count = 0;
-      if (lane == 0) level = vyre_claim(a, offsets, &first, &count);
-      level = __shfl_sync(0xFFFFFFFFu, level, 0);
-      if (level < 0) {
+      if (vyre_run_batch(a, lane, offsets)) {
+        sleep_ns = 0;
+      } else {
         sleep_ns = sleep_ns == 0 ? 32 : (sleep_ns * 2 > a.worker_idle_ns ? a.worker_idle_ns : sleep_ns * 2);
         __nanosleep(sleep_ns);
-        continue;
       }
-      sleep_ns = 0;
-      first = __shfl_sync(0xFFFFFFFFu, first, 0);
-      count = __shfl_sync(0xFFFFFFFFu, count, 0);
-      bool mine = lane < count;
-      unsigned slot = 0, status = 0, opcode = 0xFFFFFFFFu, tenant = 0, fault = 0;
-      if (mine) {
-        unsigned length = offsets[level + 1] - offsets[level];
-        slot = offsets[level] + (unsigned)((first + lane) % length);
-        status = vyre_execute_slot(a, slot, &opcode, &tenant, &fault);
-      }
-      // Counters are added once per warp batch: one system atomic per distinct opcode or tenant.
-      unsigned active = __ballot_sync(0xFFFFFFFFu, mine);
-      bool authorized_run = mine && fault != (unsigned)VYRE_FAULT_TENANT;
-      unsigned metered = __ballot_sync(0xFFFFFFFFu, authorized_run && opcode < VYRE_METERED_OPCODES);
-      if (authorized_run && opcode < VYRE_METERED_OPCODES) {
-        unsigned same = __match_any_sync(metered, opcode);
-        if (lane == __ffs(same) - 1) atomicAdd_system(a.control + VYRE_CTL_METRICS_BASE + opcode, (unsigned)__popc(same));
-      }
-      if (mine) {
-        unsigned same = __match_any_sync(active, tenant & 31u);
-        if (lane == __ffs(same) - 1) atomicAdd_system(a.control + VYRE_CTL_TENANT_FAIRNESS_BASE + (tenant & 31u), (unsigned)__popc(same));
-      }
-      unsigned done = __popc(__ballot_sync(0xFFFFFFFFu, mine && status == VYRE_STATUS_DONE));
-      unsigned faults = __popc(__ballot_sync(0xFFFFFFFFu, mine && status == VYRE_STATUS_FAULT));
-      if (lane == 0) {
-        atomicAdd_system(a.control + VYRE_CTL_PRIORITY_FAIRNESS_BASE + level, count);
-        unsigned streak = level <= 1 ? atomicAdd(&s->starvation, 1u) + 1u : (atomicExch(&s->starvation, 0u), 0u);
-        a.control[VYRE_CTL_PRIORITY_STARVATION_COUNTER] = streak;
-        if (done) atomicAdd_system(a.control + VYRE_CTL_DONE_COUNT, done);
-        if (faults) atomicAdd_system(a.control + VYRE_CTL_FAULT_COUNT, faults);
-      }
-      // Results and counters become visible to the host before any of these statuses does.
-      __threadfence_system();
-      __syncwarp();
-      if (mine) vyre_store_sys(a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS, status);
     }
   }
-  if (lane == 0 && atomicSub(&s->live_warps, 1u) == 1u) {
+  __syncwarp();
+  unsigned last = 0;
+  if (lane == 0) last = atomicSub(&s->live_warps, 1u) == 1u;
+  last = __shfl_sync(0xFFFFFFFFu, last, 0);
+  if (last) {
+    // The last warp out leaves an exact mirror behind, then says the kernel has exited.
+    __threadfence();
+    vyre_resync(a, lane, 32u);
+    if (lane == 0) atomicExch(a.dcontrol + VYRE_CTL_KERNEL_STATE, VYRE_KERNEL_STATE_EXITED);
     __threadfence_system();
-    vyre_store_sys(a.control + VYRE_CTL_KERNEL_STATE, VYRE_KERNEL_STATE_EXITED);
+    if (lane == 0) vyre_store_sys(a.control + VYRE_CTL_KERNEL_STATE, VYRE_KERNEL_STATE_EXITED);
   }
 }
 
 // User opcodes: CUDA C bodies compiled into the kernel (the JIT path). Each body sees `a`
-// (VyreKernelArgs), `slot`, `op`, `args[12]` (writable) and `control`, and sets `status`.
+// (VyreKernelArgs), `slot`, `op` and `args[12]` (writable; continuations keep state there), and
+// sets `status`. Control words are changed through vyre_add(a, word, delta), vyre_write(a, word,
+// value) and read through vyre_read(a, word); resources through a.resources[handle].
 __device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, bool* handled) {
-  [[maybe_unused]] unsigned* control = a.control;
   (void)slot; (void)args;
   int status = VYRE_STATUS_DONE;
   switch (op) {

@@ -44,8 +44,7 @@ class CudaMegakernelGpuTest {
     Words.getAndAdd(ctx.control(), target, ctx.arg(1) * 3 + 1);
     return ctx.arg(2) == 0 ? SlotLayout.STATUS_DONE : SlotLayout.STATUS_FAULT;
   }, """
-      unsigned target = 160u + 20u + (args[0] & 7u);
-      atomicAdd_system(control + target, args[1] * 3u + 1u);
+      vyre_add(a, 160u + 20u + (args[0] & 7u), args[1] * 3u + 1u);
       status = args[2] == 0u ? VYRE_STATUS_DONE : VYRE_STATUS_FAULT;
       """);
 

@@ -89,8 +89,8 @@ class KernelSourceTest {
 
   @Test
   void userOpcodeBodiesAreSplicedIntoTheDispatchSwitch() {
-    String source = KernelSource.megakernel(List.of(UserOpcode.both(0x123, "bump", ctx -> 3, "atomicAdd_system(control + 170, 1u);")));
-    assertTrue(source.contains("case 0x123u: { // bump\natomicAdd_system(control + 170, 1u);"));
+    String source = KernelSource.megakernel(List.of(UserOpcode.both(0x123, "bump", ctx -> 3, "vyre_add(a, 170u, 1u);")));
+    assertTrue(source.contains("case 0x123u: { // bump\nvyre_add(a, 170u, 1u);"));
     assertTrue(!source.contains(KernelSource.USER_OPCODES_MARKER));
   }
 
@@ -99,7 +99,7 @@ class KernelSourceTest {
   void sourcesCompileWithNvccWhenPresent(@TempDir Path dir) throws Exception {
     String nvcc = findNvcc();
     assumeTrue(nvcc != null, "nvcc not found on PATH or under /usr/local/cuda*/bin: kernel source compile check skipped");
-    String megakernel = KernelSource.megakernel(List.of(UserOpcode.both(0x123, "bump", ctx -> 3, "atomicAdd_system(control + 170, 1u);")));
+    String megakernel = KernelSource.megakernel(List.of(UserOpcode.both(0x123, "bump", ctx -> 3, "vyre_add(a, 170u, 1u);")));
     for (Map.Entry<String, String> source : Map.of("megakernel.cu", megakernel, "baselines.cu", KernelSource.resource(KernelSource.BASELINES)).entrySet()) {
       Path file = dir.resolve(source.getKey());
       Files.writeString(file, source.getValue());

@@ -65,6 +65,16 @@ final class ReferenceSession implements KernelSession {
   }
 
   @Override
+  public byte[] snapshotControl() {
+    return Words.toBytes(memory.control());
+  }
+
+  @Override
+  public byte[] snapshotDebugLog() {
+    return Words.toBytes(memory.debugLog());
+  }
+
+  @Override
   public void launch() {
     Words.setVolatile(memory.control(), ControlLayout.KERNEL_STATE, ControlLayout.KERNEL_STATE_RUNNING);
     running.set(workers.length);

@@ -147,7 +147,7 @@ class BuiltinSemanticsTest {
       return SlotLayout.STATUS_DONE;
     }, """
         if (args[0] > 0u) { args[0] -= 1u; status = VYRE_STATUS_YIELD; }
-        else { atomicAdd_system(control + 170, 1u); status = VYRE_STATUS_DONE; }
+        else { vyre_add(a, 170u, 1u); status = VYRE_STATUS_DONE; }
         """);
     start(countdown);
     assertTrue(run(Task.of(0x100, 3)).isDone());

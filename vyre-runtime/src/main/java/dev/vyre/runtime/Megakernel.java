@@ -147,6 +147,7 @@ public final class Megakernel implements AutoCloseable {
   }
 
   private static final int TICKET_LEVEL_BITS = 3;
+  private static final long SPIN_WAIT_NANOS = 200_000;
 
   private final MegakernelBackend backend;
   private final String backendReason;
@@ -163,6 +164,8 @@ public final class Megakernel implements AutoCloseable {
   private final CompletableFuture<TaskResult>[] futures;
   private final Thread retireThread;
   private volatile boolean retireParked;
+  /** Whoever holds this retires: the retire thread, or a waiter helping so it need not sleep. */
+  private final java.util.concurrent.atomic.AtomicBoolean retiring = new java.util.concurrent.atomic.AtomicBoolean();
   private volatile boolean closed;
   private volatile KernelException failure;
   private volatile long doneCount;
@@ -372,16 +375,23 @@ public final class Megakernel implements AutoCloseable {
   public boolean await(long ticket, Duration timeout) {
     Partition part = partitions[(int) (ticket & ((1 << TICKET_LEVEL_BITS) - 1))];
     long sequence = ticket >>> TICKET_LEVEL_BITS;
-    long deadline = System.nanoTime() + timeout.toNanos();
-    int waits = 0;
+    long start = System.nanoTime();
+    long deadline = start + timeout.toNanos();
     while (part.retired <= sequence) {
       if (failure != null) {
         throw failure;
       }
-      if (System.nanoTime() - deadline > 0 || (closed && report != null)) {
+      tryRetire();
+      long now = System.nanoTime();
+      if (now - deadline > 0 || (closed && report != null)) {
         return false;
       }
-      backoff(waits++);
+      // A waiter that retires for itself needs no wake-up: spin while a round trip is plausible.
+      if (now - start < SPIN_WAIT_NANOS) {
+        Thread.onSpinWait();
+      } else {
+        LockSupport.parkNanos(20_000);
+      }
     }
     return true;
   }
@@ -396,6 +406,7 @@ public final class Megakernel implements AutoCloseable {
         if (failure != null) {
           throw failure;
         }
+        tryRetire();
         if (System.nanoTime() - deadline > 0 || !isKernelRunning()) {
           return part.retired >= target;
         }
@@ -410,14 +421,14 @@ public final class Megakernel implements AutoCloseable {
     return failure == null && Words.getVolatile(control, ControlLayout.KERNEL_STATE) != ControlLayout.KERNEL_STATE_EXITED;
   }
 
-  /** The kernel's DONE_COUNT (u32, as read now). */
+  /** The kernel's DONE_COUNT (u32, exact as of now). */
   public long doneCount() {
-    return Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.DONE_COUNT));
+    return ControlLayout.readDoneCount(MemorySegment.ofArray(controlSnapshot()));
   }
 
-  /** Observable word {@code index} (u32, as read now). */
+  /** Observable word {@code index} (u32, exact as of now). */
   public long observable(int index) {
-    return Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.observableWord(index)));
+    return ControlLayout.readObservable(MemorySegment.ofArray(controlSnapshot()), index);
   }
 
   /** Authorizes or revokes a tenant at run time by writing its mask word. */
@@ -428,9 +439,10 @@ public final class Megakernel implements AutoCloseable {
     Words.setRelease(control, ControlLayout.tenantMaskWord(tenant), authorized ? -1 : 0);
   }
 
-  /** A copy of the control block as it is now (for telemetry). */
+  /** An exact copy of the control block as it is now (for telemetry); after shutdown, the final one. */
   public byte[] controlSnapshot() {
-    return Words.toBytes(control);
+    ShutdownReport finished = report;
+    return finished != null ? finished.finalControl().clone() : session.snapshotControl();
   }
 
   /** A copy of the ring as it is now (for telemetry). */
@@ -443,7 +455,7 @@ public final class Megakernel implements AutoCloseable {
     if (report != null) {
       throw KernelException.closed(backend.name());
     }
-    return Words.toBytes(session.memory().debugLog());
+    return session.snapshotDebugLog();
   }
 
   /** Allocates a kernel-visible resource buffer and returns its handle. */
@@ -498,7 +510,7 @@ public final class Megakernel implements AutoCloseable {
     long lastClaims = claimTotal();
     long lastHealthCheck = 0;
     while (!closed || retireBacklog()) {
-      if (retireAvailable() > 0) {
+      if (tryRetire() > 0) {
         idle = 0;
         lastProgress = System.nanoTime();
         continue;
@@ -549,6 +561,18 @@ public final class Megakernel implements AutoCloseable {
     return false;
   }
 
+  /** Retires what has finished unless another thread is already retiring; returns how many. */
+  private int tryRetire() {
+    if (!retiring.compareAndSet(false, true)) {
+      return 0;
+    }
+    try {
+      return retireAvailable();
+    } finally {
+      retiring.set(false);
+    }
+  }
+
   /** Retires every finished task at the head of each partition; returns how many. */
   private int retireAvailable() {
     int retired = 0;
@@ -594,8 +618,9 @@ public final class Megakernel implements AutoCloseable {
       case Opcodes.BATCH_FENCE -> 0;
       default -> -1;
     };
+    // The mirror holds the value this task's own lane stored, which is what the caller asked for.
     long observable = observableIndex >= 0 && observableIndex < ControlLayout.observableCount(control) && status == SlotLayout.STATUS_DONE
-        ? observable((int) observableIndex) : -1;
+        ? Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.observableWord(observableIndex))) : -1;
     return new TaskResult(ticket, slot, opcode, SlotStatus.of(status), fault, observable);
   }
 
@@ -618,7 +643,7 @@ public final class Megakernel implements AutoCloseable {
   /** A one-line control-block summary for errors and logs. */
   public String summary() {
     StringBuilder text = new StringBuilder();
-    text.append("done_count=").append(doneCount())
+    text.append("done_count=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.DONE_COUNT)))
         .append(" fault_count=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.FAULT_COUNT)))
         .append(" epoch=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.EPOCH)))
         .append(" heartbeat=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.HEARTBEAT)))
@@ -680,6 +705,9 @@ public final class Megakernel implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    while (!retiring.compareAndSet(false, true)) {
+      Thread.onSpinWait();
+    }
     retireAvailable();
     List<ShutdownReport.InFlight> inFlight = new ArrayList<>();
     KernelException closedError = failure != null ? failure : KernelException.closed(backend.name());
@@ -696,8 +724,10 @@ public final class Megakernel implements AutoCloseable {
         }
       }
     }
-    report = new ShutdownReport(exited && failure == null, doneCount(),
-        Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.FAULT_COUNT)), inFlight, controlSnapshot());
+    byte[] finalControl = session.snapshotControl();
+    MemorySegment finalView = MemorySegment.ofArray(finalControl);
+    report = new ShutdownReport(exited && failure == null, ControlLayout.readDoneCount(finalView),
+        ControlLayout.readWord(finalView, ControlLayout.FAULT_COUNT), inFlight, finalControl);
     control = heapCopy(control);
     ring = heapCopy(ring);
     session.close();

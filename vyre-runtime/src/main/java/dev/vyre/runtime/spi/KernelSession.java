@@ -20,6 +20,16 @@ public interface KernelSession extends AutoCloseable {
   /** The host view of a resource, or null for an unknown handle. */
   java.lang.foreign.MemorySegment resource(int handle);
 
+  /**
+   * An exact copy of the control block as the kernel sees it now. The host-mapped
+   * {@link KernelMemory#control()} may lag for words the kernel changes (CUDA keeps those in
+   * device memory and mirrors them); this does not.
+   */
+  byte[] snapshotControl();
+
+  /** An exact copy of the PRINTF debug log as the kernel sees it now. */
+  byte[] snapshotDebugLog();
+
   /** Starts the persistent kernel over the initialized memory. */
   void launch();
 
