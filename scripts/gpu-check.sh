@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU suite in one command, for a machine with an NVIDIA GPU and no Maven or network.
-# Build here first:  ./mvnw -q -DskipTests package && ../shared/tools/make-jre.sh
+# Build here first:  ./mvnw -q -DskipTests package && JRE_MODULES=java.base,jdk.unsupported,java.logging,java.management,jdk.management,jdk.jfr,java.net.http,jdk.zipfs ../shared/tools/make-jre.sh
 # Then run on the GPU machine from the repository root:  scripts/gpu-check.sh
 # Runs: vyre doctor; the GPU tests (tag gpu: parity with the reference backend, faults, pipeline
 # cache, exactly-once at speed); the backend-neutral reference suites against CUDA; a short run
@@ -33,7 +33,7 @@ junit() {
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/device.txt" 2>&1
 step doctor "${vyre[@]}" doctor
-step gpu-tests junit -- --select-package dev.vyre.cuda --include-tag gpu
+step gpu-tests junit -- --select-class dev.vyre.cuda.CudaMegakernelGpuTest
 step reference-suites-on-cuda junit -Dvyre.test.backend=cuda -- --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda

@@ -308,10 +308,11 @@ __device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, un
 
 // Lane 0 takes up to 32 tickets of the highest-priority level with work, honouring the
 // starvation guard; returns the level or -1. vyre would starve CRITICAL/HIGH forever when the
-// guard is up and nothing lower waits; we fall back to them. Tickets are taken with atomicAdd,
+// guard is up and nothing lower waits; we fall back to them. Workers take tickets with atomicAdd,
 // not a CAS loop: a thousand warps retrying one CAS serialize on it. Racing warps may take
-// tickets just past the doorbell; they wait for those to be published (vyre_run_batch).
-__device__ int vyre_claim(const VyreKernelArgs& a, const unsigned* offsets, unsigned long long* first, unsigned* count) {
+// tickets just past the doorbell and wait for them to be published (vyre_run_batch). The scout
+// (`exact`) uses a CAS instead: it must never wait for a doorbell that only it can mirror.
+__device__ int vyre_claim(const VyreKernelArgs& a, const unsigned* offsets, bool exact, unsigned long long* first, unsigned* count) {
   VyreDeviceState* s = a.state;
   bool force_lower = vyre_load_gpu(a.dcontrol + VYRE_CTL_PRIORITY_STARVATION_COUNTER) >= VYRE_STARVATION_THRESHOLD;
   for (int pass = force_lower ? 0 : 1; pass < 2; pass++) {
@@ -321,7 +322,12 @@ __device__ int vyre_claim(const VyreKernelArgs& a, const unsigned* offsets, unsi
       int waiting = (int)(vyre_load_gpu(&s->doorbell[p]) - (unsigned)claimed);
       if (waiting <= 0) continue;
       unsigned n = waiting > 32 ? 32u : (unsigned)waiting;
-      *first = atomicAdd(&s->claim[p], (unsigned long long)n);
+      if (exact) {
+        if (atomicCAS(&s->claim[p], claimed, claimed + n) != claimed) continue;
+        *first = claimed;
+      } else {
+        *first = atomicAdd(&s->claim[p], (unsigned long long)n);
+      }
       *count = n;
       return (int)p;
     }
@@ -361,12 +367,12 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
 
 // One warp claims a batch (lane 0) and runs it, one slot per lane, as its tickets are
 // published; false when nothing waited.
-__device__ bool vyre_run_batch(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets) {
+__device__ bool vyre_run_batch(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets, bool scout) {
   VyreDeviceState* s = a.state;
   int level = -1;
   unsigned long long first = 0;
   unsigned count = 0;
-  if (lane == 0) level = vyre_claim(a, offsets, &first, &count);
+  if (lane == 0) level = vyre_claim(a, offsets, scout, &first, &count);
   level = __shfl_sync(0xFFFFFFFFu, level, 0);
   if (level < 0) return false;
   first = __shfl_sync(0xFFFFFFFFu, first, 0);
@@ -451,7 +457,7 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
       last_activity = now;
       sleep_ns = 0;
       synced = false;
-      vyre_run_batch(a, lane, offsets);
+      vyre_run_batch(a, lane, offsets, true);
     } else if (now - last_activity > a.scout_hot_ns) {
       if (!synced) {
         vyre_resync(a, lane, 32u);
@@ -480,7 +486,7 @@ extern "C" __global__ void __launch_bounds__(256) vyre_megakernel(VyreKernelArgs
   } else {
     unsigned sleep_ns = 0;
     while (vyre_load_gpu(&s->shutdown) == 0u) {
-      if (vyre_run_batch(a, lane, offsets)) {
+      if (vyre_run_batch(a, lane, offsets, false)) {
         sleep_ns = 0;
       } else {
         sleep_ns = sleep_ns == 0 ? 32 : (sleep_ns * 2 > a.worker_idle_ns ? a.worker_idle_ns : sleep_ns * 2);
