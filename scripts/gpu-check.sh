@@ -22,19 +22,15 @@ passed=0; failed=0; names=()
 step() { # name, command...
   local name=$1; shift
   echo "== $name"
-  if "$@" >"$out/$name.log" 2>&1; then passed=$((passed+1)); echo "   ok"; else failed=$((failed+1)); names+=("$name"); echo "   FAILED (log: $out/$name.log)"; tail -40 "$out/$name.log"; fi
+  # A hung step must not eat the whole lease: each gets STEP_TIMEOUT seconds (default 240).
+  if timeout "${STEP_TIMEOUT:-240}" "$@" >"$out/$name.log" 2>&1; then passed=$((passed+1)); echo "   ok"; else failed=$((failed+1)); names+=("$name"); echo "   FAILED (log: $out/$name.log)"; tail -40 "$out/$name.log"; fi
 }
-# junit [-Dprop=value ...] -- launcher-args...
-junit() {
-  local props=()
-  while [ "$1" != "--" ]; do props+=("$1"); shift; done; shift
-  "${jvm[@]}" "${props[@]}" -jar "$launcher" execute --class-path "$cp" --disable-banner --details=tree --fail-if-no-tests "$@"
-}
+junit_args=(execute --class-path "$cp" --disable-banner --details=tree --fail-if-no-tests)
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/device.txt" 2>&1
 step doctor "${vyre[@]}" doctor
-step gpu-tests junit -- --select-class dev.vyre.cuda.CudaMegakernelGpuTest
-step reference-suites-on-cuda junit -Dvyre.test.backend=cuda -- --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest
+step gpu-tests "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.cuda.CudaMegakernelGpuTest
+step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
   step sanitizer-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
