@@ -95,7 +95,7 @@ final class PlanCommand implements Runnable {
 
   private void printGroups(MegakernelBarrierPlan plan, String kind) {
     PrintWriter out = out();
-    out.printf("%d waves in %s %s, %s%n", plan.waveCount(), count(plan.groupCount(), kind + " group"),
+    out.printf("%d waves in %s, %s%n", plan.waveCount(), count(plan.groupCount(), kind + " group"),
         count(plan.globalBarriers(), "global barrier"));
     int shown = Math.min(plan.groupCount(), SHOWN_GROUPS);
     for (int group = 0; group < shown; group++) {
