@@ -49,24 +49,12 @@ public final class BasisPoints {
    * {@code <= 0}, otherwise {@code (num / den) * 10000} truncated to u32 with saturation.
    */
   public static long finiteRatioTrunc(double numerator, double denominator, long invalidNumerator, long invalidDenominator) {
-    if (!Double.isFinite(numerator)) {
-      return invalidNumerator;
-    }
-    if (!Double.isFinite(denominator) || denominator <= 0.0) {
-      return invalidDenominator;
-    }
-    return numerator <= 0.0 ? 0 : toU32Trunc((numerator / denominator) * DENOMINATOR);
+    return finiteRatio(numerator, denominator, invalidNumerator, invalidDenominator, false);
   }
 
   /** {@code finite_f64_ratio_bps_round}: as {@link #finiteRatioTrunc}, rounding half away from zero. */
   public static long finiteRatioRound(double numerator, double denominator, long invalidNumerator, long invalidDenominator) {
-    if (!Double.isFinite(numerator)) {
-      return invalidNumerator;
-    }
-    if (!Double.isFinite(denominator) || denominator <= 0.0) {
-      return invalidDenominator;
-    }
-    return numerator <= 0.0 ? 0 : toU32Round((numerator / denominator) * DENOMINATOR);
+    return finiteRatio(numerator, denominator, invalidNumerator, invalidDenominator, true);
   }
 
   /**
@@ -100,6 +88,21 @@ public final class BasisPoints {
       return a;
     }
     return Math.max(a, b);
+  }
+
+  private static long finiteRatio(double numerator, double denominator, long invalidNumerator,
+      long invalidDenominator, boolean round) {
+    if (!Double.isFinite(numerator)) {
+      return invalidNumerator;
+    }
+    if (!Double.isFinite(denominator) || denominator <= 0.0) {
+      return invalidDenominator;
+    }
+    if (numerator <= 0.0) {
+      return 0;
+    }
+    double bps = (numerator / denominator) * DENOMINATOR;
+    return round ? toU32Round(bps) : toU32Trunc(bps);
   }
 
   /** {@code finite_f64_to_u32_trunc}: non-finite → u32::MAX, {@code <= 0} → 0, above u32::MAX → u32::MAX. */

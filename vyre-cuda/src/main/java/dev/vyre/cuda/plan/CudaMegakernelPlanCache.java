@@ -1,5 +1,6 @@
 package dev.vyre.cuda.plan;
 
+import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.planner.MegakernelByteLayout;
 import dev.vyre.driver.planner.MegakernelExecutionPlan;
 import dev.vyre.driver.planner.MegakernelExecutionSample;
@@ -115,7 +116,7 @@ public final class CudaMegakernelPlanCache {
       MegakernelExecutionSample sample, MegakernelGraphShape graph, MegakernelByteLayout bytes,
       double launchOverheadNs, double fusionPressure) {
     MegakernelMemoryPlan sparseFootprint = MegakernelMemoryPlanner.planMegakernelMemoryBudget(
-        MegakernelExecutionTopology.SparseFrontier, graph, bytes.withBudget(-1L));
+        MegakernelExecutionTopology.SparseFrontier, graph, bytes.withBudget(Unsigned.U64_MAX));
     CudaMegakernelCachedPlan cached = getOrSelectTopology(identity, sample, graph,
         new MegakernelMemoryBudget(sparseFootprint.requiredBytes(), bytes.budgetBytes()), launchOverheadNs,
         fusionPressure);
