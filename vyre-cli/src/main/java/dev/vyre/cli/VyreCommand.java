@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       BenchCommand.class,
       ConformCommand.class,
+      PolicyCommand.class,
     })
 public final class VyreCommand implements Runnable {
 
