@@ -1,0 +1,24 @@
+package dev.vyre.runtime.telemetry;
+
+/**
+ * Reusable working storage for ring decoding (vyre's {@code TelemetryDecodeScratch}): the sorted
+ * window-opcode set and the route-window accumulators. Keep one per decoding thread and pass it to
+ * every {@code *Into} decode so steady-state decoding allocates nothing per slot. Not thread-safe.
+ */
+public final class TelemetryDecodeScratch {
+
+  final WindowOpcodeMatcher matcher = new WindowOpcodeMatcher();
+  final WindowAccumulators windows = new WindowAccumulators();
+
+  public TelemetryDecodeScratch() {}
+
+  /** Capacity of the window-opcode sort scratch (grows, never shrinks). */
+  public int windowOpcodeCapacity() {
+    return matcher.scratchCapacity();
+  }
+
+  /** Capacity of the route-window accumulator table in windows (grows, never shrinks). */
+  public int windowAccumulatorCapacity() {
+    return windows.capacity();
+  }
+}
