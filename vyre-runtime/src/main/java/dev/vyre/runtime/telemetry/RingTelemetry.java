@@ -1,7 +1,12 @@
 package dev.vyre.runtime.telemetry;
 
 import dev.vyre.driver.Unsigned;
+import dev.vyre.driver.error.BackendException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.policy.MegakernelLaunchPolicy;
+import dev.vyre.runtime.policy.MegakernelLaunchRecommendation;
+import dev.vyre.runtime.policy.MegakernelLaunchRequest;
+import dev.vyre.runtime.policy.PriorityRequeueAccounting;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
@@ -15,7 +20,7 @@ import java.util.RandomAccess;
  * One structured snapshot of a megakernel's control block and ring (vyre's {@code RingTelemetry}):
  * the control view, slot counts per status, every slot, and ticketed route windows. Decoders fill a
  * new instance or caller-owned storage; the derived views (runtime counters, watchdog, sketches,
- * launch recommendation) are computed from it without touching the device.
+ * priority accounting, launch recommendation) are computed from it without touching the device.
  *
  * <p>Strict decoders ({@code try*}) throw vyre's {@code PipelineError::Backend} and leave the
  * output untouched; the others mirror vyre's panicking convenience decoders and throw the same
@@ -26,6 +31,8 @@ public final class RingTelemetry {
   /** Words kept per slot: status, tenant, opcode, arg0, arg1, arg2. */
   private static final int STRIDE = 6;
   private static final int UNKNOWN_BUCKET = SlotLayout.STATUS_FAULT + 1;
+  /** vyre's literal hot-window demand threshold for {@code recommend_launch} (vyre-runtime.md §9.11). */
+  private static final long HOT_WINDOW_SLOTS = 4;
 
   private final ControlSnapshot control = new ControlSnapshot();
   private RingOccupancy occupancy = RingOccupancy.EMPTY;
@@ -253,6 +260,11 @@ public final class RingTelemetry {
     }
   }
 
+  /** Requeue pressure visible in this snapshot: REQUEUE slots; aging is not visible in the ring (vyre's {@code priority_accounting}). */
+  public PriorityRequeueAccounting priorityAccounting() {
+    return new PriorityRequeueAccounting(occupancy.requeue(), 0, 0);
+  }
+
   /** Queue, idle, fairness and drain counters of this snapshot (vyre's {@code runtime_counters}). */
   public MegakernelRuntimeCounters runtimeCounters() {
     return MegakernelRuntimeCounters.of(this);
@@ -267,6 +279,37 @@ public final class RingTelemetry {
    */
   public MegakernelWatchdogSnapshot healthSince(RingTelemetry previous) {
     return MegakernelWatchdogSnapshot.between(previous, this);
+  }
+
+  /**
+   * Feeds this snapshot into {@link MegakernelLaunchPolicy#standard()} (vyre's {@code recommend_launch}):
+   * graph nodes, edges and frontier density default to the ring's slots, queue depth and density
+   * where the request leaves them 0; the hot opcode and hot window counts are <em>replaced</em> by the
+   * non-zero metrics and the windows of at least 4 slots; REQUEUE slots are added to the requeue count.
+   *
+   * @throws BackendException {@code Other} when the requeue count overflows u64, or whatever the
+   *     policy raises for the filled request (zero adapter limits, {@code DeviceOutOfMemory})
+   */
+  public MegakernelLaunchRecommendation recommendLaunch(MegakernelLaunchRequest request) {
+    MegakernelRuntimeCounters counters = runtimeCounters();
+    MegakernelLaunchRequest.Builder filled = request.toBuilder();
+    if (request.graphNodeCount() == 0) {
+      filled.graphNodeCount(counters.totalSlots());
+    }
+    if (request.graphEdgeCount() == 0) {
+      filled.graphEdgeCount(counters.queueDepth());
+    }
+    if (request.frontierDensityBps() == 0) {
+      filled.frontierDensityBps(counters.frontierDensityBps());
+    }
+    filled.hotOpcodeCount(control.metricCount());
+    // Slot counts per window cannot exceed the ring's u32 slot count, so the sum cannot overflow here.
+    filled.hotWindowCount(windows.stream().filter(w -> w.requiredSlots() + w.lookaheadSlots() >= HOT_WINDOW_SLOTS).count());
+    if (Unsigned.addOverflows(request.requeueCount(), occupancy.requeue())) {
+      throw TelemetryErrors.requeueOverflow();
+    }
+    filled.requeueCount(request.requeueCount() + occupancy.requeue());
+    return MegakernelLaunchPolicy.standard().recommend(filled.build());
   }
 
   /** Count-min sketches of this snapshot with {@code depth} rows of {@code width} counters. */

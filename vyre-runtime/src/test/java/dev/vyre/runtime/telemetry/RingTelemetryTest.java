@@ -17,7 +17,17 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vyre.driver.error.BackendException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.policy.MegakernelDispatchTopology;
+import dev.vyre.runtime.policy.MegakernelExecutionMode;
+import dev.vyre.runtime.policy.MegakernelLaunchGeometry;
+import dev.vyre.runtime.policy.MegakernelLaunchPolicy;
+import dev.vyre.runtime.policy.MegakernelLaunchRecommendation;
+import dev.vyre.runtime.policy.MegakernelLaunchRequest;
+import dev.vyre.runtime.policy.MegakernelQueuePressure;
+import dev.vyre.runtime.policy.PriorityRequeueAccounting;
+import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import java.lang.foreign.MemorySegment;
@@ -241,6 +251,113 @@ class RingTelemetryTest {
     RingTelemetry telemetry = RingTelemetry.tryDecode(control(), ring(1));
     assertThrows(IndexOutOfBoundsException.class, () -> telemetry.slot(1));
     assertSame(telemetry.slots(), telemetry.slots());
+  }
+
+  // ---------------------------------------------------------------- priority accounting and launch policy (§6.3, §6.5)
+
+  @Test
+  void priorityAccountingCountsRequeueSlots() {
+    byte[] ring = ring(6);
+    for (int i = 0; i < 4; i++) {
+      slot(ring, i, STATUS_REQUEUE, Opcodes.NOP, 0);
+    }
+    PriorityRequeueAccounting accounting = RingTelemetry.tryDecode(control(), ring).priorityAccounting();
+    assertEquals(4, accounting.requeueCount());
+    assertEquals(0, accounting.agedPromotions());
+    assertEquals(0, accounting.maxPriorityAge());
+  }
+
+  private static byte[] controlWithHotMetrics(int count) {
+    byte[] control = control();
+    for (int opcode = 0; opcode < count; opcode++) {
+      Snapshots.setWord(control, ControlLayout.metricWord(opcode), opcode + 1);
+    }
+    return control;
+  }
+
+  @Test
+  void telemetryDrivenLaunchT1() {
+    byte[] ring = ring(4);
+    slot(ring, 0, STATUS_REQUEUE, Opcodes.NOP, 0);
+    MegakernelLaunchRecommendation r = RingTelemetry.tryDecode(controlWithHotMetrics(8), ring)
+        .recommendLaunch(MegakernelLaunchRequest.direct(4096, 64, 256));
+    assertEquals(new MegakernelLaunchGeometry(64, 4096, 64), r.geometry());
+    assertEquals(64, r.workerGroups());
+    assertEquals(8192, r.hitCapacity());
+    assertEquals(MegakernelQueuePressure.Saturated, r.pressure());
+    assertEquals(MegakernelExecutionMode.Jit, r.executionMode());
+    assertEquals(MegakernelDispatchTopology.HybridFrontier, r.topology());
+    assertTrue(r.promoteHotOpcodes());
+    assertFalse(r.promoteHotWindows());
+    assertTrue(r.agePriorityWork());
+    assertEquals(131_072, r.estimatedPeakDeviceBytes());
+  }
+
+  @Test
+  void telemetryDrivenLaunchT2() {
+    byte[] ring = ring(8);
+    for (int i = 0; i < 4; i++) {
+      slot(ring, i, STATUS_PUBLISHED, Opcodes.NOP, 0);
+    }
+    MegakernelLaunchRecommendation r = RingTelemetry.tryDecode(control(), ring)
+        .recommendLaunch(MegakernelLaunchRequest.direct(8, 64, 256));
+    assertEquals(MegakernelDispatchTopology.DenseFrontier, r.topology());
+    assertEquals(64, r.geometry().workgroupSizeX());
+    assertEquals(64, r.geometry().slotCount());
+    assertEquals(1024, r.hitCapacity());
+    assertEquals(MegakernelQueuePressure.Light, r.pressure());
+    assertEquals(MegakernelExecutionMode.Interpreter, r.executionMode());
+    assertEquals(16_384, r.estimatedPeakDeviceBytes());
+  }
+
+  @Test
+  void hotMetricsAndRequeuePromoteAndAge() {
+    byte[] ring = ring(2);
+    slot(ring, 0, STATUS_REQUEUE, Opcodes.NOP, 0);
+    slot(ring, 1, STATUS_YIELD, Opcodes.NOP, 0);
+    MegakernelLaunchRecommendation r = RingTelemetry.tryDecode(controlWithHotMetrics(8), ring)
+        .recommendLaunch(MegakernelLaunchRequest.direct(4096, 64, 256));
+    assertEquals(MegakernelExecutionMode.Jit, r.executionMode());
+    assertTrue(r.promoteHotOpcodes());
+    assertTrue(r.agePriorityWork());
+  }
+
+  @Test
+  void hotCountsAreOverwrittenFromTelemetryAndCallerGraphSignalsKept() {
+    byte[] ring = ring(8);
+    for (int i = 0; i < 4; i++) {
+      slot(ring, i, STATUS_DONE, ROUTE, 0, 7, i % 2);
+    }
+    for (int i = 4; i < 7; i++) {
+      slot(ring, i, STATUS_DONE, ROUTE, 0, 8, 0);
+    }
+    RingTelemetry telemetry = RingTelemetry.tryDecodeWithWindowOpcodes(control(), ring, new int[] {ROUTE});
+    MegakernelLaunchRequest request = MegakernelLaunchRequest.directBuilder(1024, 64, 256).hotOpcodeCount(99)
+        .hotWindowCount(99).graphNodeCount(100_000).graphEdgeCount(250_000).frontierDensityBps(625).build();
+    MegakernelLaunchRecommendation fromTelemetry = telemetry.recommendLaunch(request);
+    MegakernelLaunchRecommendation expected = MegakernelLaunchPolicy.standard()
+        .recommend(request.toBuilder().hotOpcodeCount(0).hotWindowCount(1).build());
+    assertEquals(expected, fromTelemetry);
+    assertFalse(fromTelemetry.promoteHotWindows());
+    assertEquals(MegakernelDispatchTopology.HybridFrontier, fromTelemetry.topology());
+  }
+
+  @Test
+  void requeueOverflowIsABackendError() {
+    byte[] ring = ring(1);
+    slot(ring, 0, STATUS_REQUEUE, Opcodes.NOP, 0);
+    MegakernelLaunchRequest request = MegakernelLaunchRequest.directBuilder(8, 64, 256).requeueCount(-1L).build();
+    BackendException error = assertThrows(BackendException.class, () -> RingTelemetry.tryDecode(control(), ring).recommendLaunch(request));
+    assertEquals("Other", error.variant());
+    assertEquals("megakernel requeue count overflowed u64. Fix: shard telemetry windows before launch recommendation.",
+        error.fields().get("message"));
+  }
+
+  @Test
+  void policyErrorsPassThrough() {
+    BackendException error = assertThrows(BackendException.class,
+        () -> RingTelemetry.tryDecode(control(), ring(1)).recommendLaunch(MegakernelLaunchRequest.direct(10, 64, 0)));
+    assertTrue(error.getMessage().startsWith("megakernel max_workgroup_size_x must be non-zero."));
   }
 
   // ---------------------------------------------------------------- fuzzing
