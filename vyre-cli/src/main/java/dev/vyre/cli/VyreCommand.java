@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       BenchCommand.class,
       ConformCommand.class,
       PolicyCommand.class,
+      TelemetryCommand.class,
     })
 public final class VyreCommand implements Runnable {
 
