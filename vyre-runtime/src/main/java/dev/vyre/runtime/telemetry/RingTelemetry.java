@@ -12,7 +12,6 @@ import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.util.AbstractList;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.RandomAccess;
 
@@ -38,7 +37,10 @@ public final class RingTelemetry {
   private RingOccupancy occupancy = RingOccupancy.EMPTY;
   private int[] slotWords = new int[0];
   private int slotCount;
-  private final List<WindowTelemetry> windows = new ArrayList<>();
+  private static final int WINDOW_STRIDE = WindowGrouper.STRIDE;
+  private int[] windowWords = new int[0];
+  private int windowCount;
+  private final List<WindowTelemetry> windowView = new WindowView();
   private final int[] statusCounts = new int[UNKNOWN_BUCKET + 1];
   private final List<RingSlotSnapshot> slotView = new SlotView();
 
@@ -130,10 +132,13 @@ public final class RingTelemetry {
     }
     java.util.Arrays.fill(statusCounts, 0);
     WindowOpcodeMatcher matcher = scratch.matcher;
-    WindowAccumulators accumulators = scratch.windows;
+    WindowGrouper grouper = scratch.windows;
     matcher.configure(windowOpcodes);
-    accumulators.clear();
+    grouper.clear();
     boolean grouping = matcher.isEnabled();
+    if (grouping) {
+      grouper.reserve(slots);
+    }
     int[] words = slotWords;
     for (int slot = 0, at = 0; slot < slots; slot++, at += STRIDE) {
       long base = (long) slot * SlotLayout.SLOT_WORDS;
@@ -146,7 +151,7 @@ public final class RingTelemetry {
       statusCounts[status >= 0 && status < UNKNOWN_BUCKET ? status : UNKNOWN_BUCKET]++;
       if (grouping && matcher.matches(opcode)) {
         // arg0 is the window ticket, arg1 its class tag (0 required, 1 lookahead).
-        accumulators.add(arg0, opcode, tenant, arg1, status);
+        grouper.add(arg0, opcode, tenant, arg1, status);
       }
       words[at] = status;
       words[at + 1] = tenant;
@@ -160,11 +165,18 @@ public final class RingTelemetry {
         count(SlotLayout.STATUS_CLAIMED), count(SlotLayout.STATUS_DONE), count(SlotLayout.STATUS_WAIT_IO),
         count(SlotLayout.STATUS_YIELD), count(SlotLayout.STATUS_REQUEUE), count(SlotLayout.STATUS_FAULT),
         count(UNKNOWN_BUCKET));
-    windows.clear();
-    long[] keys = accumulators.sortedKeys();
-    for (int i = 0; i < accumulators.size(); i++) {
-      windows.add(accumulators.window(keys[i]));
+    copyWindows(grouper);
+  }
+
+  /** Copies the grouped windows, so the scratch can serve the next decode. */
+  private void copyWindows(WindowGrouper grouper) {
+    int[] grouped = grouper.group();
+    int count = grouper.windowCount();
+    if (windowWords.length < count * WINDOW_STRIDE) {
+      windowWords = new int[count * WINDOW_STRIDE];
     }
+    System.arraycopy(grouped, 0, windowWords, 0, count * WINDOW_STRIDE);
+    windowCount = count;
   }
 
   private long count(int bucket) {
@@ -218,9 +230,33 @@ public final class RingTelemetry {
     return slotView;
   }
 
-  /** Route windows sorted by (ticket, opcode), read-only. */
+  public int windowCount() {
+    return windowCount;
+  }
+
+  /** Route window {@code i} in (ticket, opcode) order, as a record (built on each call). */
+  public WindowTelemetry window(int i) {
+    java.util.Objects.checkIndex(i, windowCount);
+    int at = i * WINDOW_STRIDE;
+    return new WindowTelemetry(windowWord(at + WindowGrouper.TICKET), windowWord(at + WindowGrouper.TENANT),
+        windowWord(at + WindowGrouper.OPCODE), windowWord(at + WindowGrouper.REQUIRED),
+        windowWord(at + WindowGrouper.LOOKAHEAD), windowStatus(at, SlotLayout.STATUS_PUBLISHED),
+        windowStatus(at, SlotLayout.STATUS_CLAIMED), windowStatus(at, SlotLayout.STATUS_DONE),
+        windowStatus(at, SlotLayout.STATUS_WAIT_IO), windowStatus(at, SlotLayout.STATUS_YIELD),
+        windowStatus(at, SlotLayout.STATUS_REQUEUE), windowStatus(at, SlotLayout.STATUS_FAULT));
+  }
+
+  private long windowWord(int index) {
+    return Integer.toUnsignedLong(windowWords[index]);
+  }
+
+  private long windowStatus(int at, int status) {
+    return windowWord(at + WindowGrouper.STATUS_BASE + status);
+  }
+
+  /** Route windows sorted by (ticket, opcode), as a read-only view (valid until the next decode into this snapshot). */
   public List<WindowTelemetry> windows() {
-    return Collections.unmodifiableList(windows);
+    return windowView;
   }
 
   // ---------------------------------------------------------------- queries
@@ -253,7 +289,8 @@ public final class RingTelemetry {
   /** {@link #activeWindows} into caller-owned storage, which is cleared first. */
   public void activeWindowsInto(List<WindowTelemetry> out) {
     out.clear();
-    for (WindowTelemetry window : windows) {
+    for (int i = 0; i < windowCount; i++) {
+      WindowTelemetry window = window(i);
       if (window.isActive()) {
         out.add(window);
       }
@@ -303,8 +340,14 @@ public final class RingTelemetry {
       filled.frontierDensityBps(counters.frontierDensityBps());
     }
     filled.hotOpcodeCount(control.metricCount());
-    // Slot counts per window cannot exceed the ring's u32 slot count, so the sum cannot overflow here.
-    filled.hotWindowCount(windows.stream().filter(w -> w.requiredSlots() + w.lookaheadSlots() >= HOT_WINDOW_SLOTS).count());
+    long hotWindows = 0;
+    for (int at = 0; at < windowCount * WINDOW_STRIDE; at += WINDOW_STRIDE) {
+      // Slot counts per window cannot exceed the ring's u32 slot count, so the sum cannot overflow here.
+      if (windowWord(at + WindowGrouper.REQUIRED) + windowWord(at + WindowGrouper.LOOKAHEAD) >= HOT_WINDOW_SLOTS) {
+        hotWindows++;
+      }
+    }
+    filled.hotWindowCount(hotWindows);
     if (Unsigned.addOverflows(request.requeueCount(), occupancy.requeue())) {
       throw TelemetryErrors.requeueOverflow();
     }
@@ -322,6 +365,19 @@ public final class RingTelemetry {
   /** {@link #sketch} into caller-owned sketches, reusing their counter storage. */
   public void sketchInto(int depth, int width, SketchTelemetry out) {
     out.rebuild(this, depth, width);
+  }
+
+  /** Read-only list view over the decoded window words. */
+  private final class WindowView extends AbstractList<WindowTelemetry> implements RandomAccess {
+    @Override
+    public WindowTelemetry get(int index) {
+      return window(index);
+    }
+
+    @Override
+    public int size() {
+      return windowCount;
+    }
   }
 
   /** Read-only list view over the decoded slot words. */

@@ -2,13 +2,13 @@ package dev.vyre.runtime.telemetry;
 
 /**
  * Reusable working storage for ring decoding (vyre's {@code TelemetryDecodeScratch}): the sorted
- * window-opcode set and the route-window accumulators. Keep one per decoding thread and pass it to
+ * window-opcode set and the route-window grouping buffers. Keep one per decoding thread and pass it to
  * every {@code *Into} decode so steady-state decoding allocates nothing per slot. Not thread-safe.
  */
 public final class TelemetryDecodeScratch {
 
   final WindowOpcodeMatcher matcher = new WindowOpcodeMatcher();
-  final WindowAccumulators windows = new WindowAccumulators();
+  final WindowGrouper windows = new WindowGrouper();
 
   public TelemetryDecodeScratch() {}
 
@@ -17,7 +17,7 @@ public final class TelemetryDecodeScratch {
     return matcher.scratchCapacity();
   }
 
-  /** Capacity of the route-window accumulator table in windows (grows, never shrinks). */
+  /** Capacity of the route-window grouping buffers in slots (grows, never shrinks). */
   public int windowAccumulatorCapacity() {
     return windows.capacity();
   }

@@ -21,6 +21,8 @@ final class WindowOpcodeMatcher {
   private long bitmapHigh;
   private int[] lookup = new int[0];
   private int length;
+  /** The small slice padded to 8 with its first opcode, so membership is 8 compares without branches. */
+  private final int[] padded = new int[SMALL_SLICE_MAX];
   private int[] sortScratch = new int[0];
 
   /** Chooses the strategy for {@code opcodes} (u32 bit patterns; order and duplicates do not matter). */
@@ -51,8 +53,12 @@ final class WindowOpcodeMatcher {
           bitmapHigh |= 1L << (opcode - 64);
         }
       }
+    } else if (length <= SMALL_SLICE_MAX) {
+      strategy = Strategy.SMALL_SLICE;
+      java.util.Arrays.fill(padded, lookup[0]);
+      System.arraycopy(lookup, 0, padded, 0, length);
     } else {
-      strategy = length <= SMALL_SLICE_MAX ? Strategy.SMALL_SLICE : Strategy.LARGE_SLICE;
+      strategy = Strategy.LARGE_SLICE;
     }
   }
 
@@ -80,13 +86,11 @@ final class WindowOpcodeMatcher {
     return sortScratch.length;
   }
 
+  /** The linear scan, written without branches: ring opcodes are data, so a branchy scan mispredicts. */
   private boolean containsLinear(int opcode) {
-    for (int i = 0; i < length; i++) {
-      if (lookup[i] == opcode) {
-        return true;
-      }
-    }
-    return false;
+    int[] p = padded;
+    return (opcode == p[0]) | (opcode == p[1]) | (opcode == p[2]) | (opcode == p[3]) | (opcode == p[4])
+        | (opcode == p[5]) | (opcode == p[6]) | (opcode == p[7]);
   }
 
   private boolean containsSorted(int opcode) {
