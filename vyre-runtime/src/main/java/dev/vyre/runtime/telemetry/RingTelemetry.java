@@ -12,7 +12,9 @@ import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.RandomAccess;
 
 /**
@@ -98,7 +100,8 @@ public final class RingTelemetry {
 
   /**
    * Strictly decodes any segments, live kernel memory included (a racing writer yields a mix of
-   * old and new words, as a copy would). Steady state allocates only the window records.
+   * old and new words, as a copy would). Once the storage has grown to the ring, a decode
+   * allocates nothing per slot or window.
    *
    * @param windowOpcodes opcodes (u32 bit patterns) whose slots are grouped into route windows;
    *     order and duplicates do not matter, empty disables grouping
@@ -130,7 +133,7 @@ public final class RingTelemetry {
     if (slotWords.length < slots * STRIDE) {
       slotWords = new int[slots * STRIDE];
     }
-    java.util.Arrays.fill(statusCounts, 0);
+    Arrays.fill(statusCounts, 0);
     WindowOpcodeMatcher matcher = scratch.matcher;
     WindowGrouper grouper = scratch.windows;
     matcher.configure(windowOpcodes);
@@ -199,7 +202,7 @@ public final class RingTelemetry {
 
   /** Slot {@code i} as a record (built on each call). */
   public RingSlotSnapshot slot(int i) {
-    java.util.Objects.checkIndex(i, slotCount);
+    Objects.checkIndex(i, slotCount);
     int at = i * STRIDE;
     int[] words = slotWords;
     return new RingSlotSnapshot(i, RingStatus.of(words[at]), Integer.toUnsignedLong(words[at + 1]),
@@ -209,19 +212,19 @@ public final class RingTelemetry {
 
   /** Raw status word of slot {@code i}, for allocation-free scans. */
   public int slotStatusRaw(int i) {
-    java.util.Objects.checkIndex(i, slotCount);
+    Objects.checkIndex(i, slotCount);
     return slotWords[i * STRIDE];
   }
 
   /** Opcode (u32 bit pattern) of slot {@code i}, for allocation-free scans. */
   public int slotOpcode(int i) {
-    java.util.Objects.checkIndex(i, slotCount);
+    Objects.checkIndex(i, slotCount);
     return slotWords[i * STRIDE + 2];
   }
 
   /** Tenant id (u32 bit pattern) of slot {@code i}, for allocation-free scans. */
   public int slotTenant(int i) {
-    java.util.Objects.checkIndex(i, slotCount);
+    Objects.checkIndex(i, slotCount);
     return slotWords[i * STRIDE + 1];
   }
 
@@ -236,7 +239,7 @@ public final class RingTelemetry {
 
   /** Route window {@code i} in (ticket, opcode) order, as a record (built on each call). */
   public WindowTelemetry window(int i) {
-    java.util.Objects.checkIndex(i, windowCount);
+    Objects.checkIndex(i, windowCount);
     int at = i * WINDOW_STRIDE;
     return new WindowTelemetry(windowWord(at + WindowGrouper.TICKET), windowWord(at + WindowGrouper.TENANT),
         windowWord(at + WindowGrouper.OPCODE), windowWord(at + WindowGrouper.REQUIRED),

@@ -18,7 +18,7 @@ public final class TelemetryDecodeScratch {
   }
 
   /** Capacity of the route-window grouping buffers in slots (grows, never shrinks). */
-  public int windowAccumulatorCapacity() {
+  public int windowSlotCapacity() {
     return windows.capacity();
   }
 }

@@ -80,7 +80,7 @@ final class WindowGrouper {
   int[] group() {
     sort();
     if (windows.length < size * STRIDE) {
-      windows = new int[keys.length * STRIDE];
+      windows = new int[size * STRIDE];
     }
     int at = -STRIDE;
     long previous = 0;
@@ -120,10 +120,10 @@ final class WindowGrouper {
    */
   private void sort() {
     if (order.length < size) {
-      sortKeys = new long[keys.length];
-      sortKeysSpare = new long[keys.length];
-      order = new int[keys.length];
-      orderSpare = new int[keys.length];
+      sortKeys = new long[size];
+      sortKeysSpare = new long[size];
+      order = new int[size];
+      orderSpare = new int[size];
     }
     long differing = 0;
     for (int i = 0; i < size; i++) {

@@ -55,7 +55,7 @@ final class WindowOpcodeMatcher {
       }
     } else if (length <= SMALL_SLICE_MAX) {
       strategy = Strategy.SMALL_SLICE;
-      java.util.Arrays.fill(padded, lookup[0]);
+      Arrays.fill(padded, lookup[0]);
       System.arraycopy(lookup, 0, padded, 0, length);
     } else {
       strategy = Strategy.LARGE_SLICE;

@@ -22,12 +22,12 @@ class TelemetryDecodeScratchTest {
     RingTelemetry out = new RingTelemetry();
     RingTelemetry.tryDecodeWithWindowOpcodesInto(control(), ring, unsorted, out, scratch);
     int opcodeCapacity = scratch.windowOpcodeCapacity();
-    int windowCapacity = scratch.windowAccumulatorCapacity();
+    int windowCapacity = scratch.windowSlotCapacity();
     assertEquals(10, opcodeCapacity);
     assertTrue(windowCapacity >= 64);
     RingTelemetry.tryDecodeWithWindowOpcodesInto(control(), ring, unsorted, out, scratch);
     assertEquals(opcodeCapacity, scratch.windowOpcodeCapacity());
-    assertEquals(windowCapacity, scratch.windowAccumulatorCapacity());
+    assertEquals(windowCapacity, scratch.windowSlotCapacity());
     assertEquals(64, out.windows().size());
   }
 }
