@@ -30,7 +30,8 @@ final class LiveDashboard implements AutoCloseable {
 
   /** Starts watching {@code kernel} every {@code intervalMillis}, or returns an inactive dashboard when it is null. */
   static LiveDashboard start(Megakernel kernel, Long intervalMillis, PrintStream out) {
-    return start(kernel, intervalMillis, out, System.console() != null);
+    java.io.Console console = System.console();
+    return start(kernel, intervalMillis, out, console != null && console.isTerminal());
   }
 
   static LiveDashboard start(Megakernel kernel, Long intervalMillis, PrintStream out, boolean rewriteLine) {
