@@ -48,6 +48,10 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--timeout", defaultValue = "30", description = "Seconds to wait for the program (default: ${DEFAULT-VALUE}).")
   long timeoutSeconds;
 
+  @Option(names = "--watch", arity = "0..1", fallbackValue = "250", paramLabel = "MS",
+      description = "Print a live one-line telemetry dashboard to stderr every MS milliseconds (default 250).")
+  Long watchMillis;
+
   @Override
   public Integer call() throws Exception {
     String text;
@@ -61,7 +65,8 @@ final class RunCommand implements Callable<Integer> {
     List<Task> tasks = SlotProgram.parse(file.toString(), text);
     PrintStream out = System.out;
     try (Megakernel kernel = Megakernel.builder().backend(backendOption.backend).slots(slots).tenants(tenants)
-        .observables(observables).bootstrap()) {
+        .observables(observables).bootstrap();
+        LiveDashboard dashboard = LiveDashboard.start(kernel, watchMillis, System.err)) {
       if (backendOption.verbose) {
         System.err.println("vyre: " + kernel.backendReason() + "; " + kernel.describe());
       }
@@ -77,6 +82,7 @@ final class RunCommand implements Callable<Integer> {
           results.add(null);
         }
       }
+      dashboard.close();
       byte[] debugLog = kernel.debugLogSnapshot();
       ShutdownReport report = kernel.shutdown(Duration.ofSeconds(5));
       print(out, kernel, tasks, results, report, debugLog);

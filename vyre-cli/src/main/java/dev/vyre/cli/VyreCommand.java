@@ -16,6 +16,8 @@ import picocli.CommandLine.Command;
       BenchCommand.class,
       ConformCommand.class,
       PlanCommand.class,
+      PolicyCommand.class,
+      TelemetryCommand.class,
     })
 public final class VyreCommand implements Runnable {
 

@@ -1,5 +1,7 @@
 package dev.vyre.driver;
 
+import java.math.BigInteger;
+
 /**
  * Unsigned 32- and 64-bit arithmetic in one place, so that logic never scatters
  * {@code & 0xFFFFFFFFL}. A u32 travels as an {@code int} (its bit pattern) or as a non-negative
@@ -7,6 +9,7 @@ package dev.vyre.driver;
  */
 public final class Unsigned {
 
+  public static final int U16_MAX = 0xFFFF;
   public static final long U32_MAX = 0xFFFF_FFFFL;
   public static final long U64_MAX = -1L;
 
@@ -15,6 +18,11 @@ public final class Unsigned {
   /** The u32 value of an int bit pattern. */
   public static long u32(int bits) {
     return Integer.toUnsignedLong(bits);
+  }
+
+  /** True when {@code value} fits in a u16. */
+  public static boolean fitsU16(long value) {
+    return value >= 0 && value <= U16_MAX;
   }
 
   /** True when {@code value} fits in a u32. */
@@ -72,6 +80,23 @@ public final class Unsigned {
   /** Saturating u64 multiplication. */
   public static long saturatingMulU64(long a, long b) {
     return mulOverflows(a, b) ? U64_MAX : a * b;
+  }
+
+  /**
+   * {@code floor(a * b / divisor)} for u64 values, with the product held exactly in 128 bits (as
+   * Rust's {@code u128} arithmetic does) and the quotient saturated at u64::MAX; divisor non-zero.
+   */
+  public static long mulDivSaturatingU64(long a, long b, long divisor) {
+    if (!mulOverflows(a, b)) {
+      return Long.divideUnsigned(a * b, divisor);
+    }
+    BigInteger quotient = unsignedBig(a).multiply(unsignedBig(b)).divide(unsignedBig(divisor));
+    return quotient.bitLength() > 64 ? U64_MAX : quotient.longValue();
+  }
+
+  private static BigInteger unsignedBig(long bits) {
+    BigInteger value = BigInteger.valueOf(bits & Long.MAX_VALUE);
+    return bits < 0 ? value.setBit(63) : value;
   }
 
   /** Unsigned comparison of two u64 bit patterns. */

@@ -21,9 +21,9 @@ import java.util.Map;
  */
 public final class Json {
 
+  // Floats stay doubles: Double.parseDouble rounds exactly like Rust, and BigDecimal has no -0.0.
   public static final ObjectMapper MAPPER = new ObjectMapper()
-      .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+      .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final BigInteger U64_LIMIT = BigInteger.ONE.shiftLeft(64);
 

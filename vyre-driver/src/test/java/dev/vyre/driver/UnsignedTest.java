@@ -1,0 +1,27 @@
+package dev.vyre.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class UnsignedTest {
+
+  @Test
+  void fitsU16() {
+    assertTrue(Unsigned.fitsU16(0));
+    assertTrue(Unsigned.fitsU16(65_535));
+    assertFalse(Unsigned.fitsU16(65_536));
+    assertFalse(Unsigned.fitsU16(-1));
+  }
+
+  @Test
+  void mulDivKeepsA128BitProduct() {
+    assertEquals(9000, Unsigned.mulDivSaturatingU64(900_000, 10_000, 1_000_000));
+    assertEquals(2500, Unsigned.mulDivSaturatingU64(1L << 62, 10_000, Unsigned.U64_MAX));
+    assertEquals(10_000, Unsigned.mulDivSaturatingU64(Unsigned.U64_MAX, 10_000, Unsigned.U64_MAX));
+    assertEquals(Unsigned.U64_MAX, Unsigned.mulDivSaturatingU64(Unsigned.U64_MAX, 10_000, 1));
+    assertEquals(-2, Unsigned.mulDivSaturatingU64(Unsigned.U64_MAX - 1, 3, 3));
+  }
+}
