@@ -1,11 +1,11 @@
 package dev.vyre.runtime.scan;
 
-import static dev.vyre.runtime.scan.DfaTableLayout.ACCEPT_FLAG;
 import static dev.vyre.runtime.scan.DfaTableLayout.ROW_MASK;
 
 import dev.vyre.driver.Unsigned;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * The reference semantics of opcode DFA_STEP (6); the reference backend calls {@link #run} and the
@@ -46,6 +46,10 @@ public final class DfaStep {
   private static final ValueLayout.OfInt WORD = WireWords.WORD;
   private static final long CLASS_MAP_BYTE = DfaTableLayout.CLASS_MAP_BASE * 4L;
   private static final long TRANSITION_BYTE = DfaTableLayout.TRANSITION_BASE * 4L;
+  private static final int LANES = 4;
+  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  /** Below this many bytes per lane the lanes' restart overlap is not worth it. */
+  private static final long MIN_LANE_BYTES = 256;
 
   private DfaStep() {}
 
@@ -74,21 +78,105 @@ public final class DfaStep {
     if (Unsigned.addOverflows(baseOffset, len)) {
       return FAULT_BASE_OFFSET;
     }
-    int row = startState * classes;
-    long end = off + len;
-    for (long at = off; at < end; at++) {
-      int b = input.get(ValueLayout.JAVA_BYTE, at) & 0xFF;
-      int t = dfa.get(WORD, TRANSITION_BYTE + ((long) (row + dfa.get(WORD, CLASS_MAP_BYTE + (b << 2))) << 2));
-      row = t & ROW_MASK;
-      if ((t & ACCEPT_FLAG) != 0 && at - off + 1 > reportFrom) {
-        report(dfa, Integer.toUnsignedLong(row) / classes, hits, inputId, baseOffset + (at - off + 1));
-      }
-    }
+    int rootRow = WireWords.get(dfa, DfaTableLayout.START_STATE_WORD) * classes;
+    long overlap = Unsigned.u32(WireWords.get(dfa, DfaTableLayout.MAX_PATTERN_LEN_WORD)) - 1;
+    long minEnd = off + Math.clamp(reportFrom, 0, len);
+    long span = len / LANES;
+    int row = span >= MIN_LANE_BYTES && span >= 4 * overlap
+        ? scanLanes(input, off, span, off + len, overlap, dfa, startState * classes, rootRow, classes, hits, inputId,
+            baseOffset - off, minEnd)
+        : scan(input, off, off + len, dfa, startState * classes, classes, hits, inputId, baseOffset - off, minEnd);
     return row / classes;
   }
 
+  /**
+   * Scans {@code [from, to)} from {@code row}; reports a hit ending at input index {@code end} (exclusive)
+   * when {@code end > minEnd}, with start {@code delta + end - length}. Returns the final row.
+   */
+  private static int scan(MemorySegment input, long from, long to, MemorySegment dfa, int row, int classes,
+      MemorySegment hits, int inputId, long delta, long minEnd) {
+    for (long at = from; at < to; at++) {
+      int t = next(input, at, dfa, row);
+      row = t & ROW_MASK;
+      if (t < 0 && at + 1 > minEnd) {
+        report(dfa, row / classes, hits, inputId, delta + at + 1);
+      }
+    }
+    return row;
+  }
+
+  /**
+   * Four interleaved scans, so that four independent table-load chains overlap in the CPU instead
+   * of one waiting on the latency of the last. Lane 0 scans {@code [off, off+span)} from the given
+   * row; lane k > 0 restarts at the root {@code overlap} bytes before {@code off + k*span} and
+   * reports only matches ending after that point: the same argument as {@link ChunkPlanner}, and
+   * the last lane reads at least max_pattern_len bytes, so its final state is exact. The hit set
+   * and final state equal a single sequential scan's.
+   */
+  private static int scanLanes(MemorySegment input, long off, long span, long end, long overlap, MemorySegment dfa,
+      int row, int rootRow, int classes, MemorySegment hits, int inputId, long delta, long minEnd) {
+    long start1 = off + span - overlap;
+    long start2 = start1 + span;
+    long start3 = start2 + span;
+    long minEnd1 = Math.max(minEnd, off + span);
+    long minEnd2 = Math.max(minEnd, off + 2 * span);
+    long minEnd3 = Math.max(minEnd, off + 3 * span);
+    int r0 = row;
+    int r1 = rootRow;
+    int r2 = rootRow;
+    int r3 = rootRow;
+    long blocks = span & ~7L;
+    for (long i = 0; i < blocks; i += 8) {
+      long w0 = input.get(LONG, off + i);
+      long w1 = input.get(LONG, start1 + i);
+      long w2 = input.get(LONG, start2 + i);
+      long w3 = input.get(LONG, start3 + i);
+      for (int k = 0; k < 8; k++) {
+        int t0 = nextByte(dfa, r0, (int) (w0 >>> (k << 3)) & 0xFF);
+        int t1 = nextByte(dfa, r1, (int) (w1 >>> (k << 3)) & 0xFF);
+        int t2 = nextByte(dfa, r2, (int) (w2 >>> (k << 3)) & 0xFF);
+        int t3 = nextByte(dfa, r3, (int) (w3 >>> (k << 3)) & 0xFF);
+        r0 = t0 & ROW_MASK;
+        r1 = t1 & ROW_MASK;
+        r2 = t2 & ROW_MASK;
+        r3 = t3 & ROW_MASK;
+        if ((t0 | t1 | t2 | t3) < 0) {
+          long e = i + k + 1;
+          reportIf(t0, off + e, minEnd, dfa, r0 / classes, hits, inputId, delta);
+          reportIf(t1, start1 + e, minEnd1, dfa, r1 / classes, hits, inputId, delta);
+          reportIf(t2, start2 + e, minEnd2, dfa, r2 / classes, hits, inputId, delta);
+          reportIf(t3, start3 + e, minEnd3, dfa, r3 / classes, hits, inputId, delta);
+        }
+      }
+    }
+    r0 = scan(input, off + blocks, off + span, dfa, r0, classes, hits, inputId, delta, minEnd);
+    r1 = scan(input, start1 + blocks, start1 + span, dfa, r1, classes, hits, inputId, delta, minEnd1);
+    r2 = scan(input, start2 + blocks, start2 + span, dfa, r2, classes, hits, inputId, delta, minEnd2);
+    r3 = scan(input, start3 + blocks, start3 + span, dfa, r3, classes, hits, inputId, delta, minEnd3);
+    scan(input, start1 + span, off + 2 * span, dfa, r1, classes, hits, inputId, delta, minEnd1);
+    scan(input, start2 + span, off + 3 * span, dfa, r2, classes, hits, inputId, delta, minEnd2);
+    return scan(input, start3 + span, end, dfa, r3, classes, hits, inputId, delta, minEnd3);
+  }
+
+  /** The transition word for the byte at {@code at} from {@code row}. */
+  private static int next(MemorySegment input, long at, MemorySegment dfa, int row) {
+    return nextByte(dfa, row, input.get(ValueLayout.JAVA_BYTE, at) & 0xFF);
+  }
+
+  private static int nextByte(MemorySegment dfa, int row, int b) {
+    int classId = dfa.get(WORD, CLASS_MAP_BYTE + (b << 2));
+    return dfa.get(WORD, TRANSITION_BYTE + ((long) (row + classId) << 2));
+  }
+
+  private static void reportIf(int transition, long end, long minEnd, MemorySegment dfa, int state, MemorySegment hits,
+      int inputId, long delta) {
+    if (transition < 0 && end > minEnd) {
+      report(dfa, state, hits, inputId, delta + end);
+    }
+  }
+
   /** Appends one hit per pattern that ends at {@code endOffset} in {@code state}. */
-  private static void report(MemorySegment dfa, long state, MemorySegment hits, int inputId, long endOffset) {
+  private static void report(MemorySegment dfa, int state, MemorySegment hits, int inputId, long endOffset) {
     long offsetsBase = Unsigned.u32(WireWords.get(dfa, DfaTableLayout.ACCEPT_OFFSETS_BASE_WORD));
     long idsBase = Unsigned.u32(WireWords.get(dfa, DfaTableLayout.ACCEPT_IDS_BASE_WORD));
     long lengthsBase = Unsigned.u32(WireWords.get(dfa, DfaTableLayout.PATTERN_LENGTHS_BASE_WORD));

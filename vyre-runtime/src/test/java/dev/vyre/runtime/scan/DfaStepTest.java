@@ -11,6 +11,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class DfaStepTest {
@@ -119,6 +120,31 @@ class DfaStepTest {
   void oneStepOverTheWholeInputEqualsTheNaiveMatcher(@ForAll("cases") ScanFixtures.Case c) {
     PatternSet set = c.patternSet();
     assertEquals(NaiveMatcher.findAll(set, c.input(), 9), ScanFixtures.scanChunked(set, c.input(), 1 << 20, 9));
+  }
+
+  /** Ranges of 1 KiB and more run as four interleaved lanes; their hits and final state must not change. */
+  @Property(tries = 60)
+  void laneSplitRangesMatchTheNaiveMatcherAndASequentialFinalState(@ForAll("longCases") ScanFixtures.Case c,
+      @ForAll @IntRange(min = 0, max = 40) int reportFrom) {
+    PatternSet set = c.patternSet();
+    DfaTable table = AhoCorasickCompiler.compile(set);
+    MemorySegment dfaCopy = copy(table.segment());
+    MemorySegment input = copy(MemorySegment.ofArray(c.input()));
+    MemorySegment hits = hits((long) c.input().length * set.size() + 1);
+    int state = DfaStep.run(input, 0, c.input().length, dfaCopy, 0, hits, 2, 0, reportFrom);
+    List<Hit> expected = NaiveMatcher.findAll(set, c.input(), 2).stream()
+        .filter(h -> h.start() + set.length(h.patternId()) > reportFrom).toList();
+    assertEquals(expected, ScanFixtures.sorted(HitBufferLayout.readAll(hits)));
+    int sequential = 0;
+    for (int i = 0; i < c.input().length; i++) {
+      sequential = DfaStep.run(input, i, 1, dfaCopy, sequential, hits, 2, i, 1);
+    }
+    assertEquals(sequential, state);
+  }
+
+  @Provide
+  Arbitrary<ScanFixtures.Case> longCases() {
+    return ScanFixtures.cases(new byte[] {'a', 'b', (byte) 0x80}, 1, 6, 1024, 4000);
   }
 
   @Provide

@@ -37,6 +37,16 @@ final class ScanFixtures {
     return cases(alphabet, alphabet, maxPatternLength, maxInput);
   }
 
+  /** Cases with inputs of {@code minInput..maxInput} bytes and patterns of the given length range. */
+  static Arbitrary<Case> cases(byte[] alphabet, int minPatternLength, int maxPatternLength, int minInput,
+      int maxInput) {
+    Arbitrary<Byte> symbol = Arbitraries.of(boxed(alphabet));
+    Arbitrary<byte[]> pattern = symbol.list().ofMinSize(minPatternLength).ofMaxSize(maxPatternLength)
+        .map(ScanFixtures::unboxed);
+    return Combinators.combine(pattern.list().ofMinSize(1).ofMaxSize(12), Arbitraries.of(false, true),
+        symbol.list().ofMinSize(minInput).ofMaxSize(maxInput).map(ScanFixtures::unboxed)).as(Case::new);
+  }
+
   /** Cases whose patterns and inputs draw on different alphabets. */
   static Arbitrary<Case> cases(byte[] patternAlphabet, byte[] inputAlphabet, int maxPatternLength, int maxInput) {
     Arbitrary<byte[]> pattern = Arbitraries.of(boxed(patternAlphabet)).list().ofMinSize(1).ofMaxSize(maxPatternLength)
