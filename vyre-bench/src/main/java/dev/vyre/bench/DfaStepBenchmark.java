@@ -1,6 +1,7 @@
 package dev.vyre.bench;
 
 import dev.vyre.runtime.scan.AhoCorasickCompiler;
+import dev.vyre.runtime.scan.ChunkPlanner;
 import dev.vyre.runtime.scan.DfaStep;
 import dev.vyre.runtime.scan.DfaTable;
 import dev.vyre.runtime.scan.HitBufferLayout;
@@ -49,7 +50,7 @@ public class DfaStepBenchmark {
   private MemorySegment input;
   private MemorySegment dfa;
   private MemorySegment hits;
-  private int overlap;
+  private ChunkPlanner plan;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -60,7 +61,7 @@ public class DfaStepBenchmark {
     DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(words, false));
     dfa = arena.allocate(table.byteSize(), 4096);
     table.copyTo(dfa);
-    overlap = table.maxPatternLength() - 1;
+    plan = ChunkPlanner.of(corpusBytes, CHUNK_BYTES, table.maxPatternLength());
     long capacity = corpusBytes / 64;
     hits = arena.allocate(HitBufferLayout.byteSize(capacity), 4096);
     HitBufferLayout.init(hits, capacity);
@@ -82,10 +83,10 @@ public class DfaStepBenchmark {
   public long chunks1MiB() {
     HitBufferLayout.reset(hits);
     long states = 0;
-    for (long owned = 0; owned < corpusBytes; owned += CHUNK_BYTES) {
-      long read = Math.max(0, owned - overlap);
-      long end = Math.min(corpusBytes, owned + CHUNK_BYTES);
-      states += DfaStep.run(input, read, end - read, dfa, 0, hits, 0, read, owned - read);
+    for (long i = 0; i < plan.chunkCount(); i++) {
+      ChunkPlanner.Chunk chunk = plan.chunk(i);
+      states += DfaStep.run(input, chunk.readOffset(), chunk.readLength(), dfa, 0, hits, 0, chunk.readOffset(),
+          chunk.reportFrom());
     }
     return states;
   }

@@ -1,8 +1,8 @@
 package dev.vyre.runtime.scan;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -96,7 +96,10 @@ public final class AhoCorasickCompiler {
     }
   }
 
-  /** Lays out the wire words; transitions become premultiplied rows carrying the accept flag. */
+  /**
+   * Lays out the wire words; transitions become premultiplied rows carrying the accept flag. An
+   * int[] is little-endian in memory on the hosts vyre runs on ({@link Words} checks that).
+   */
   private static int[] encode(PatternSet patterns, int[] classMap, int classCount, int[] next, Accepts accepts,
       int totalWords) {
     int states = next.length / classCount;
@@ -128,11 +131,6 @@ public final class AhoCorasickCompiler {
     System.arraycopy(accepts.ids(), 0, words, idsBase, accepts.ids().length);
     for (int id = 0; id < patterns.size(); id++) {
       words[lengthsBase + id] = patterns.length(id);
-    }
-    if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-      for (int i = 0; i < words.length; i++) {
-        words[i] = Integer.reverseBytes(words[i]);
-      }
     }
     return words;
   }

@@ -3,6 +3,8 @@ package dev.vyre.runtime.scan;
 import static dev.vyre.runtime.scan.DfaTableLayout.ROW_MASK;
 
 import dev.vyre.driver.Unsigned;
+import dev.vyre.runtime.wire.FaultReason;
+import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -18,8 +20,8 @@ import java.nio.ByteOrder;
  * of state {@code row / C}, append the hit {@code (input_id, base_offset + i + 1 - length[p], p)}
  * to the hit buffer: {@code k = atomicAdd(cursor, 1)}; write record {@code k} only if {@code k <
  * capacity}. The result is the final state {@code row / C}, to pass as the start state of the next
- * range of the same input. Offsets are u64 with wrapping arithmetic (a start state that is not the
- * start of a match's first byte may produce a start before {@code base_offset}); records land in
+ * range of the same input. Offsets are u64 with wrapping arithmetic (a start state carried over
+ * from an earlier range yields starts before {@code base_offset}, as it should); records land in
  * unspecified order.
  *
  * <p>Faults (negative results; nothing is written): the range is not inside the input
@@ -32,8 +34,12 @@ import java.nio.ByteOrder;
  * word can still only raise {@link IndexOutOfBoundsException} from the segment, never touch other
  * memory.
  *
- * <p>Allocation-free: the hot loop makes one table load per byte (premultiplied rows) and tests the
- * accept flag by sign, so the accept lists are read only on a hit.
+ * <p>Allocation-free. Per byte the loop loads the byte's class (independent of the state) and one
+ * premultiplied transition, the only load on the state's dependency chain, and tests the accept
+ * flag by sign, so accept lists are read only on a hit. Ranges of at least 4 x 256 bytes run as
+ * four interleaved lanes ({@code scanLanes}) so that four chains overlap; a CUDA port may split a
+ * range across threads the same way. Either way the hit set and the final state are exactly those
+ * of the sequential definition above.
  */
 public final class DfaStep {
 
@@ -43,15 +49,21 @@ public final class DfaStep {
   public static final int FAULT_HIT_BUFFER = -4;
   public static final int FAULT_BASE_OFFSET = -5;
 
-  private static final ValueLayout.OfInt WORD = WireWords.WORD;
-  private static final long CLASS_MAP_BYTE = DfaTableLayout.CLASS_MAP_BASE * 4L;
-  private static final long TRANSITION_BYTE = DfaTableLayout.TRANSITION_BASE * 4L;
   private static final int LANES = 4;
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
   /** Below this many bytes per lane the lanes' restart overlap is not worth it. */
   private static final long MIN_LANE_BYTES = 256;
 
   private DfaStep() {}
+
+  /** The reason a backend writes into a slot that {@link #run} faulted; NONE for a final state. */
+  public static FaultReason faultReason(int result) {
+    return switch (result) {
+      case FAULT_DFA_TABLE, FAULT_START_STATE -> FaultReason.MALFORMED_TABLE;
+      case FAULT_INPUT_RANGE, FAULT_HIT_BUFFER, FAULT_BASE_OFFSET -> FaultReason.RESOURCE_OUT_OF_RANGE;
+      default -> result >= 0 ? FaultReason.NONE : FaultReason.HANDLER_FAILED;
+    };
+  }
 
   /**
    * Scans {@code input[off, off + len)} from {@code startState} and appends hits; see the class
@@ -67,8 +79,8 @@ public final class DfaStep {
     if (dfa.byteSize() < DfaTableLayout.HEADER_WORDS * 4L || DfaTableLayout.headerProblem(dfa) >= 0) {
       return FAULT_DFA_TABLE;
     }
-    int classes = WireWords.get(dfa, DfaTableLayout.CLASS_COUNT_WORD);
-    if (Integer.compareUnsigned(startState, WireWords.get(dfa, DfaTableLayout.STATE_COUNT_WORD)) >= 0) {
+    int classes = Words.get(dfa, DfaTableLayout.CLASS_COUNT_WORD);
+    if (Integer.compareUnsigned(startState, Words.get(dfa, DfaTableLayout.STATE_COUNT_WORD)) >= 0) {
       return FAULT_START_STATE;
     }
     if (hits.isReadOnly() || hits.maxByteAlignment() < 4 || hits.byteSize() < HitBufferLayout.HEADER_WORDS * 4L
@@ -78,8 +90,8 @@ public final class DfaStep {
     if (Unsigned.addOverflows(baseOffset, len)) {
       return FAULT_BASE_OFFSET;
     }
-    int rootRow = WireWords.get(dfa, DfaTableLayout.START_STATE_WORD) * classes;
-    long overlap = Unsigned.u32(WireWords.get(dfa, DfaTableLayout.MAX_PATTERN_LEN_WORD)) - 1;
+    int rootRow = Words.get(dfa, DfaTableLayout.START_STATE_WORD) * classes;
+    long overlap = Unsigned.u32(Words.get(dfa, DfaTableLayout.MAX_PATTERN_LEN_WORD)) - 1;
     long minEnd = off + Math.clamp(reportFrom, 0, len);
     long span = len / LANES;
     int row = span >= MIN_LANE_BYTES && span >= 4 * overlap
@@ -164,8 +176,7 @@ public final class DfaStep {
   }
 
   private static int nextByte(MemorySegment dfa, int row, int b) {
-    int classId = dfa.get(WORD, CLASS_MAP_BYTE + (b << 2));
-    return dfa.get(WORD, TRANSITION_BYTE + ((long) (row + classId) << 2));
+    return Words.get(dfa, DfaTableLayout.TRANSITION_BASE + row + Words.get(dfa, DfaTableLayout.CLASS_MAP_BASE + b));
   }
 
   private static void reportIf(int transition, long end, long minEnd, MemorySegment dfa, int state, MemorySegment hits,
@@ -177,24 +188,24 @@ public final class DfaStep {
 
   /** Appends one hit per pattern that ends at {@code endOffset} in {@code state}. */
   private static void report(MemorySegment dfa, int state, MemorySegment hits, int inputId, long endOffset) {
-    long offsetsBase = Unsigned.u32(WireWords.get(dfa, DfaTableLayout.ACCEPT_OFFSETS_BASE_WORD));
-    long idsBase = Unsigned.u32(WireWords.get(dfa, DfaTableLayout.ACCEPT_IDS_BASE_WORD));
-    long lengthsBase = Unsigned.u32(WireWords.get(dfa, DfaTableLayout.PATTERN_LENGTHS_BASE_WORD));
-    long from = Unsigned.u32(WireWords.get(dfa, offsetsBase + state));
-    long to = Unsigned.u32(WireWords.get(dfa, offsetsBase + state + 1));
-    int capacity = WireWords.get(hits, HitBufferLayout.CAPACITY_WORD);
+    long offsetsBase = Unsigned.u32(Words.get(dfa, DfaTableLayout.ACCEPT_OFFSETS_BASE_WORD));
+    long idsBase = Unsigned.u32(Words.get(dfa, DfaTableLayout.ACCEPT_IDS_BASE_WORD));
+    long lengthsBase = Unsigned.u32(Words.get(dfa, DfaTableLayout.PATTERN_LENGTHS_BASE_WORD));
+    long from = Unsigned.u32(Words.get(dfa, offsetsBase + state));
+    long to = Unsigned.u32(Words.get(dfa, offsetsBase + state + 1));
+    int capacity = Words.get(hits, HitBufferLayout.CAPACITY_WORD);
     for (long a = from; a < to; a++) {
-      int patternId = WireWords.get(dfa, idsBase + a);
-      long start = endOffset - Unsigned.u32(WireWords.get(dfa, lengthsBase + patternId));
+      int patternId = Words.get(dfa, idsBase + a);
+      long start = endOffset - Unsigned.u32(Words.get(dfa, lengthsBase + patternId));
       // The claim is the only synchronisation among appenders; the record itself is published to
       // the host by the backend's release store of the slot's DONE status.
-      int index = (int) WireWords.ATOMIC_WORD.getAndAdd(hits, (long) HitBufferLayout.CURSOR_WORD * 4, 1);
+      int index = Words.getAndAdd(hits, HitBufferLayout.CURSOR_WORD, 1);
       if (Integer.compareUnsigned(index, capacity) < 0) {
         long record = HitBufferLayout.recordWord(Unsigned.u32(index), 0);
-        WireWords.set(hits, record + HitBufferLayout.INPUT_ID_FIELD, inputId);
-        WireWords.set(hits, record + HitBufferLayout.START_LO_FIELD, (int) start);
-        WireWords.set(hits, record + HitBufferLayout.START_HI_FIELD, (int) (start >>> 32));
-        WireWords.set(hits, record + HitBufferLayout.PATTERN_ID_FIELD, patternId);
+        Words.set(hits, record + HitBufferLayout.INPUT_ID_FIELD, inputId);
+        Words.set(hits, record + HitBufferLayout.START_LO_FIELD, (int) start);
+        Words.set(hits, record + HitBufferLayout.START_HI_FIELD, (int) (start >>> 32));
+        Words.set(hits, record + HitBufferLayout.PATTERN_ID_FIELD, patternId);
       }
     }
   }

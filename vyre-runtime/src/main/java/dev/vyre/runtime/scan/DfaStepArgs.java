@@ -2,6 +2,7 @@ package dev.vyre.runtime.scan;
 
 import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.wire.Opcodes;
 
 /**
  * The slot arguments of opcode DFA_STEP (6): which argument word holds what. A slot has twelve
@@ -30,7 +31,7 @@ import dev.vyre.driver.error.InputException;
 public record DfaStepArgs(int inputHandle, long inputOffset, long length, int dfaHandle, int startState,
     int hitHandle, int inputId, long baseOffset, long reportFrom) {
 
-  public static final int OPCODE = 6;
+  public static final int OPCODE = Opcodes.DFA_STEP;
 
   public static final int INPUT_HANDLE_ARG = 0;
   public static final int INPUT_OFFSET_ARG = 1;

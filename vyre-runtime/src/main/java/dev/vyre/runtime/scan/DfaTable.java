@@ -1,5 +1,6 @@
 package dev.vyre.runtime.scan;
 
+import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -16,10 +17,10 @@ public final class DfaTable {
 
   DfaTable(MemorySegment words) {
     this.words = words.asReadOnly();
-    this.stateCount = WireWords.get(words, DfaTableLayout.STATE_COUNT_WORD);
-    this.classCount = WireWords.get(words, DfaTableLayout.CLASS_COUNT_WORD);
-    this.patternCount = WireWords.get(words, DfaTableLayout.PATTERN_COUNT_WORD);
-    this.maxPatternLength = WireWords.get(words, DfaTableLayout.MAX_PATTERN_LEN_WORD);
+    this.stateCount = Words.get(words, DfaTableLayout.STATE_COUNT_WORD);
+    this.classCount = Words.get(words, DfaTableLayout.CLASS_COUNT_WORD);
+    this.patternCount = Words.get(words, DfaTableLayout.PATTERN_COUNT_WORD);
+    this.maxPatternLength = Words.get(words, DfaTableLayout.MAX_PATTERN_LEN_WORD);
   }
 
   /** The wire bytes, read-only. */
@@ -54,7 +55,7 @@ public final class DfaTable {
 
   /** The state a scan of a whole input starts in. */
   public int startState() {
-    return WireWords.get(words, DfaTableLayout.START_STATE_WORD);
+    return Words.get(words, DfaTableLayout.START_STATE_WORD);
   }
 
   /** One line for {@code --verbose} and reports: patterns, states, byte classes and table bytes. */

@@ -1,7 +1,8 @@
 package dev.vyre.runtime.scan;
 
-import dev.vyre.driver.error.ProtocolException;
 import dev.vyre.driver.Unsigned;
+import dev.vyre.driver.error.ProtocolException;
+import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -103,13 +104,13 @@ public final class DfaTableLayout {
     if (badHeaderWord >= 0) {
       check.fail(badHeaderWord, HEADER_RULES[badHeaderWord]);
     }
-    long states = Unsigned.u32(WireWords.get(table, STATE_COUNT_WORD));
-    long classes = Unsigned.u32(WireWords.get(table, CLASS_COUNT_WORD));
-    long patterns = Unsigned.u32(WireWords.get(table, PATTERN_COUNT_WORD));
-    long maxLen = Unsigned.u32(WireWords.get(table, MAX_PATTERN_LEN_WORD));
+    long states = Unsigned.u32(Words.get(table, STATE_COUNT_WORD));
+    long classes = Unsigned.u32(Words.get(table, CLASS_COUNT_WORD));
+    long patterns = Unsigned.u32(Words.get(table, PATTERN_COUNT_WORD));
+    long maxLen = Unsigned.u32(Words.get(table, MAX_PATTERN_LEN_WORD));
     long offsetsBase = acceptOffsetsBase(states, classes);
     long idsBase = acceptIdsBase(states, classes);
-    long lengthsBase = Unsigned.u32(WireWords.get(table, PATTERN_LENGTHS_BASE_WORD));
+    long lengthsBase = Unsigned.u32(Words.get(table, PATTERN_LENGTHS_BASE_WORD));
     String classRule = "class id must be below class_count " + classes;
     for (int b = 0; b < CLASS_MAP_WORDS; b++) {
       check.require(CLASS_MAP_BASE + b, check.u32(CLASS_MAP_BASE + b) < classes, classRule);
@@ -168,40 +169,40 @@ public final class DfaTableLayout {
    * call; the buffer must hold at least {@link #HEADER_WORDS} words.
    */
   public static int headerProblem(MemorySegment table) {
-    long states = Unsigned.u32(WireWords.get(table, STATE_COUNT_WORD));
-    long classes = Unsigned.u32(WireWords.get(table, CLASS_COUNT_WORD));
-    long lengthsBase = Unsigned.u32(WireWords.get(table, PATTERN_LENGTHS_BASE_WORD));
-    long total = Unsigned.u32(WireWords.get(table, TOTAL_WORDS_WORD));
-    if (WireWords.get(table, MAGIC_WORD) != MAGIC) {
+    long states = Unsigned.u32(Words.get(table, STATE_COUNT_WORD));
+    long classes = Unsigned.u32(Words.get(table, CLASS_COUNT_WORD));
+    long lengthsBase = Unsigned.u32(Words.get(table, PATTERN_LENGTHS_BASE_WORD));
+    long total = Unsigned.u32(Words.get(table, TOTAL_WORDS_WORD));
+    if (Words.get(table, MAGIC_WORD) != MAGIC) {
       return MAGIC_WORD;
-    } else if (WireWords.get(table, VERSION_WORD) != VERSION) {
+    } else if (Words.get(table, VERSION_WORD) != VERSION) {
       return VERSION_WORD;
     } else if (states < 1) {
       return STATE_COUNT_WORD;
     } else if (classes < 1 || classes > 256 || states * classes > MAX_TRANSITION_WORDS) {
       return CLASS_COUNT_WORD;
-    } else if (Unsigned.u32(WireWords.get(table, START_STATE_WORD)) >= states) {
+    } else if (Unsigned.u32(Words.get(table, START_STATE_WORD)) >= states) {
       return START_STATE_WORD;
-    } else if (WireWords.get(table, PATTERN_COUNT_WORD) == 0) {
+    } else if (Words.get(table, PATTERN_COUNT_WORD) == 0) {
       return PATTERN_COUNT_WORD;
-    } else if (WireWords.get(table, MAX_PATTERN_LEN_WORD) == 0) {
+    } else if (Words.get(table, MAX_PATTERN_LEN_WORD) == 0) {
       return MAX_PATTERN_LEN_WORD;
-    } else if (WireWords.get(table, CLASS_MAP_BASE_WORD) != CLASS_MAP_BASE) {
+    } else if (Words.get(table, CLASS_MAP_BASE_WORD) != CLASS_MAP_BASE) {
       return CLASS_MAP_BASE_WORD;
-    } else if (WireWords.get(table, TRANSITION_BASE_WORD) != TRANSITION_BASE) {
+    } else if (Words.get(table, TRANSITION_BASE_WORD) != TRANSITION_BASE) {
       return TRANSITION_BASE_WORD;
-    } else if (Unsigned.u32(WireWords.get(table, ACCEPT_OFFSETS_BASE_WORD)) != acceptOffsetsBase(states, classes)) {
+    } else if (Unsigned.u32(Words.get(table, ACCEPT_OFFSETS_BASE_WORD)) != acceptOffsetsBase(states, classes)) {
       return ACCEPT_OFFSETS_BASE_WORD;
-    } else if (Unsigned.u32(WireWords.get(table, ACCEPT_IDS_BASE_WORD)) != acceptIdsBase(states, classes)) {
+    } else if (Unsigned.u32(Words.get(table, ACCEPT_IDS_BASE_WORD)) != acceptIdsBase(states, classes)) {
       return ACCEPT_IDS_BASE_WORD;
     } else if (lengthsBase < acceptIdsBase(states, classes)) {
       return PATTERN_LENGTHS_BASE_WORD;
-    } else if (total != lengthsBase + Unsigned.u32(WireWords.get(table, PATTERN_COUNT_WORD))
+    } else if (total != lengthsBase + Unsigned.u32(Words.get(table, PATTERN_COUNT_WORD))
         || total * 4 > table.byteSize()) {
       return TOTAL_WORDS_WORD;
     }
     for (int word = TOTAL_WORDS_WORD + 1; word < HEADER_WORDS; word++) {
-      if (WireWords.get(table, word) != 0) {
+      if (Words.get(table, word) != 0) {
         return word;
       }
     }
@@ -212,7 +213,7 @@ public final class DfaTableLayout {
   private record Check(MemorySegment table, String buffer, long byteLen) {
 
     long u32(long word) {
-      return Unsigned.u32(WireWords.get(table, word));
+      return Unsigned.u32(Words.get(table, word));
     }
 
     void require(long word, boolean ok, String problem) {

@@ -2,6 +2,7 @@ package dev.vyre.runtime.scan;
 
 import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.ProtocolException;
+import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,12 +56,12 @@ public final class HitBufferLayout {
       throw ProtocolException.missingWord("hit buffer", recordWord(capacity, 0) - 1, hits.byteSize(), FIX);
     }
     hits.asSlice(0, HEADER_WORDS * 4L).fill((byte) 0);
-    WireWords.set(hits, CAPACITY_WORD, (int) capacity);
+    Words.set(hits, CAPACITY_WORD, (int) capacity);
   }
 
   /** Empties the buffer for reuse (cursor 0), keeping its capacity. */
   public static void reset(MemorySegment hits) {
-    WireWords.ATOMIC_WORD.setRelease(hits, (long) CURSOR_WORD * 4, 0);
+    Words.setRelease(hits, CURSOR_WORD, 0);
   }
 
   /** Checks the header against the buffer's length. */
@@ -77,8 +78,8 @@ public final class HitBufferLayout {
       throw ProtocolException.missingWord(buffer, recordWord(capacity, 0) - 1, byteLen, FIX);
     }
     for (int word = CAPACITY_WORD + 1; word < HEADER_WORDS; word++) {
-      if (WireWords.get(hits, word) != 0) {
-        throw ProtocolException.invalidWord(buffer, word, Unsigned.u32(WireWords.get(hits, word)), byteLen,
+      if (Words.get(hits, word) != 0) {
+        throw ProtocolException.invalidWord(buffer, word, Unsigned.u32(Words.get(hits, word)), byteLen,
             "reserved header words must be 0", FIX);
       }
     }
@@ -86,11 +87,11 @@ public final class HitBufferLayout {
 
   /** Hits appended so far, counting dropped ones; read with acquire after the step completed. */
   public static long cursor(MemorySegment hits) {
-    return Unsigned.u32((int) WireWords.ATOMIC_WORD.getAcquire(hits, (long) CURSOR_WORD * 4));
+    return Unsigned.u32(Words.getAcquire(hits, CURSOR_WORD));
   }
 
   public static long capacity(MemorySegment hits) {
-    return Unsigned.u32(WireWords.get(hits, CAPACITY_WORD));
+    return Unsigned.u32(Words.get(hits, CAPACITY_WORD));
   }
 
   /** True when hits were dropped: the cursor passed the capacity. */
@@ -104,10 +105,10 @@ public final class HitBufferLayout {
   }
 
   public static Hit read(MemorySegment hits, long index) {
-    long start = Unsigned.u32(WireWords.get(hits, recordWord(index, START_LO_FIELD)))
-        | (long) WireWords.get(hits, recordWord(index, START_HI_FIELD)) << 32;
-    return new Hit(WireWords.get(hits, recordWord(index, INPUT_ID_FIELD)), start,
-        WireWords.get(hits, recordWord(index, PATTERN_ID_FIELD)));
+    long start = Unsigned.u32(Words.get(hits, recordWord(index, START_LO_FIELD)))
+        | (long) Words.get(hits, recordWord(index, START_HI_FIELD)) << 32;
+    return new Hit(Words.get(hits, recordWord(index, INPUT_ID_FIELD)), start,
+        Words.get(hits, recordWord(index, PATTERN_ID_FIELD)));
   }
 
   /** The stored records, in buffer order. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +28,7 @@ class AhoCorasickCompilerTest {
   }
 
   private static int word(DfaTable table, long index) {
-    return WireWords.get(table.segment(), index);
+    return Words.get(table.segment(), index);
   }
 
   private static int classOf(DfaTable table, int b) {

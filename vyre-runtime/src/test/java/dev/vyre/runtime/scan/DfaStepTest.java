@@ -4,6 +4,8 @@ import static dev.vyre.runtime.scan.ScanFixtures.bytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vyre.runtime.wire.Words;
+import dev.vyre.runtime.wire.FaultReason;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -98,7 +100,7 @@ class DfaStepTest {
     assertEquals(DfaStep.FAULT_START_STATE, DfaStep.run(input, 0, 6, dfa, -1, hits, 0, 0, 0));
     assertEquals(DfaStep.FAULT_BASE_OFFSET, DfaStep.run(input, 0, 6, dfa, 0, hits, 0, -3, 0));
     MemorySegment badMagic = copy(dfa);
-    WireWords.set(badMagic, DfaTableLayout.MAGIC_WORD, 0);
+    Words.set(badMagic, DfaTableLayout.MAGIC_WORD, 0);
     assertEquals(DfaStep.FAULT_DFA_TABLE, DfaStep.run(input, 0, 6, badMagic, 0, hits, 0, 0, 0));
     assertEquals(DfaStep.FAULT_DFA_TABLE, DfaStep.run(input, 0, 6, dfa.asSlice(0, 60), 0, hits, 0, 0, 0));
     assertEquals(DfaStep.FAULT_DFA_TABLE, DfaStep.run(input, 0, 6, dfa.asSlice(0, dfa.byteSize() - 4), 0, hits, 0,
@@ -108,6 +110,17 @@ class DfaStepTest {
     MemorySegment unaligned = MemorySegment.ofArray(new byte[(int) HitBufferLayout.byteSize(4)]);
     assertEquals(DfaStep.FAULT_HIT_BUFFER, DfaStep.run(input, 0, 6, dfa, 0, unaligned, 0, 0, 0));
     assertEquals(0, HitBufferLayout.cursor(hits));
+  }
+
+  @Test
+  void faultsMapToSlotFaultReasons() {
+    assertEquals(FaultReason.RESOURCE_OUT_OF_RANGE, DfaStep.faultReason(DfaStep.FAULT_INPUT_RANGE));
+    assertEquals(FaultReason.RESOURCE_OUT_OF_RANGE, DfaStep.faultReason(DfaStep.FAULT_HIT_BUFFER));
+    assertEquals(FaultReason.RESOURCE_OUT_OF_RANGE, DfaStep.faultReason(DfaStep.FAULT_BASE_OFFSET));
+    assertEquals(FaultReason.MALFORMED_TABLE, DfaStep.faultReason(DfaStep.FAULT_DFA_TABLE));
+    assertEquals(FaultReason.MALFORMED_TABLE, DfaStep.faultReason(DfaStep.FAULT_START_STATE));
+    assertEquals(FaultReason.NONE, DfaStep.faultReason(0));
+    assertEquals(FaultReason.HANDLER_FAILED, DfaStep.faultReason(-99));
   }
 
   @Test

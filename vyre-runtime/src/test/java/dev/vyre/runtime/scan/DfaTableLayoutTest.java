@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.ProtocolException;
+import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -39,11 +40,11 @@ class DfaTableLayoutTest {
     MemorySegment table = table();
     int[] expectedHeader = {DfaTableLayout.MAGIC, 1, 6, 4, 0, 2, 3, 16, 272, 296, 303, 306, 308, 0, 0, 0};
     for (int word = 0; word < expectedHeader.length; word++) {
-      assertEquals(expectedHeader[word], WireWords.get(table, word), "header word " + word);
+      assertEquals(expectedHeader[word], Words.get(table, word), "header word " + word);
     }
     assertEquals(308 * 4, table.byteSize());
-    assertEquals(2, WireWords.get(table, 306), "length of he");
-    assertEquals(3, WireWords.get(table, 307), "length of she");
+    assertEquals(2, Words.get(table, 306), "length of he");
+    assertEquals(3, Words.get(table, 307), "length of she");
     DfaTableLayout.validate(table, "dfa");
     assertEquals(-1, DfaTableLayout.headerProblem(table));
   }
@@ -75,7 +76,7 @@ class DfaTableLayoutTest {
         {DfaTableLayout.PATTERN_LENGTHS_BASE_WORD, 302}, {DfaTableLayout.TOTAL_WORDS_WORD, 309}, {14, 1}};
     for (int[] corruption : corruptions) {
       MemorySegment table = table();
-      WireWords.set(table, corruption[0], corruption[1]);
+      Words.set(table, corruption[0], corruption[1]);
       assertEquals(corruption[0], DfaTableLayout.headerProblem(table), "word " + corruption[0]);
       ProtocolException e = rejected(table);
       assertEquals("InvalidWord", e.variant());
@@ -99,7 +100,7 @@ class DfaTableLayoutTest {
         {306, 0}};
     for (long[] corruption : corruptions) {
       MemorySegment table = table();
-      WireWords.set(table, corruption[0], (int) corruption[1]);
+      Words.set(table, corruption[0], (int) corruption[1]);
       ProtocolException e = rejected(table);
       assertEquals(corruption[0], e.fields().get("word_idx"), e.getMessage());
     }
