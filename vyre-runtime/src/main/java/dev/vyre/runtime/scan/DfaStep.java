@@ -176,7 +176,8 @@ public final class DfaStep {
   }
 
   private static int nextByte(MemorySegment dfa, int row, int b) {
-    return Words.get(dfa, DfaTableLayout.TRANSITION_BASE + row + Words.get(dfa, DfaTableLayout.CLASS_MAP_BASE + b));
+    int classId = Words.get(dfa, DfaTableLayout.CLASS_MAP_BASE + b);
+    return Words.get(dfa, DfaTableLayout.TRANSITION_BASE + (long) row + classId);
   }
 
   private static void reportIf(int transition, long end, long minEnd, MemorySegment dfa, int state, MemorySegment hits,

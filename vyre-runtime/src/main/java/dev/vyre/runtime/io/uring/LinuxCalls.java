@@ -92,6 +92,7 @@ final class LinuxCalls {
     return MemorySegment.ofAddress(address).reinterpret(length);
   }
 
+  /** Teardown: a failure leaves nothing the caller could repair, so its result is not checked. */
   void munmap(MemorySegment mapping) {
     try {
       int ignored = (int) Handles.MUNMAP.invokeExact(errnoState, mapping.address(), mapping.byteSize());
@@ -114,6 +115,7 @@ final class LinuxCalls {
     return fd;
   }
 
+  /** Teardown of a read-only descriptor: nothing was written, so a failed close loses nothing. */
   void close(int fd) {
     try {
       int ignored = (int) Handles.CLOSE.invokeExact(errnoState, fd);
