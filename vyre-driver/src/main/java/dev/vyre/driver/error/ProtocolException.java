@@ -31,4 +31,15 @@ public final class ProtocolException extends VyreException {
         fieldMap("buffer", buffer, "word_idx", wordIdx, "byte_len", byteLen, "fix", fix),
         buffer + " is missing word " + wordIdx + " (byte length " + byteLen + "). Fix: " + fix);
   }
+
+  /**
+   * A word holds a value its reader cannot accept (a bad magic number, an index past its table).
+   * Not a vyre variant: our own descriptors (e.g. the DFA table) validate content, not only length.
+   */
+  public static ProtocolException invalidWord(String buffer, long wordIdx, long value, long byteLen, String problem, String fix) {
+    return new ProtocolException("InvalidWord",
+        fieldMap("buffer", buffer, "word_idx", wordIdx, "value", value, "byte_len", byteLen, "fix", fix),
+        buffer + " word " + wordIdx + " holds " + value + " (byte length " + byteLen + "): " + problem
+            + ". Fix: " + fix);
+  }
 }

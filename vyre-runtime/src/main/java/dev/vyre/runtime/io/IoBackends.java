@@ -1,0 +1,39 @@
+package dev.vyre.runtime.io;
+
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.io.uring.IoUringChunkReader;
+import dev.vyre.runtime.io.uring.IoUringProbe;
+
+/**
+ * Picks the chunk reader: io_uring where it works, else {@link FileChannelChunkReader}, and says
+ * why (for {@code vyre doctor} and {@code --verbose}). The io_uring probe runs once per process.
+ */
+public final class IoBackends {
+
+  private IoBackends() {}
+
+  private static final class Probe {
+    static final IoUringAvailability RESULT = IoUringProbe.probe();
+  }
+
+  /** Whether io_uring works on this machine, and exactly why not. */
+  public static IoUringAvailability availability() {
+    return Probe.RESULT;
+  }
+
+  /**
+   * The best reader over {@code pool}: io_uring when available, otherwise FileChannel carrying the
+   * reason in its {@link ChunkReader#backend()} text.
+   */
+  public static ChunkReader open(BufferPool pool) {
+    IoUringAvailability availability = availability();
+    if (!availability.available()) {
+      return new FileChannelChunkReader(pool, availability.detail());
+    }
+    try {
+      return new IoUringChunkReader(pool);
+    } catch (PipelineException e) {
+      return new FileChannelChunkReader(pool, "io_uring setup for this pool failed: " + e.getMessage());
+    }
+  }
+}

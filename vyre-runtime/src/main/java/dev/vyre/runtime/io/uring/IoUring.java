@@ -1,0 +1,228 @@
+package dev.vyre.runtime.io.uring;
+
+import static dev.vyre.runtime.io.uring.IoUringLayout.*;
+
+import dev.vyre.driver.error.PipelineException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One io_uring instance: the ring file descriptor, its submission and completion rings mapped
+ * with {@code mmap}, registered buffers and a sparse table of registered files. This thread is the
+ * only producer of submissions and the only consumer of completions. Not thread-safe.
+ */
+final class IoUring implements AutoCloseable {
+
+  /** Ring indices are shared with the kernel; coordinates (segment, byte offset). */
+  private static final VarHandle RING_INT = ValueLayout.JAVA_INT.varHandle();
+  private static final String FIX = "run on Linux 5.6 or newer without a seccomp filter that blocks io_uring, or use "
+      + "the FileChannel reader";
+
+  /** Receives one completion. */
+  interface CompletionHandler {
+    void onCompletion(long userData, int result);
+  }
+
+  private final Arena arena = Arena.ofShared();
+  private final LinuxCalls calls = new LinuxCalls(arena);
+  private final List<MemorySegment> mappings = new ArrayList<>();
+  private final int ringFd;
+  private final MemorySegment sqRing;
+  private final MemorySegment cqRing;
+  private final MemorySegment sqes;
+  private final long sqHead;
+  private final long sqTail;
+  private final long sqArray;
+  private final int sqMask;
+  private final int sqEntries;
+  private final long cqHead;
+  private final long cqTail;
+  private final long cqes;
+  private final int cqMask;
+  private int localSqTail;
+  private int unsubmitted;
+  private boolean closed;
+
+  /** Creates a ring with at least {@code entries} submission entries. */
+  IoUring(int entries) {
+    MemorySegment params = arena.allocate(PARAMS_BYTES, 8);
+    try {
+      ringFd = (int) calls.syscall("io_uring_setup", SYS_IO_URING_SETUP, entries, params.address(), 0, 0, 0, 0, FIX);
+    } catch (RuntimeException e) {
+      arena.close();
+      throw e;
+    }
+    try {
+      sqEntries = params.get(ValueLayout.JAVA_INT, PARAMS_SQ_ENTRIES);
+      int cqEntries = params.get(ValueLayout.JAVA_INT, PARAMS_CQ_ENTRIES);
+      int features = params.get(ValueLayout.JAVA_INT, PARAMS_FEATURES);
+      sqHead = u32(params, PARAMS_SQ_OFF + SQ_OFF_HEAD);
+      sqTail = u32(params, PARAMS_SQ_OFF + SQ_OFF_TAIL);
+      sqArray = u32(params, PARAMS_SQ_OFF + SQ_OFF_ARRAY);
+      cqHead = u32(params, PARAMS_CQ_OFF + CQ_OFF_HEAD);
+      cqTail = u32(params, PARAMS_CQ_OFF + CQ_OFF_TAIL);
+      cqes = u32(params, PARAMS_CQ_OFF + CQ_OFF_CQES);
+      long sqBytes = sqArray + 4L * sqEntries;
+      long cqBytes = cqes + CQE_BYTES * cqEntries;
+      // With IORING_FEAT_SINGLE_MMAP (5.4+) one mapping at the SQ offset holds both rings.
+      if ((features & IORING_FEAT_SINGLE_MMAP) != 0) {
+        sqRing = map("rings", Math.max(sqBytes, cqBytes), IORING_OFF_SQ_RING);
+        cqRing = sqRing;
+      } else {
+        sqRing = map("submission ring", sqBytes, IORING_OFF_SQ_RING);
+        cqRing = map("completion ring", cqBytes, IORING_OFF_CQ_RING);
+      }
+      sqes = map("submission entries", SQE_BYTES * sqEntries, IORING_OFF_SQES);
+      sqMask = sqRing.get(ValueLayout.JAVA_INT, u32(params, PARAMS_SQ_OFF + SQ_OFF_RING_MASK));
+      cqMask = cqRing.get(ValueLayout.JAVA_INT, u32(params, PARAMS_CQ_OFF + CQ_OFF_RING_MASK));
+      localSqTail = (int) RING_INT.getAcquire(sqRing, sqTail);
+    } catch (RuntimeException e) {
+      release();
+      throw e;
+    }
+  }
+
+  private MemorySegment map(String what, long length, long offset) {
+    MemorySegment mapping = calls.mmap(what, length, ringFd, offset);
+    mappings.add(mapping);
+    return mapping;
+  }
+
+  private static long u32(MemorySegment params, long offset) {
+    return Integer.toUnsignedLong(params.get(ValueLayout.JAVA_INT, offset));
+  }
+
+  int submissionEntries() {
+    return sqEntries;
+  }
+
+  /** IORING_REGISTER_BUFFERS: buffer {@code i} becomes buf_index {@code i} of READ_FIXED. */
+  void registerBuffers(List<MemorySegment> buffers) {
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment iovecs = scratch.allocate(IOVEC_BYTES * buffers.size(), 8);
+      for (int i = 0; i < buffers.size(); i++) {
+        iovecs.set(ValueLayout.JAVA_LONG, IOVEC_BYTES * i, buffers.get(i).address());
+        iovecs.set(ValueLayout.JAVA_LONG, IOVEC_BYTES * i + 8, buffers.get(i).byteSize());
+      }
+      register("IORING_REGISTER_BUFFERS", IORING_REGISTER_BUFFERS, iovecs, buffers.size());
+    }
+  }
+
+  /** IORING_REGISTER_FILES with {@code count} empty (-1) slots, filled later by {@link #updateFile}. */
+  void registerSparseFiles(int count) {
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment fds = scratch.allocate(4L * count, 4);
+      fds.fill((byte) 0xFF);
+      register("IORING_REGISTER_FILES", IORING_REGISTER_FILES, fds, count);
+    }
+  }
+
+  /** IORING_REGISTER_FILES_UPDATE: puts {@code fd} (or -1 to empty it) into registered slot {@code slot}. */
+  void updateFile(int slot, int fd) {
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment fds = scratch.allocate(4, 4);
+      fds.set(ValueLayout.JAVA_INT, 0, fd);
+      MemorySegment update = scratch.allocate(FILES_UPDATE_BYTES, 8);
+      update.set(ValueLayout.JAVA_INT, 0, slot);
+      update.set(ValueLayout.JAVA_LONG, FILES_UPDATE_FDS, fds.address());
+      register("IORING_REGISTER_FILES_UPDATE", IORING_REGISTER_FILES_UPDATE, update, 1);
+    }
+  }
+
+  private void register(String what, int opcode, MemorySegment argument, int count) {
+    calls.syscall("io_uring_register(" + what + ")", SYS_IO_URING_REGISTER, ringFd, opcode, argument.address(), count,
+        0, 0, FIX);
+  }
+
+  LinuxCalls calls() {
+    return calls;
+  }
+
+  /**
+   * Queues READ_FIXED of {@code length} bytes at {@code fileOffset} of registered file
+   * {@code fileSlot} into {@code address}, inside registered buffer {@code bufferIndex}.
+   *
+   * @return false when the submission ring is full
+   */
+  boolean queueReadFixed(int fileSlot, long address, int length, long fileOffset, int bufferIndex, long userData) {
+    int head = (int) RING_INT.getAcquire(sqRing, sqHead);
+    if (localSqTail - head >= sqEntries) {
+      return false;
+    }
+    int index = localSqTail & sqMask;
+    MemorySegment sqe = sqes.asSlice(SQE_BYTES * index, SQE_BYTES);
+    sqe.fill((byte) 0);
+    sqe.set(ValueLayout.JAVA_BYTE, SQE_OPCODE, IORING_OP_READ_FIXED);
+    sqe.set(ValueLayout.JAVA_BYTE, SQE_FLAGS, IOSQE_FIXED_FILE);
+    sqe.set(ValueLayout.JAVA_INT, SQE_FD, fileSlot);
+    sqe.set(ValueLayout.JAVA_LONG, SQE_OFF, fileOffset);
+    sqe.set(ValueLayout.JAVA_LONG, SQE_ADDR, address);
+    sqe.set(ValueLayout.JAVA_INT, SQE_LEN, length);
+    sqe.set(ValueLayout.JAVA_LONG, SQE_USER_DATA, userData);
+    sqe.set(ValueLayout.JAVA_SHORT, SQE_BUF_INDEX, (short) bufferIndex);
+    sqRing.set(ValueLayout.JAVA_INT, sqArray + 4L * index, index);
+    localSqTail++;
+    // Release: the kernel reads the tail with acquire, so it sees the entry written above.
+    RING_INT.setRelease(sqRing, sqTail, localSqTail);
+    unsubmitted++;
+    return true;
+  }
+
+  /**
+   * io_uring_enter: submits queued entries and, when {@code minComplete > 0}, waits until that
+   * many completions are available. Retries EINTR.
+   */
+  void enter(int minComplete) {
+    while (unsubmitted > 0 || minComplete > 0) {
+      try {
+        long submitted = calls.syscall("io_uring_enter", SYS_IO_URING_ENTER, ringFd, unsubmitted, minComplete,
+            minComplete > 0 ? IORING_ENTER_GETEVENTS : 0, 0, 0, FIX);
+        unsubmitted -= (int) submitted;
+        return;
+      } catch (PipelineException e) {
+        if (!Long.valueOf(Errno.EINTR).equals(e.fields().get("errno"))) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Hands every available completion to {@code handler}; returns how many. */
+  int drainCompletions(CompletionHandler handler) {
+    int head = (int) RING_INT.get(cqRing, cqHead);
+    // Acquire: the entries up to the tail were written by the kernel before it released the tail.
+    int tail = (int) RING_INT.getAcquire(cqRing, cqTail);
+    int count = 0;
+    while (head != tail) {
+      long cqe = cqes + CQE_BYTES * (head & cqMask);
+      long userData = cqRing.get(ValueLayout.JAVA_LONG, cqe + CQE_USER_DATA);
+      int result = cqRing.get(ValueLayout.JAVA_INT, cqe + CQE_RES);
+      head++;
+      // Release: the kernel may reuse the entry once it sees the new head.
+      RING_INT.setRelease(cqRing, cqHead, head);
+      handler.onCompletion(userData, result);
+      count++;
+    }
+    return count;
+  }
+
+  /** Closing the ring fd makes the kernel finish or cancel its requests and drop the registrations. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    release();
+  }
+
+  private void release() {
+    mappings.forEach(calls::munmap);
+    calls.close(ringFd);
+    arena.close();
+  }
+}
