@@ -11,6 +11,7 @@ import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
+import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
 import dev.vyre.runtime.wire.IoQueueLayout;
@@ -59,7 +60,10 @@ final class CudaSession implements KernelSession {
   /** The PRINTF log lives on the device: its cursor is an atomic. */
   private final long deviceDebugLog;
   private final long resourceTable;
-  private final List<MemorySegment> resources = new ArrayList<>();
+  /** One allocated resource: its device-visible address, size, and host view (mapped ones only). */
+  private record Resource(long devicePointer, long byteSize, MemorySegment host) {}
+
+  private final List<Resource> resources = new ArrayList<>();
   private final int grid;
   private final boolean cooperative;
   private final PipelineCache.Outcome cacheOutcome;
@@ -118,18 +122,27 @@ final class CudaSession implements KernelSession {
   }
 
   @Override
-  public synchronized int allocateResource(long byteSize) {
+  public synchronized int allocateResource(long byteSize, ResourcePlacement placement) {
     if (byteSize < 0 || resources.size() == RESOURCE_CAPACITY) {
       throw PipelineException.queueFull("resource", "resource table holds " + RESOURCE_CAPACITY + " buffers of at least 0 bytes",
           "free a megakernel or use fewer, larger resources");
     }
     driver.setCurrent(context);
-    MemorySegment host = mapped(Math.max(byteSize, 1)).asSlice(0, byteSize);
+    long allocated = Math.max(byteSize, 1);
+    Resource resource;
+    if (placement == ResourcePlacement.HOST_MAPPED) {
+      MemorySegment host = mapped(allocated);
+      resource = new Resource(driver.devicePointer(host), byteSize, host.asSlice(0, byteSize));
+    } else {
+      long device = driver.allocDevice(allocated);
+      driver.memset(device, 0, allocated);
+      resource = new Resource(device, byteSize, null);
+    }
     int handle = resources.size();
-    resources.add(host);
+    resources.add(resource);
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment entry = scratch.allocate(RESOURCE_ENTRY_BYTES);
-      entry.set(JAVA_LONG, 0, driver.devicePointer(host));
+      entry.set(JAVA_LONG, 0, resource.devicePointer());
       entry.set(JAVA_LONG, 8, byteSize);
       driver.copyToDevice(resourceTable + handle * RESOURCE_ENTRY_BYTES, entry, RESOURCE_ENTRY_BYTES);
     }
@@ -137,8 +150,60 @@ final class CudaSession implements KernelSession {
   }
 
   @Override
-  public MemorySegment resource(int handle) {
-    return handle >= 0 && handle < resources.size() ? resources.get(handle) : null;
+  public synchronized MemorySegment resource(int handle) {
+    return handle >= 0 && handle < resources.size() ? resources.get(handle).host() : null;
+  }
+
+  @Override
+  public synchronized void writeResource(int handle, long offset, MemorySegment source) {
+    Resource resource = checkedResource(handle, offset, source.byteSize());
+    if (resource.host() != null) {
+      resource.host().asSlice(offset, source.byteSize()).copyFrom(source);
+      return;
+    }
+    driver.setCurrent(context);
+    driver.copyToDevice(resource.devicePointer() + offset, native_(source), source.byteSize());
+  }
+
+  @Override
+  public synchronized void readResource(int handle, long offset, MemorySegment target) {
+    Resource resource = checkedResource(handle, offset, target.byteSize());
+    if (resource.host() != null) {
+      target.copyFrom(resource.host().asSlice(offset, target.byteSize()));
+      return;
+    }
+    driver.setCurrent(context);
+    if (target.isNative()) {
+      driver.copyToHost(target, resource.devicePointer() + offset, target.byteSize());
+    } else {
+      try (Arena scratch = Arena.ofConfined()) {
+        MemorySegment staging = scratch.allocate(target.byteSize(), 8);
+        driver.copyToHost(staging, resource.devicePointer() + offset, target.byteSize());
+        target.copyFrom(staging);
+      }
+    }
+  }
+
+  /** The driver copies from native memory only; heap segments go through a staging copy. */
+  private MemorySegment native_(MemorySegment source) {
+    if (source.isNative()) {
+      return source;
+    }
+    MemorySegment staging = arena.allocate(Math.max(1, source.byteSize()), 8).asSlice(0, source.byteSize());
+    staging.copyFrom(source);
+    return staging;
+  }
+
+  private Resource checkedResource(int handle, long offset, long length) {
+    if (handle < 0 || handle >= resources.size()) {
+      throw PipelineException.queueFull("resource", "no resource has handle " + handle, "use a handle returned by allocateResource");
+    }
+    Resource resource = resources.get(handle);
+    if (offset < 0 || length < 0 || offset + length > resource.byteSize()) {
+      throw PipelineException.queueFull("resource", "range [" + offset + ", " + (offset + length) + ") is outside resource "
+          + handle + " of " + resource.byteSize() + " bytes", "copy within the resource's size");
+    }
+    return resource;
   }
 
   @Override
@@ -306,8 +371,12 @@ final class CudaSession implements KernelSession {
       driver.resetPrimaryContext(device);
       return;
     }
-    for (MemorySegment resource : resources) {
-      driver.freeHost(resource);
+    for (Resource resource : resources) {
+      if (resource.host() != null) {
+        driver.freeHost(resource.host());
+      } else {
+        driver.freeDevice(resource.devicePointer());
+      }
     }
     driver.freeHost(memory.control());
     driver.freeHost(memory.ring());

@@ -51,7 +51,7 @@ final class ReferenceSession implements KernelSession {
   }
 
   @Override
-  public int allocateResource(long byteSize) {
+  public int allocateResource(long byteSize, dev.vyre.runtime.spi.ResourcePlacement placement) {
     if (byteSize < 0) {
       throw PipelineException.queueFull("resource", "resource size " + byteSize + " is negative", "pass a size of at least 0 bytes");
     }
@@ -62,6 +62,24 @@ final class ReferenceSession implements KernelSession {
   @Override
   public MemorySegment resource(int handle) {
     return handle >= 0 && handle < resources.size() ? resources.get(handle) : null;
+  }
+
+  @Override
+  public void writeResource(int handle, long offset, MemorySegment source) {
+    checkedResource(handle).asSlice(offset, source.byteSize()).copyFrom(source);
+  }
+
+  @Override
+  public void readResource(int handle, long offset, MemorySegment target) {
+    target.copyFrom(checkedResource(handle).asSlice(offset, target.byteSize()));
+  }
+
+  private MemorySegment checkedResource(int handle) {
+    MemorySegment segment = resource(handle);
+    if (segment == null) {
+      throw PipelineException.queueFull("resource", "no resource has handle " + handle, "use a handle returned by allocateResource");
+    }
+    return segment;
   }
 
   @Override

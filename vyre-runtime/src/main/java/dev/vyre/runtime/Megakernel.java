@@ -458,14 +458,24 @@ public final class Megakernel implements AutoCloseable {
     return session.snapshotDebugLog();
   }
 
-  /** Allocates a kernel-visible resource buffer and returns its handle. */
-  public int allocateResource(long byteSize) {
-    return session.allocateResource(byteSize);
+  /** Allocates a zeroed, kernel-visible resource buffer and returns the handle slot arguments use. */
+  public int allocateResource(long byteSize, dev.vyre.runtime.spi.ResourcePlacement placement) {
+    return session.allocateResource(byteSize, placement);
   }
 
-  /** The host view of a resource buffer. */
+  /** The host view of a resource (null for a DEVICE resource on a GPU backend; use read/write). */
   public MemorySegment resource(int handle) {
     return session.resource(handle);
+  }
+
+  /** Copies bytes into a resource; complete when this returns. */
+  public void writeResource(int handle, long offset, MemorySegment source) {
+    session.writeResource(handle, offset, source);
+  }
+
+  /** Copies bytes out of a resource into {@code target}. */
+  public void readResource(int handle, long offset, MemorySegment target) {
+    session.readResource(handle, offset, target);
   }
 
   public String backendName() {

@@ -15,10 +15,19 @@ public interface KernelSession extends AutoCloseable {
    * Allocates a zeroed, kernel-visible resource buffer (input chunks, DFA tables, hit buffers) and
    * returns its handle, which slot arguments name. Handles are dense from 0.
    */
-  int allocateResource(long byteSize);
+  int allocateResource(long byteSize, ResourcePlacement placement);
 
-  /** The host view of a resource, or null for an unknown handle. */
+  /**
+   * The host view of a resource: always on the reference backend, for HOST_MAPPED resources on
+   * CUDA; null for an unknown handle or a DEVICE resource on a GPU.
+   */
   java.lang.foreign.MemorySegment resource(int handle);
+
+  /** Copies {@code source} into the resource at {@code offset}; complete when this returns. */
+  void writeResource(int handle, long offset, java.lang.foreign.MemorySegment source);
+
+  /** Copies {@code target.byteSize()} bytes of the resource at {@code offset} into {@code target}. */
+  void readResource(int handle, long offset, java.lang.foreign.MemorySegment target);
 
   /**
    * An exact copy of the control block as the kernel sees it now. The host-mapped
