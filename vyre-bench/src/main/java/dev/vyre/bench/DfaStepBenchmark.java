@@ -6,6 +6,7 @@ import dev.vyre.runtime.scan.DfaStep;
 import dev.vyre.runtime.scan.DfaTable;
 import dev.vyre.runtime.scan.HitBufferLayout;
 import dev.vyre.runtime.scan.PatternSet;
+import dev.vyre.runtime.scan.ScanCorpus;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;

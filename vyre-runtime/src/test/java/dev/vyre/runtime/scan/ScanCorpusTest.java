@@ -1,4 +1,4 @@
-package dev.vyre.bench;
+package dev.vyre.runtime.scan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

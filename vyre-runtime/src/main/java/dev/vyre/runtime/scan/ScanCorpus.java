@@ -1,4 +1,4 @@
-package dev.vyre.bench;
+package dev.vyre.runtime.scan;
 
 import java.io.IOException;
 import java.io.OutputStream;
