@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.vyre.cuda.ffm.CudaDriver;
 import dev.vyre.cuda.ffm.Nvrtc;
+import dev.vyre.driver.error.DeviceException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.spi.KernelMemory;
@@ -38,8 +39,11 @@ import java.util.List;
 final class CudaSession implements KernelSession {
 
   static final int BLOCK_SIZE = 256;
-  /** sizeof(VyreDeviceState), rounded up. */
+  /** sizeof(VyreDeviceState) (192), rounded up. */
   private static final long DEVICE_STATE_BYTES = 256;
+  /** offsetof(VyreDeviceState, abort): claim 5x8, doorbell 5x4, shutdown, tenant_base, 29 masks, live_warps. */
+  private static final long DEVICE_STATE_ABORT_OFFSET = 188;
+  private static final long HOST_MAPPED_FLAG = 1L << 63;
   private static final int RESOURCE_CAPACITY = 4096;
   private static final long RESOURCE_ENTRY_BYTES = 16;
   private static final long KERNEL_ARGS_BYTES = 88;
@@ -70,6 +74,7 @@ final class CudaSession implements KernelSession {
   private final Arena arena = Arena.ofShared();
   private boolean launched;
   private boolean closed;
+  private boolean abortRequested;
 
   CudaSession(KernelSpec spec) {
     this.driver = CudaDriver.load();
@@ -143,7 +148,7 @@ final class CudaSession implements KernelSession {
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment entry = scratch.allocate(RESOURCE_ENTRY_BYTES);
       entry.set(JAVA_LONG, 0, resource.devicePointer());
-      entry.set(JAVA_LONG, 8, byteSize);
+      entry.set(JAVA_LONG, 8, placement == ResourcePlacement.HOST_MAPPED ? byteSize | HOST_MAPPED_FLAG : byteSize);
       driver.copyToDevice(resourceTable + handle * RESOURCE_ENTRY_BYTES, entry, RESOURCE_ENTRY_BYTES);
     }
     return handle;
@@ -317,9 +322,28 @@ final class CudaSession implements KernelSession {
     }
   }
 
+  /**
+   * Tears the kernel down without its cooperation: sets SHUTDOWN, and sets the device-side abort
+   * flag (a copy on the legacy stream, which runs beside the kernel's non-blocking stream) so that
+   * every warp still polling executes {@code __trap()}. A kernel whose warps are all stuck in
+   * handlers cannot be stopped from the host at all (cuDevicePrimaryCtxReset then blocks), so
+   * {@link #close()} gives such a context up rather than hang.
+   */
   @Override
-  public void abort() {
+  public synchronized void abort() {
     Words.setVolatile(memory.control(), ControlLayout.SHUTDOWN, 1);
+    if (!launched || closed || abortRequested) {
+      return;
+    }
+    abortRequested = true;
+    try (Arena scratch = Arena.ofConfined()) {
+      driver.setCurrent(context);
+      MemorySegment one = scratch.allocate(JAVA_INT);
+      one.set(JAVA_INT, 0, 1);
+      driver.copyToDevice(deviceState + DEVICE_STATE_ABORT_OFFSET, one, 4);
+    } catch (DeviceException e) {
+      // The context already holds a sticky error: the kernel is gone, which is what abort wants.
+    }
   }
 
   @Override
@@ -355,19 +379,21 @@ final class CudaSession implements KernelSession {
     if (closed) {
       return;
     }
-    closed = true;
     driver.setCurrent(context);
-    abort();
+    Words.setVolatile(memory.control(), ControlLayout.SHUTDOWN, 1);
     int device = driver.device(this.device.ordinal());
     if (launched && !awaitExit(Duration.ofSeconds(2))) {
-      // A kernel that ignores SHUTDOWN (a handler that never returns) can only be killed by
-      // resetting the context; this frees its memory too, so nothing below may touch it.
-      driver.resetPrimaryContext(device);
-      return;
+      abort();
+      if (!awaitExit(Duration.ofSeconds(5))) {
+        closed = true;
+        System.err.println("vyre: the CUDA megakernel ignores SHUTDOWN and abort (every warp is inside a handler that "
+            + "never returns); its context and memory stay allocated until the process exits");
+        return;
+      }
     }
-    boolean faulted = launched && driver.queryStream(stream) != CudaDriver.CUDA_SUCCESS;
-    if (faulted) {
-      // A sticky device error poisons the context: reset it so the process can bootstrap again.
+    closed = true;
+    if (launched && driver.queryStream(stream) != CudaDriver.CUDA_SUCCESS) {
+      // A trap or device fault leaves a sticky error: reset the context so the process can bootstrap again.
       driver.resetPrimaryContext(device);
       return;
     }

@@ -81,9 +81,11 @@
 typedef int vyre_result;
 
 struct VyreResource {
-  unsigned long long ptr;    // device-visible address
-  unsigned long long bytes;  // length; 0 = unused handle
+  unsigned long long ptr;    // device-visible address; 0 = unused handle
+  unsigned long long bytes;  // length; bit 63 set = pinned host memory mapped into the device
 };
+
+#define VYRE_RESOURCE_HOST_MAPPED (1ull << 63)
 
 // Device-memory state shared by all warps; the host zeroes it before launch.
 struct VyreDeviceState {
@@ -93,6 +95,7 @@ struct VyreDeviceState {
   unsigned tenant_base;                            // mirror of control[2]
   unsigned tenant_mask[VYRE_MAX_TENANTS];          // mirror of the mask table
   unsigned live_warps;                             // warps still in their loop
+  unsigned abort;                                  // set by the host (device memset): every warp traps
 };
 
 struct VyreKernelArgs {
@@ -170,6 +173,109 @@ __device__ __forceinline__ bool vyre_in_control(const VyreKernelArgs& a, unsigne
 
 __device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, bool* handled);
 
+// ---- DFA_STEP (opcode 6): mirrors dev.vyre.runtime.scan.DfaStep; see DfaStepArgs for the args ----
+#define VYRE_DFA_MAGIC 0x41464456u
+#define VYRE_DFA_HEADER_WORDS 16u
+#define VYRE_DFA_CLASS_MAP_BASE 16u
+#define VYRE_DFA_TRANSITION_BASE 272u
+#define VYRE_DFA_ACCEPT_FLAG 0x80000000u
+#define VYRE_DFA_ROW_MASK 0x7FFFFFFFu
+#define VYRE_HIT_HEADER_WORDS 4u
+#define VYRE_HIT_RECORD_WORDS 4u
+
+__device__ __forceinline__ const VyreResource* vyre_resource(const VyreKernelArgs& a, unsigned handle) {
+  if (handle >= a.resource_capacity || a.resources[handle].ptr == 0ull) return nullptr;
+  return &a.resources[handle];
+}
+
+__device__ __forceinline__ unsigned long long vyre_resource_bytes(const VyreResource* r) {
+  return r->bytes & ~VYRE_RESOURCE_HOST_MAPPED;
+}
+
+// DfaTableLayout.headerProblem: true when the header is consistent with itself and the buffer.
+__device__ bool vyre_dfa_header_ok(const unsigned* t, unsigned long long bytes) {
+  if (bytes < VYRE_DFA_HEADER_WORDS * 4ull) return false;
+  unsigned long long states = __ldg(t + 2), classes = __ldg(t + 3), patterns = __ldg(t + 5);
+  unsigned long long offsets_base = VYRE_DFA_TRANSITION_BASE + states * classes;
+  unsigned long long ids_base = offsets_base + states + 1;
+  unsigned long long lengths_base = __ldg(t + 11), total = __ldg(t + 12);
+  return __ldg(t) == VYRE_DFA_MAGIC && __ldg(t + 1) == 1u && states >= 1 && classes >= 1 && classes <= 256 &&
+         states * classes <= (1ull << 31) && __ldg(t + 4) < states && patterns >= 1 && __ldg(t + 6) >= 1 &&
+         __ldg(t + 7) == VYRE_DFA_CLASS_MAP_BASE && __ldg(t + 8) == VYRE_DFA_TRANSITION_BASE &&
+         __ldg(t + 9) == offsets_base && __ldg(t + 10) == ids_base && lengths_base >= ids_base &&
+         total == lengths_base + patterns && total * 4ull <= bytes && __ldg(t + 13) == 0u && __ldg(t + 14) == 0u &&
+         __ldg(t + 15) == 0u;
+}
+
+__device__ void vyre_dfa_report(const unsigned* t, unsigned state, unsigned* hits, unsigned input_id, unsigned long long end) {
+  unsigned offsets_base = __ldg(t + 9), ids_base = __ldg(t + 10), lengths_base = __ldg(t + 11);
+  unsigned capacity = *(volatile unsigned*)(hits + 1);
+  for (unsigned k = __ldg(t + offsets_base + state); k < __ldg(t + offsets_base + state + 1); k++) {
+    unsigned pattern = __ldg(t + ids_base + k);
+    unsigned long long start = end - __ldg(t + lengths_base + pattern);
+    unsigned index = atomicAdd(hits, 1u);
+    if (index < capacity) {
+      unsigned* record = hits + VYRE_HIT_HEADER_WORDS + (unsigned long long)index * VYRE_HIT_RECORD_WORDS;
+      record[0] = input_id;
+      record[1] = (unsigned)start;
+      record[2] = (unsigned)(start >> 32);
+      record[3] = pattern;
+    }
+  }
+}
+
+__device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* args) {
+  const VyreResource* input = vyre_resource(a, args[0]);
+  const VyreResource* table = vyre_resource(a, args[3]);
+  const VyreResource* hit = vyre_resource(a, args[5]);
+  // Hits are counted with a device atomic, so the hit buffer must live in device memory.
+  if (!input || !table || !hit || (hit->bytes & VYRE_RESOURCE_HOST_MAPPED)) return -VYRE_FAULT_RESOURCE;
+  unsigned long long off = args[1], len = args[2];
+  if (off + len > vyre_resource_bytes(input)) return -VYRE_FAULT_RESOURCE;
+  const unsigned* t = reinterpret_cast<const unsigned*>(table->ptr);
+  if (!vyre_dfa_header_ok(t, vyre_resource_bytes(table))) return -VYRE_FAULT_TABLE;
+  unsigned classes = __ldg(t + 3);
+  if (args[4] >= __ldg(t + 2)) return -VYRE_FAULT_TABLE;
+  unsigned* hits = reinterpret_cast<unsigned*>(hit->ptr);
+  unsigned long long hit_bytes = vyre_resource_bytes(hit);
+  if (hit_bytes < VYRE_HIT_HEADER_WORDS * 4ull ||
+      (VYRE_HIT_HEADER_WORDS + 4ull * *(volatile unsigned*)(hits + 1)) * 4ull > hit_bytes) return -VYRE_FAULT_RESOURCE;
+  unsigned long long base = (unsigned long long)args[7] | ((unsigned long long)args[8] << 32);
+  if (base + len < base) return -VYRE_FAULT_RESOURCE;
+  unsigned report_from = args[9];
+  unsigned input_id = args[6];
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(input->ptr) + off;
+  const unsigned* transitions = t + VYRE_DFA_TRANSITION_BASE;
+  unsigned row = args[4] * classes;
+  // The host may reuse an input buffer for the next chunk: read it past L1 (L2 only, or the bus).
+  unsigned long long i = 0;
+  for (; i < len && ((reinterpret_cast<unsigned long long>(bytes + i)) & 15ull); i++) {
+    unsigned tr = __ldg(transitions + row + __ldg(t + VYRE_DFA_CLASS_MAP_BASE + __ldcg(bytes + i)));
+    row = tr & VYRE_DFA_ROW_MASK;
+    if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + 1);
+  }
+  // 16-byte loads, the next one in flight while this one is consumed: mapped input crosses PCIe.
+  uint4 next = i + 16 <= len ? __ldcg(reinterpret_cast<const uint4*>(bytes + i)) : make_uint4(0, 0, 0, 0);
+  for (; i + 16 <= len; i += 16) {
+    uint4 now = next;
+    if (i + 32 <= len) next = __ldcg(reinterpret_cast<const uint4*>(bytes + i + 16));
+    unsigned words[4] = {now.x, now.y, now.z, now.w};
+#pragma unroll
+    for (unsigned k = 0; k < 16; k++) {
+      unsigned b = (words[k >> 2] >> (8u * (k & 3u))) & 0xFFu;
+      unsigned tr = __ldg(transitions + row + __ldg(t + VYRE_DFA_CLASS_MAP_BASE + b));
+      row = tr & VYRE_DFA_ROW_MASK;
+      if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + k + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + k + 1);
+    }
+  }
+  for (; i < len; i++) {
+    unsigned tr = __ldg(transitions + row + __ldg(t + VYRE_DFA_CLASS_MAP_BASE + __ldcg(bytes + i)));
+    row = tr & VYRE_DFA_ROW_MASK;
+    if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + 1);
+  }
+  return VYRE_STATUS_DONE;
+}
+
 // One operation with the reference semantics: metrics, built-ins, user handlers, bounds checks.
 __device__ vyre_result vyre_dispatch(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, unsigned arg0, unsigned arg1, unsigned arg2, bool meter) {
   if (meter && op < VYRE_METERED_OPCODES) {
@@ -223,6 +329,8 @@ __device__ vyre_result vyre_dispatch(const VyreKernelArgs& a, unsigned slot, uns
       }
       return VYRE_STATUS_DONE;
     }
+    case VYRE_OP_DFA_STEP:
+      return vyre_dfa_step(a, args);
     case VYRE_OP_SHUTDOWN:
       vyre_write(a, VYRE_CTL_SHUTDOWN, 1u);
       atomicExch(&a.state->shutdown, 1u);
@@ -390,6 +498,7 @@ __device__ bool vyre_run_batch(const VyreKernelArgs& a, unsigned lane, const uns
       remaining &= ~ready;
       sleep_ns = 0;
     } else {
+      if (vyre_load_gpu(&s->abort)) __trap();
       if (vyre_load_gpu(&s->shutdown)) return true;  // tickets that were never published
       sleep_ns = sleep_ns == 0 ? 32 : (sleep_ns * 2 > a.worker_idle_ns ? a.worker_idle_ns : sleep_ns * 2);
       __nanosleep(sleep_ns);
@@ -423,6 +532,7 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
     } else if (lane >= 8 && lane < 16) {
       head = __ldcv(reinterpret_cast<const uint4*>(control) + (lane - 8));
     }
+    if (vyre_load_gpu(&s->abort)) __trap();
     unsigned shutdown = __shfl_sync(0xFFFFFFFFu, head.x, 8) | vyre_load_gpu(&s->shutdown);
     bool any = __any_sync(0xFFFFFFFFu, changed);
     if (any) {
@@ -486,6 +596,7 @@ extern "C" __global__ void __launch_bounds__(256) vyre_megakernel(VyreKernelArgs
   } else {
     unsigned sleep_ns = 0;
     while (vyre_load_gpu(&s->shutdown) == 0u) {
+      if (vyre_load_gpu(&s->abort)) __trap();  // the host's last resort after a stall
       if (vyre_run_batch(a, lane, offsets, false)) {
         sleep_ns = 0;
       } else {

@@ -679,7 +679,11 @@ public final class Megakernel implements AutoCloseable {
   private void fail(KernelException error) {
     failure = error;
     closed = true;
-    session.abort();
+    try {
+      session.abort();
+    } catch (RuntimeException e) {
+      error.addSuppressed(e);
+    }
     for (int slot = 0; slot < futures.length; slot++) {
       CompletableFuture<TaskResult> future = futures[slot];
       if (future != null) {

@@ -1,0 +1,87 @@
+package dev.vyre.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskBatch;
+import dev.vyre.runtime.scan.AhoCorasickCompiler;
+import dev.vyre.runtime.scan.ChunkPlanner;
+import dev.vyre.runtime.scan.DfaStepArgs;
+import dev.vyre.runtime.scan.DfaTable;
+import dev.vyre.runtime.scan.Hit;
+import dev.vyre.runtime.scan.HitBufferLayout;
+import dev.vyre.runtime.scan.NaiveMatcher;
+import dev.vyre.runtime.scan.PatternSet;
+import dev.vyre.runtime.spi.ResourcePlacement;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** DFA_STEP on the GPU finds exactly the hits of the naive all-matches matcher, chunk overlaps included. */
+@Tag("gpu")
+class CudaDfaStepGpuTest {
+
+  @Test
+  void gpuDfaStepFindsEveryOverlappingMatchOnceAcrossChunks() throws Exception {
+    List<String> words = List.of("he", "she", "his", "hers", "vyre", "error", "rror", "kernel");
+    PatternSet patterns = PatternSet.fromArguments(words, false);
+    DfaTable table = AhoCorasickCompiler.compile(patterns);
+    SplittableRandom random = new SplittableRandom(42);
+    StringBuilder text = new StringBuilder();
+    while (text.length() < 3_000_000) {
+      text.append(random.nextInt(4) == 0 ? words.get(random.nextInt(words.size())) : (char) ('a' + random.nextInt(26)));
+    }
+    byte[] input = text.toString().getBytes(StandardCharsets.US_ASCII);
+    List<Hit> expected = NaiveMatcher.findAll(patterns, input, 7);
+    int capacity = expected.size() + 16;
+    try (Megakernel kernel = Megakernel.builder().backend(new CudaBackend()).slots(4096).singlePriority(Priority.NORMAL).bootstrap();
+        Arena arena = Arena.ofConfined()) {
+      int inputHandle = kernel.allocateResource(input.length, ResourcePlacement.HOST_MAPPED);
+      kernel.resource(inputHandle).copyFrom(MemorySegment.ofArray(input));
+      int dfaHandle = kernel.allocateResource(table.byteSize(), ResourcePlacement.DEVICE);
+      kernel.writeResource(dfaHandle, 0, table.segment());
+      int hitHandle = kernel.allocateResource(HitBufferLayout.byteSize(capacity), ResourcePlacement.DEVICE);
+      MemorySegment header = arena.allocate(16, 8);
+      Words.set(header, HitBufferLayout.CAPACITY_WORD, capacity);
+      kernel.writeResource(hitHandle, 0, header);
+      TaskBatch batch = new TaskBatch(1024);
+      for (ChunkPlanner.Chunk chunk : ChunkPlanner.of(input.length, 4093, patterns.maxLength()).chunks()) {
+        int[] args = new DfaStepArgs(inputHandle, chunk.readOffset(), chunk.readLength(), dfaHandle, table.startState(),
+            hitHandle, 7, chunk.readOffset(), chunk.reportFrom()).toArgs();
+        if (batch.size() == batch.capacity()) {
+          kernel.publish(batch);
+          batch.clear();
+        }
+        batch.add(0, Opcodes.DFA_STEP, args);
+      }
+      kernel.publish(batch);
+      assertTrue(kernel.drain(Duration.ofSeconds(60)), kernel.summary());
+      assertEquals(0, kernel.stats().faults(), "no DFA_STEP faulted");
+      MemorySegment hits = arena.allocate(HitBufferLayout.byteSize(capacity), 8);
+      kernel.readResource(hitHandle, 0, hits);
+      long count = Integer.toUnsignedLong(Words.get(hits, HitBufferLayout.CURSOR_WORD));
+      assertEquals(expected.size(), count, "hit count");
+      List<Hit> actual = new ArrayList<>();
+      for (long i = 0; i < count; i++) {
+        long start = Integer.toUnsignedLong(Words.get(hits, HitBufferLayout.recordWord(i, HitBufferLayout.START_LO_FIELD)))
+            | (long) Words.get(hits, HitBufferLayout.recordWord(i, HitBufferLayout.START_HI_FIELD)) << 32;
+        actual.add(new Hit(Words.get(hits, HitBufferLayout.recordWord(i, HitBufferLayout.INPUT_ID_FIELD)), start,
+            Words.get(hits, HitBufferLayout.recordWord(i, HitBufferLayout.PATTERN_ID_FIELD))));
+      }
+      actual.sort(null);
+      List<Hit> sorted = new ArrayList<>(expected);
+      sorted.sort(null);
+      assertEquals(sorted, actual);
+    }
+  }
+}
