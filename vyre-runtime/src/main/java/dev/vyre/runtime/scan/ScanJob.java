@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -226,7 +227,7 @@ public final class ScanJob implements AutoCloseable {
   /** Waits for the oldest scanning chunk, then collects its hits or rescans it if they overflowed. */
   private void finishOldest() {
     ChunkSlot slot = scanning.poll();
-    if (!kernel.await(slot.lastTicket, TASK_TIMEOUT)) {
+    if (!awaitTasks(slot.lastTicket)) {
       throw PipelineException.backend("DFA_STEP tasks of " + slot.file.file.path() + " did not finish within "
           + TASK_TIMEOUT.toSeconds() + " s (" + kernel.summary() + "). Fix: check `vyre doctor` and the backend");
     }
@@ -258,6 +259,23 @@ public final class ScanJob implements AutoCloseable {
     }
     bytesScanned += slot.chunk.readLength() - slot.chunk.reportFrom();
     release(slot);
+  }
+
+  /**
+   * Waits for a ticket with a doubling sleep (10 µs up to 1 ms) rather than a spin: a chunk takes
+   * milliseconds, and on a small CPU a spinning host steals cycles from the reference workers.
+   */
+  private boolean awaitTasks(long ticket) {
+    long deadline = System.nanoTime() + TASK_TIMEOUT.toNanos();
+    long sleep = 10_000;
+    while (!kernel.await(ticket, Duration.ZERO)) {
+      if (System.nanoTime() - deadline > 0 || !kernel.isKernelRunning()) {
+        return false;
+      }
+      LockSupport.parkNanos(sleep);
+      sleep = Math.min(2 * sleep, 1_000_000);
+    }
+    return true;
   }
 
   private void release(ChunkSlot slot) {
