@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -34,7 +33,8 @@ import picocli.CommandLine.Parameters;
         "Prints path:byte-offset:pattern for every match, overlapping ones included, sorted by offset per file.",
         "Patterns are fixed strings (like grep -F). Binary files are scanned like text; offsets count bytes.",
         "Exit status: 0 if something matched, 1 if nothing did, 2 if an error occurred (even with matches)."},
-    customSynopsis = {"vyre scan [OPTIONS] PATTERN [PATH...]", "vyre scan [OPTIONS] (-e PATTERN | -f FILE)... [PATH...]"},
+    customSynopsis = {"vyre scan [OPTIONS] PATTERN [PATH...]",
+        "       vyre scan [OPTIONS] (-e PATTERN | -f FILE)... [PATH...]"},
     footer = {"", "With no PATH, the current directory is scanned. Example:",
         "  vyre scan -f examples/scan/patterns.txt examples/scan/"})
 final class ScanCommand implements Callable<Integer> {
@@ -66,7 +66,12 @@ final class ScanCommand implements Callable<Integer> {
     boolean json;
   }
 
-  @Mixin BackendOption backendOption;
+  // Not the shared BackendOption mixin: its -v would shadow grep's -v (invert), which must fail loudly here.
+  @Option(names = "--backend", defaultValue = "auto", description = "auto | reference | cuda (default: ${DEFAULT-VALUE}).")
+  String backend;
+
+  @Option(names = "--verbose", description = "Say which backend and file reader were chosen and why, and the DFA size.")
+  boolean verbose;
 
   @Option(names = "--chunk-size", defaultValue = "4194304", paramLabel = "BYTES",
       description = "Bytes read per chunk (default: ${DEFAULT-VALUE}).")
@@ -76,8 +81,12 @@ final class ScanCommand implements Callable<Integer> {
       description = "Bytes per DFA_STEP task; a chunk is split into tasks that run in parallel (default: ${DEFAULT-VALUE}).")
   long taskBytes;
 
-  @Option(names = "--buffers", defaultValue = "16", description = "Chunk buffers in flight (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--buffers", defaultValue = "16", paramLabel = "N", description = "Chunk buffers in flight (default: ${DEFAULT-VALUE}).")
   int buffers;
+
+  // Only the long form: grep's -h means something else.
+  @Option(names = "--help", usageHelp = true, description = "Show this help and exit.")
+  boolean help;
 
   @Parameters(paramLabel = "PATH", description = "Files and directories to scan (the first is PATTERN without -e/-f).")
   List<String> operands = new ArrayList<>();
@@ -97,9 +106,9 @@ final class ScanCommand implements Callable<Integer> {
     ScanOutput output = new ScanOutput(stdout, err, patternSet, mode.count ? ScanOutput.Format.COUNT
         : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES);
     ScanSummary summary;
-    try (Megakernel kernel = bootstrap(Megakernel.builder().backend(backendOption.backend), options);
+    try (Megakernel kernel = bootstrap(Megakernel.builder().backend(backend), options);
         ScanJob job = new ScanJob(kernel, table, options)) {
-      if (backendOption.verbose) {
+      if (verbose) {
         err.println("vyre scan: backend: " + kernel.backendReason() + "; " + kernel.describe());
         err.println("vyre scan: io: " + job.ioBackend());
         err.println("vyre scan: DFA table: " + table.describe());
@@ -112,7 +121,7 @@ final class ScanCommand implements Callable<Integer> {
     } finally {
       output.close();
     }
-    if (backendOption.verbose) {
+    if (verbose) {
       err.printf("vyre scan: %d file(s), %d bytes in %.3f s (%.3f GB/s), %d match(es), %d chunk rescan(s)%n",
           summary.files(), summary.bytes(), summary.nanos() / 1e9, summary.gigabytesPerSecond(), summary.matches(),
           summary.rescans());

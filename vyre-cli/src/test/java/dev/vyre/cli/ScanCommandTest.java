@@ -115,10 +115,13 @@ class ScanCommandTest {
   }
 
   @Test
-  void unknownFlagIsAUsageError() {
+  void unknownFlagsAreUsageErrorsGrepsInvertIncluded() {
     Run run = run("--frobnicate", "-e", "he", a.toString());
     assertEquals(2, run.status());
     assertTrue(run.err().contains("Unknown option: '--frobnicate'"), run.err());
+    Run invert = run("-v", "-e", "he", a.toString());
+    assertEquals(2, invert.status(), "-v is not --verbose here: a grep user would expect inverted output");
+    assertEquals("", invert.out());
   }
 
   @Test

@@ -16,7 +16,6 @@ import dev.vyre.runtime.scan.ScanJob;
 import dev.vyre.runtime.scan.ScanOptions;
 import dev.vyre.runtime.scan.ScanSummary;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,14 +108,20 @@ class ScanJobTest {
       Files.write(path, c.files().get(i));
       files.add(new ScanFile(path, c.files().get(i).length));
     }
-    PatternSet patterns = PatternSet.of(c.patterns(), c.caseInsensitive(), "test");
+    Outcome outcome = scanFiles(PatternSet.of(c.patterns(), c.caseInsensitive(), "test"), c.options(), files);
+    assertEquals(c.files().stream().mapToLong(f -> f.length).sum(), outcome.summary().bytes());
+    assertEquals(0, outcome.summary().failedFiles());
+    return outcome.results();
+  }
+
+  private record Outcome(ScanSummary summary, List<FileResult> results) {}
+
+  /** One job over {@code files}: its summary and the results in the order the sink saw them. */
+  private static Outcome scanFiles(PatternSet patterns, ScanOptions options, List<ScanFile> files) {
     List<FileResult> results = new ArrayList<>();
-    try (ScanJob job = new ScanJob(kernel(), AhoCorasickCompiler.compile(patterns), c.options())) {
-      ScanSummary summary = job.run(files, results::add);
-      assertEquals(c.files().stream().mapToLong(f -> f.length).sum(), summary.bytes());
-      assertEquals(0, summary.failedFiles());
+    try (ScanJob job = new ScanJob(kernel(), AhoCorasickCompiler.compile(patterns), options)) {
+      return new Outcome(job.run(files, results::add), results);
     }
-    return results;
   }
 
   private static List<Hit> hitsOf(FileResult result) {
@@ -128,49 +133,43 @@ class ScanJobTest {
   }
 
   @Property(tries = 60)
-  void everyMatchOfEveryFileIsFoundOnce(@ForAll("cases") Case c) throws IOException {
-    Path dir = Files.createTempDirectory("scanjob");
-    try {
-      List<FileResult> results = scan(c, dir);
-      PatternSet patterns = PatternSet.of(c.patterns(), c.caseInsensitive(), "test");
-      assertEquals(c.files().size(), results.size());
-      for (int i = 0; i < results.size(); i++) {
-        FileResult result = results.get(i);
-        assertEquals(dir.resolve("f" + i), result.file().path());
-        List<Hit> expected = NaiveMatcher.findAll(patterns, c.files().get(i), i);
-        assertEquals(expected, hitsOf(result), "file " + i);
-        assertEquals(expected.size(), result.matches());
-      }
-    } finally {
-      deleteTree(dir);
+  void everyMatchOfEveryFileIsFoundOnce(@ForAll("cases") Case c) throws Exception {
+    inTempDir(dir -> {
+    List<FileResult> results = scan(c, dir);
+    PatternSet patterns = PatternSet.of(c.patterns(), c.caseInsensitive(), "test");
+    assertEquals(c.files().size(), results.size());
+    for (int i = 0; i < results.size(); i++) {
+      FileResult result = results.get(i);
+      assertEquals(dir.resolve("f" + i), result.file().path());
+      List<Hit> expected = NaiveMatcher.findAll(patterns, c.files().get(i), i);
+      assertEquals(expected, hitsOf(result), "file " + i);
+      assertEquals(expected.size(), result.matches());
     }
+    });
   }
 
   @Property(tries = 15)
   void everyGrepMatchIsReported(@ForAll("cases") Case c) throws Exception {
     Assume.that(GREP_AVAILABLE);
-    Path dir = Files.createTempDirectory("scanjob");
-    try {
-      List<FileResult> results = scan(c, dir);
-      Path patternFile = dir.resolve("patterns");
-      Files.write(patternFile, String.join("\n", c.patterns().stream()
-          .map(p -> new String(p, StandardCharsets.ISO_8859_1)).toList()).getBytes(StandardCharsets.ISO_8859_1));
-      PatternSet patterns = PatternSet.of(c.patterns(), c.caseInsensitive(), "test");
-      for (int i = 0; i < results.size(); i++) {
-        Set<String> found = new HashSet<>();
-        FileResult result = results.get(i);
-        for (int h = 0; h < result.hits().size(); h++) {
-          byte[] text = Arrays.copyOfRange(c.files().get(i), (int) result.hits().start(h),
-              (int) result.hits().start(h) + patterns.length(result.hits().patternId(h)));
-          found.add(result.hits().start(h) + ":" + new String(text, StandardCharsets.ISO_8859_1));
-        }
-        for (String match : grep(patternFile, dir.resolve("f" + i), c.caseInsensitive())) {
-          assertTrue(found.contains(match), "grep found " + match + " in file " + i);
-        }
+    inTempDir(dir -> {
+    List<FileResult> results = scan(c, dir);
+    Path patternFile = dir.resolve("patterns");
+    Files.write(patternFile, String.join("\n", c.patterns().stream()
+        .map(p -> new String(p, StandardCharsets.ISO_8859_1)).toList()).getBytes(StandardCharsets.ISO_8859_1));
+    PatternSet patterns = PatternSet.of(c.patterns(), c.caseInsensitive(), "test");
+    for (int i = 0; i < results.size(); i++) {
+      Set<String> found = new HashSet<>();
+      FileResult result = results.get(i);
+      for (int h = 0; h < result.hits().size(); h++) {
+        byte[] text = Arrays.copyOfRange(c.files().get(i), (int) result.hits().start(h),
+            (int) result.hits().start(h) + patterns.length(result.hits().patternId(h)));
+        found.add(result.hits().start(h) + ":" + new String(text, StandardCharsets.ISO_8859_1));
       }
-    } finally {
-      deleteTree(dir);
+      for (String match : grep(patternFile, dir.resolve("f" + i), c.caseInsensitive())) {
+        assertTrue(found.contains(match), "grep found " + match + " in file " + i);
+      }
     }
+    });
   }
 
   private static boolean grepAvailable() {
@@ -185,7 +184,7 @@ class ScanJobTest {
   }
 
   /** {@code grep -F -o -b -a} lines, "offset:text", in the C locale so that bytes are bytes. */
-  static List<String> grep(Path patterns, Path file, boolean caseInsensitive) throws Exception {
+  private static List<String> grep(Path patterns, Path file, boolean caseInsensitive) throws Exception {
     List<String> command = new ArrayList<>(List.of("grep", "-F", "-o", "-b", "-a", "-f", patterns.toString()));
     if (caseInsensitive) {
       command.add("-i");
@@ -200,77 +199,66 @@ class ScanJobTest {
     return out.isEmpty() ? List.of() : List.of(out.split("\n"));
   }
 
-  static void deleteTree(Path dir) {
-    try (var paths = Files.walk(dir)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  /** Code that works in a temporary directory. */
+  private interface InDirectory {
+    void run(Path dir) throws Exception;
+  }
+
+  /** Runs {@code body} in a fresh temporary directory and deletes it afterwards (jqwik has no @TempDir). */
+  private static void inTempDir(InDirectory body) throws Exception {
+    Path dir = Files.createTempDirectory("scanjob");
+    try {
+      body.run(dir);
+    } finally {
+      try (var paths = Files.walk(dir)) {
+        paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
     }
   }
 
   @Example
-  void aChunkWhoseHitsOverflowIsRescannedWithALargerBuffer() throws IOException {
-    Path dir = Files.createTempDirectory("scanjob");
-    try {
-      byte[] text = new byte[20_000];
-      Arrays.fill(text, (byte) 'a');
-      Path file = Files.write(dir.resolve("dense"), text);
-      PatternSet patterns = PatternSet.fromArguments(List.of("a", "aa"), false);
-      List<FileResult> results = new ArrayList<>();
-      ScanSummary summary;
-      try (ScanJob job = new ScanJob(kernel(), AhoCorasickCompiler.compile(patterns),
-          new ScanOptions(32 << 10, 32 << 10, 2, true))) {
-        summary = job.run(List.of(new ScanFile(file, text.length)), results::add);
-      }
-      assertTrue(summary.rescans() > 0, "the policy sized the buffer for far fewer hits");
-      assertEquals(NaiveMatcher.findAll(patterns, text, 0), hitsOf(results.getFirst()));
-    } finally {
-      deleteTree(dir);
-    }
+  void aChunkWhoseHitsOverflowIsRescannedWithALargerBuffer() throws Exception {
+    inTempDir(dir -> {
+    byte[] text = new byte[20_000];
+    Arrays.fill(text, (byte) 'a');
+    Path file = Files.write(dir.resolve("dense"), text);
+    PatternSet patterns = PatternSet.fromArguments(List.of("a", "aa"), false);
+    Outcome outcome = scanFiles(patterns, new ScanOptions(32 << 10, 32 << 10, 2, true),
+        List.of(new ScanFile(file, text.length)));
+    assertTrue(outcome.summary().rescans() > 0, "the policy sized the buffer for far fewer hits");
+    assertEquals(NaiveMatcher.findAll(patterns, text, 0), hitsOf(outcome.results().getFirst()));
+    });
   }
 
   @Example
-  void unreadableAndVanishedFilesAreReportedAndSkipped() throws IOException {
-    Path dir = Files.createTempDirectory("scanjob");
-    try {
-      Path good = Files.writeString(dir.resolve("good"), "xx needle xx");
-      Path directory = Files.createDirectory(dir.resolve("a-directory"));
-      Path gone = dir.resolve("gone");
-      Path empty = Files.write(dir.resolve("empty"), new byte[0]);
-      List<ScanFile> files = List.of(new ScanFile(directory, 4096), new ScanFile(gone, 10), new ScanFile(empty, 0),
-          new ScanFile(good, Files.size(good)));
-      PatternSet patterns = PatternSet.fromArguments(List.of("needle"), false);
-      List<FileResult> results = new ArrayList<>();
-      ScanSummary summary;
-      try (ScanJob job = new ScanJob(kernel(), AhoCorasickCompiler.compile(patterns), ScanOptions.defaults())) {
-        summary = job.run(files, results::add);
-      }
-      assertEquals(2, summary.failedFiles());
-      assertTrue(results.get(0).error().startsWith("read failed at offset 0"), results.get(0).error());
-      assertTrue(results.get(1).error().startsWith("cannot open"), results.get(1).error());
-      assertNull(results.get(2).error());
-      assertEquals(0, results.get(2).matches());
-      assertEquals(List.of(new Hit(3, 3, 0)), hitsOf(results.get(3)));
-      assertEquals(1, summary.matches());
-    } finally {
-      deleteTree(dir);
-    }
+  void unreadableAndVanishedFilesAreReportedAndSkipped() throws Exception {
+    inTempDir(dir -> {
+    Path good = Files.writeString(dir.resolve("good"), "xx needle xx");
+    Path directory = Files.createDirectory(dir.resolve("a-directory"));
+    Path gone = dir.resolve("gone");
+    Path empty = Files.write(dir.resolve("empty"), new byte[0]);
+    List<ScanFile> files = List.of(new ScanFile(directory, 4096), new ScanFile(gone, 10), new ScanFile(empty, 0),
+        new ScanFile(good, Files.size(good)));
+    Outcome outcome = scanFiles(PatternSet.fromArguments(List.of("needle"), false), ScanOptions.defaults(), files);
+    List<FileResult> results = outcome.results();
+    assertEquals(2, outcome.summary().failedFiles());
+    assertTrue(results.get(0).error().startsWith("read failed at offset 0"), results.get(0).error());
+    assertTrue(results.get(1).error().startsWith("cannot open"), results.get(1).error());
+    assertNull(results.get(2).error());
+    assertEquals(0, results.get(2).matches());
+    assertEquals(List.of(new Hit(3, 3, 0)), hitsOf(results.get(3)));
+    assertEquals(1, outcome.summary().matches());
+    });
   }
 
   @Example
-  void countingKeepsNoHits() throws IOException {
-    Path dir = Files.createTempDirectory("scanjob");
-    try {
-      Path file = Files.writeString(dir.resolve("f"), "abab abab");
-      List<FileResult> results = new ArrayList<>();
-      try (ScanJob job = new ScanJob(kernel(), AhoCorasickCompiler.compile(
-          PatternSet.fromArguments(List.of("ab", "bab"), false)), ScanOptions.defaults().withKeepHits(false))) {
-        job.run(List.of(new ScanFile(file, 9)), results::add);
-      }
-      assertNull(results.getFirst().hits());
-      assertEquals(6, results.getFirst().matches());
-    } finally {
-      deleteTree(dir);
-    }
+  void countingKeepsNoHits() throws Exception {
+    inTempDir(dir -> {
+    Path file = Files.writeString(dir.resolve("f"), "abab abab");
+    FileResult result = scanFiles(PatternSet.fromArguments(List.of("ab", "bab"), false),
+        ScanOptions.defaults().withKeepHits(false), List.of(new ScanFile(file, 9))).results().getFirst();
+    assertNull(result.hits());
+    assertEquals(6, result.matches());
+    });
   }
 }
