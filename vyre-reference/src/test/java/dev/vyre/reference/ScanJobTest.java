@@ -242,8 +242,8 @@ class ScanJobTest {
     Outcome outcome = scanFiles(PatternSet.fromArguments(List.of("needle"), false), ScanOptions.defaults(), files);
     List<FileResult> results = outcome.results();
     assertEquals(2, outcome.summary().failedFiles());
-    assertTrue(results.get(0).error().startsWith("read failed at offset 0"), results.get(0).error());
-    assertTrue(results.get(1).error().startsWith("cannot open"), results.get(1).error());
+    assertEquals("read failed at offset 0: Is a directory", results.get(0).error());
+    assertEquals("No such file or directory", results.get(1).error());
     assertNull(results.get(2).error());
     assertEquals(0, results.get(2).matches());
     assertEquals(List.of(new Hit(3, 3, 0)), hitsOf(results.get(3)));

@@ -104,7 +104,8 @@ public final class ScanJob implements AutoCloseable {
    * Scans {@code targets} and passes each file's result to {@code sink}, in the order given; a
    * file that cannot be read is passed with its error and the job goes on.
    *
-   * @throws PipelineException when a task faulted or the kernel stopped finishing tasks
+   * @throws PipelineException when a task faulted or the kernel stopped finishing tasks; a job
+   *     whose run threw is closed, not run again
    */
   public ScanSummary run(List<ScanFile> targets, Consumer<FileResult> sink) {
     long started = System.nanoTime();
@@ -166,7 +167,7 @@ public final class ScanJob implements AutoCloseable {
         try {
           current.handle = reader.openFile(current.file.path());
         } catch (PipelineException e) {
-          current.fail("cannot open: " + e.getMessage());
+          current.fail(FileErrors.reason(e));
         }
       }
     }
@@ -186,7 +187,7 @@ public final class ScanJob implements AutoCloseable {
     FileScan file = slot.file;
     file.readsInFlight--;
     if (read.failed()) {
-      file.fail("read failed at offset " + slot.chunk.readOffset() + ": " + read.error().getMessage());
+      file.fail("read failed at offset " + slot.chunk.readOffset() + ": " + FileErrors.reason(read.error()));
     }
     closeIfRead(file);
     if (file.error != null) {
