@@ -103,10 +103,11 @@ final class ScanCommand implements Callable<Integer> {
     }
     DfaTable table = AhoCorasickCompiler.compile(patternSet);
     OutputStream stdout = new BufferedOutputStream(System.out, 1 << 16);
-    ScanOutput output = new ScanOutput(stdout, err, patternSet, mode.count ? ScanOutput.Format.COUNT
-        : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES);
+    ScanOutput.Format format = mode.count ? ScanOutput.Format.COUNT
+        : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES;
     ScanSummary summary;
-    try (Megakernel kernel = bootstrap(Megakernel.builder().backend(backend), options);
+    try (ScanOutput output = new ScanOutput(stdout, err, patternSet, format);
+        Megakernel kernel = bootstrap(Megakernel.builder().backend(backend), options);
         ScanJob job = new ScanJob(kernel, table, options)) {
       if (verbose) {
         err.println("vyre scan: backend: " + kernel.backendReason() + "; " + kernel.describe());
@@ -118,8 +119,6 @@ final class ScanCommand implements Callable<Integer> {
       try (ScanProgress progress = ScanProgress.start(job::bytesScanned, targets.totalBytes(), err)) {
         summary = job.run(targets.files(), output::file);
       }
-    } finally {
-      output.close();
     }
     if (verbose) {
       err.printf("vyre scan: %d file(s), %d bytes in %.3f s (%.3f GB/s), %d match(es), %d chunk rescan(s)%n",
