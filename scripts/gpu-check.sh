@@ -30,7 +30,8 @@ step() { # name, command...
 # Each test gets 150 s on its own thread, so one hung test fails alone instead of stalling the suite.
 junit_args=(execute --class-path "$cp" --disable-banner --details=verbose --fail-if-no-tests
   --config=junit.jupiter.execution.timeout.default=150s
-  --config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD)
+  --config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD
+  --config=jqwik.database="$out/jqwik-database")
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/device.txt" 2>&1
 step doctor "${vyre[@]}" doctor

@@ -611,6 +611,12 @@ extern "C" __global__ void __launch_bounds__(256) vyre_megakernel(VyreKernelArgs
   unsigned last = 0;
   if (lane == 0) last = atomicSub(&s->live_warps, 1u) == 1u;
   last = __shfl_sync(0xFFFFFFFFu, last, 0);
+  // A warp stuck in a handler keeps live_warps above zero: the others linger, polling the abort
+  // flag, so the host can still trap the whole grid instead of leaving it running forever.
+  while (!last && vyre_load_gpu(&s->live_warps) != 0u) {
+    if (vyre_load_gpu(&s->abort)) __trap();
+    __nanosleep(10000);
+  }
   if (last) {
     // The last warp out leaves an exact mirror behind, then says the kernel has exited.
     __threadfence();

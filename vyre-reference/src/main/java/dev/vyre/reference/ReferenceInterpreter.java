@@ -31,6 +31,8 @@ final class ReferenceInterpreter implements SlotContext {
   private final long debugWords;
   private final ReferenceWorker.OpcodeHandlers handlers;
   private final int[] packedArgs = new int[SlotLayout.ARGS_PER_SLOT];
+  /** Metric increments of the current batch, added to the control block by {@link #flushMetrics}. */
+  private final int[] metrics = new int[Opcodes.METERED_OPCODES];
   private int slot;
   private int opcode;
   private int tenant;
@@ -67,6 +69,16 @@ final class ReferenceInterpreter implements SlotContext {
     return fault == FaultReason.NONE ? SlotLayout.STATUS_DONE : fault(fault);
   }
 
+  /** Adds the batch's metric increments to control words 96..127. */
+  void flushMetrics() {
+    for (int op = 0; op < metrics.length; op++) {
+      if (metrics[op] != 0) {
+        Words.getAndAdd(control, ControlLayout.METRICS_BASE + op, metrics[op]);
+        metrics[op] = 0;
+      }
+    }
+  }
+
   private boolean authorized(int tenantId) {
     if (Integer.compareUnsigned(tenantId, ControlLayout.MAX_TENANTS) >= 0) {
       return false;
@@ -86,7 +98,7 @@ final class ReferenceInterpreter implements SlotContext {
    */
   private int dispatch(int op, int arg0, int arg1, int arg2) {
     if (Integer.compareUnsigned(op, Opcodes.METERED_OPCODES) < 0) {
-      Words.getAndAdd(control, ControlLayout.METRICS_BASE + op, 1);
+      metrics[op]++;
     }
     switch (op) {
       case Opcodes.NOP -> {

@@ -15,15 +15,17 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Each iteration checks SHUTDOWN, then scans the priority levels CRITICAL..IDLE (skipping
  * CRITICAL and HIGH once 16 high-priority claims ran in a row, unless nothing else is waiting). In
- * a level it compares the claim cursor with the doorbell, claims the next ticket by CAS on the
- * cursor, moves the slot PUBLISHED → CLAIMED by CAS, checks the tenant, executes, and stores the
- * final status. A slot its handler finished as YIELD or REQUEUE is kept on a short local list and
+ * a level it compares the claim cursor with the doorbell, claims up to 32 tickets by one CAS on the
+ * cursor, moves each slot PUBLISHED → CLAIMED by CAS, checks the tenant, executes, adds the
+ * batch's counters once and stores the final statuses. A slot its handler finished as YIELD or REQUEUE is kept on a short local list and
  * claimed again (CAS YIELD/REQUEUE → CLAIMED) when no new work is waiting. Idle workers back off
  * from spinning to parking.
  */
 final class ReferenceWorker implements Runnable {
 
   private static final int MAX_PENDING_CONTINUATIONS = 16;
+  /** Tickets claimed per cursor CAS; counters are added once per batch, as the GPU warp does. */
+  private static final int BATCH = 32;
   private static final int SPIN_ROUNDS = 2_000;
   private static final int YIELD_ROUNDS = 2_100;
 
@@ -34,6 +36,9 @@ final class ReferenceWorker implements Runnable {
   private final int[] partitionStart = new int[ControlLayout.PRIORITY_LEVELS];
   private final int[] partitionLength = new int[ControlLayout.PRIORITY_LEVELS];
   private final int[] pending = new int[MAX_PENDING_CONTINUATIONS];
+  private final int[] batchSlots = new int[BATCH];
+  private final int[] batchStatus = new int[BATCH];
+  private final int[] tenantClaims = new int[ControlLayout.TENANT_FAIRNESS_SLOTS];
   private int pendingCount;
   private int claimedLevel;
 
@@ -61,10 +66,11 @@ final class ReferenceWorker implements Runnable {
       int idleRounds = 0;
       long executed = 0;
       while (!session.aborted && Words.getVolatile(control, ControlLayout.SHUTDOWN) == 0) {
-        int slot = claim();
-        if (slot >= 0) {
-          run(slot, SlotLayout.STATUS_PUBLISHED);
-          if ((++executed & 1023) == 0) {
+        int claimed = claim();
+        if (claimed > 0) {
+          runBatch(claimed);
+          executed += claimed;
+          if ((executed & ~1023L) != ((executed - claimed) & ~1023L)) {
             Words.getAndAdd(control, ControlLayout.HEARTBEAT, 1);
           }
           idleRounds = 0;
@@ -94,27 +100,28 @@ final class ReferenceWorker implements Runnable {
     }
   }
 
-  /** Claims the next published slot by priority with the starvation guard; -1 when none is waiting. */
+  /**
+   * Claims up to {@link #BATCH} consecutive tickets of the highest-priority level with work, with
+   * the starvation guard, into {@link #batchSlots}; returns how many (0 when none is waiting).
+   */
   private int claim() {
     boolean forceLower = Integer.compareUnsigned(Words.getAcquire(control, ControlLayout.PRIORITY_STARVATION_COUNTER),
         ControlLayout.STARVATION_THRESHOLD) >= 0;
-    int slot = claimLevels(forceLower ? 2 : 0);
-    if (slot < 0 && forceLower) {
+    int count = claimLevels(forceLower ? 2 : 0);
+    if (count == 0 && forceLower) {
       // vyre would starve CRITICAL/HIGH here forever if nothing lower is waiting; we let them run.
-      slot = claimLevels(0);
+      count = claimLevels(0);
     }
-    if (slot >= 0) {
+    if (count > 0) {
       int level = claimedLevel;
       if (level <= 1) {
-        Words.getAndAdd(control, ControlLayout.PRIORITY_STARVATION_COUNTER, 1);
+        Words.getAndAdd(control, ControlLayout.PRIORITY_STARVATION_COUNTER, count);
       } else {
         Words.setRelease(control, ControlLayout.PRIORITY_STARVATION_COUNTER, 0);
       }
-      int tenant = Words.get(ring, SlotLayout.slotBase(slot) + SlotLayout.TENANT_WORD);
-      Words.getAndAdd(control, ControlLayout.TENANT_FAIRNESS_BASE + (Integer.remainderUnsigned(tenant, ControlLayout.TENANT_FAIRNESS_SLOTS)), 1);
-      Words.getAndAdd(control, ControlLayout.PRIORITY_FAIRNESS_BASE + level, 1);
+      Words.getAndAdd(control, ControlLayout.PRIORITY_FAIRNESS_BASE + level, count);
     }
-    return slot;
+    return count;
   }
 
   private int claimLevels(int firstLevel) {
@@ -128,54 +135,103 @@ final class ReferenceWorker implements Runnable {
         long claimed = Words.getLongAcquire(control, cursorWord);
         int published = Words.getAcquire(control, ControlLayout.publishSeqWord(p));
         // The doorbell is the published count mod 2^32 and never runs more than one ring ahead.
-        if (published - (int) claimed <= 0) {
+        int waiting = published - (int) claimed;
+        if (waiting <= 0) {
           break;
         }
-        if (Words.compareAndSetLong(control, cursorWord, claimed, claimed + 1)) {
+        int count = Math.min(waiting, BATCH);
+        if (Words.compareAndSetLong(control, cursorWord, claimed, claimed + count)) {
           int slot = partitionStart[p] + (int) Long.remainderUnsigned(claimed, length);
-          long statusWord = SlotLayout.statusWord(slot);
-          // The host stored PUBLISHED before it rang the doorbell, so this CAS cannot miss it.
-          if (Words.compareAndSet(ring, statusWord, SlotLayout.STATUS_PUBLISHED, SlotLayout.STATUS_CLAIMED)) {
-            claimedLevel = p;
-            return slot;
+          int end = partitionStart[p] + length;
+          for (int i = 0; i < count; i++) {
+            batchSlots[i] = slot;
+            if (++slot == end) {
+              slot = partitionStart[p];
+            }
           }
+          claimedLevel = p;
+          return count;
         }
       }
     }
-    return -1;
+    return 0;
   }
 
-  /** Executes a claimed slot (or re-claims a continuation) and stores its final status. */
+  /**
+   * Runs a claimed batch the way the GPU kernel does: execute every slot, add the batch's counters
+   * once, then store the statuses, so DONE_COUNT never trails a DONE the host can see.
+   */
+  private void runBatch(int count) {
+    int done = 0;
+    int faults = 0;
+    for (int i = 0; i < count; i++) {
+      int slot = batchSlots[i];
+      // The host stored PUBLISHED before it rang the doorbell, so this CAS cannot miss it.
+      if (!Words.compareAndSet(ring, SlotLayout.statusWord(slot), SlotLayout.STATUS_PUBLISHED, SlotLayout.STATUS_CLAIMED)) {
+        batchStatus[i] = -1;
+        continue;
+      }
+      int tenant = Words.get(ring, SlotLayout.slotBase(slot) + SlotLayout.TENANT_WORD);
+      tenantClaims[Integer.remainderUnsigned(tenant, ControlLayout.TENANT_FAIRNESS_SLOTS)]++;
+      int status = interpreter.execute(slot);
+      batchStatus[i] = status;
+      if (status == SlotLayout.STATUS_DONE) {
+        done++;
+      } else if (status == SlotLayout.STATUS_FAULT) {
+        faults++;
+      }
+    }
+    interpreter.flushMetrics();
+    for (int t = 0; t < tenantClaims.length; t++) {
+      if (tenantClaims[t] != 0) {
+        Words.getAndAdd(control, ControlLayout.TENANT_FAIRNESS_BASE + t, tenantClaims[t]);
+        tenantClaims[t] = 0;
+      }
+    }
+    if (done != 0) {
+      Words.getAndAdd(control, ControlLayout.DONE_COUNT, done);
+    }
+    if (faults != 0) {
+      Words.getAndAdd(control, ControlLayout.FAULT_COUNT, faults);
+    }
+    for (int i = 0; i < count; i++) {
+      int status = batchStatus[i];
+      if (status >= 0) {
+        finishStatus(batchSlots[i], status);
+      }
+    }
+  }
+
+  /** Re-claims a continuation (YIELD/REQUEUE → CLAIMED), runs it and stores its final status. */
   private void run(int slot, int claimedFrom) {
-    long statusWord = SlotLayout.statusWord(slot);
-    if (claimedFrom != SlotLayout.STATUS_PUBLISHED
-        && !Words.compareAndSet(ring, statusWord, claimedFrom, SlotLayout.STATUS_CLAIMED)) {
+    if (!Words.compareAndSet(ring, SlotLayout.statusWord(slot), claimedFrom, SlotLayout.STATUS_CLAIMED)) {
       return;
     }
     int status = interpreter.execute(slot);
-    switch (status) {
-      case SlotLayout.STATUS_DONE -> {
-        Words.getAndAdd(control, ControlLayout.DONE_COUNT, 1);
-        Words.setRelease(ring, statusWord, SlotLayout.STATUS_DONE);
-      }
-      case SlotLayout.STATUS_FAULT -> {
-        Words.getAndAdd(control, ControlLayout.FAULT_COUNT, 1);
-        Words.setRelease(ring, statusWord, SlotLayout.STATUS_FAULT);
-      }
-      case SlotLayout.STATUS_YIELD, SlotLayout.STATUS_REQUEUE -> {
-        Words.setRelease(ring, statusWord, status);
-        if (pendingCount == MAX_PENDING_CONTINUATIONS) {
-          int oldest = pending[0];
-          pendingCount--;
-          System.arraycopy(pending, 1, pending, 0, pendingCount);
-          Words.getAndAdd(control, ControlLayout.CONTINUATION_COUNT, 1);
-          pending[pendingCount++] = slot;
-          run(oldest, Words.getAcquire(ring, SlotLayout.statusWord(oldest)));
-        } else {
-          pending[pendingCount++] = slot;
-        }
-      }
-      default -> Words.setRelease(ring, statusWord, status);
+    interpreter.flushMetrics();
+    if (status == SlotLayout.STATUS_DONE) {
+      Words.getAndAdd(control, ControlLayout.DONE_COUNT, 1);
+    } else if (status == SlotLayout.STATUS_FAULT) {
+      Words.getAndAdd(control, ControlLayout.FAULT_COUNT, 1);
+    }
+    finishStatus(slot, status);
+  }
+
+  /** Stores a final status; a YIELD or REQUEUE slot joins the local continuation list. */
+  private void finishStatus(int slot, int status) {
+    Words.setRelease(ring, SlotLayout.statusWord(slot), status);
+    if (status != SlotLayout.STATUS_YIELD && status != SlotLayout.STATUS_REQUEUE) {
+      return;
+    }
+    if (pendingCount == MAX_PENDING_CONTINUATIONS) {
+      int oldest = pending[0];
+      pendingCount--;
+      System.arraycopy(pending, 1, pending, 0, pendingCount);
+      Words.getAndAdd(control, ControlLayout.CONTINUATION_COUNT, 1);
+      pending[pendingCount++] = slot;
+      run(oldest, Words.getAcquire(ring, SlotLayout.statusWord(oldest)));
+    } else {
+      pending[pendingCount++] = slot;
     }
   }
 

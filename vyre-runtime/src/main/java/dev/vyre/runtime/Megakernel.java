@@ -595,34 +595,50 @@ public final class Megakernel implements AutoCloseable {
   private int retireAvailable() {
     int retired = 0;
     for (Partition part : partitions) {
-      long ticket = part.retired;
+      long first = part.retired;
+      long ticket = first;
       long committed = part.committed;
+      if (ticket >= committed) {
+        continue;
+      }
+      int slot = part.slotOf(ticket);
+      int end = part.start + part.length;
+      long done = 0;
+      long faults = 0;
       while (ticket < committed) {
-        int slot = part.slotOf(ticket);
         int status = Words.getAcquire(ring, SlotLayout.statusWord(slot));
-        if (status != SlotLayout.STATUS_DONE && status != SlotLayout.STATUS_FAULT && status != SlotLayout.STATUS_WAIT_IO) {
+        if (status == SlotLayout.STATUS_DONE) {
+          done++;
+        } else if (status == SlotLayout.STATUS_FAULT) {
+          faults++;
+        } else if (status != SlotLayout.STATUS_WAIT_IO) {
           break;
         }
-        finish(part, ticket, slot, status);
+        CompletableFuture<TaskResult> future = futures[slot];
+        if (future != null) {
+          futures[slot] = null;
+          future.complete(resultOf(ticketOf(part, ticket), slot, status));
+        }
         ticket++;
-        retired++;
+        // Publishers and waiters watch `retired`; publish progress every 256 tasks, not every task,
+        // since each volatile store is a full fence.
+        if (((ticket - first) & 255) == 0) {
+          part.retired = ticket;
+        }
+        if (++slot == end) {
+          slot = part.start;
+        }
+      }
+      if (ticket != first) {
+        long count = ticket - first;
+        doneCount += done;
+        faultCount += faults;
+        waitIoCount += count - done - faults;
         part.retired = ticket;
+        retired += (int) count;
       }
     }
     return retired;
-  }
-
-  private void finish(Partition part, long ticket, int slot, int status) {
-    switch (status) {
-      case SlotLayout.STATUS_DONE -> doneCount++;
-      case SlotLayout.STATUS_FAULT -> faultCount++;
-      default -> waitIoCount++;
-    }
-    CompletableFuture<TaskResult> future = futures[slot];
-    if (future != null) {
-      futures[slot] = null;
-      future.complete(resultOf(ticketOf(part, ticket), slot, status));
-    }
   }
 
   private TaskResult resultOf(long ticket, int slot, int status) {
