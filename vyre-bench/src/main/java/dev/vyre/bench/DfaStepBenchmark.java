@@ -6,6 +6,7 @@ import dev.vyre.runtime.scan.DfaStep;
 import dev.vyre.runtime.scan.DfaTable;
 import dev.vyre.runtime.scan.HitBufferLayout;
 import dev.vyre.runtime.scan.PatternSet;
+import dev.vyre.runtime.scan.ScanCorpus;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -27,8 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Throughput of DFA_STEP on the CPU: one call over an in-memory {@link ScanCorpus} (64 MiB and 100
  * literals by default), and the same bytes as 1 MiB chunks the way {@code vyre scan} feeds them.
- * GB/s = corpusBytes / score. Compare with {@code grep -F -c -f patterns corpus} on the corpus
- * that {@link ScanCorpus#main} writes with the same size.
+ * GB/s = corpusBytes / score. {@code vyre bench scan --size BYTES} measures the whole scan engine and
+ * {@code grep -F -c} on the same corpus.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       DoctorCommand.class,
       RunCommand.class,
+      ScanCommand.class,
       BenchCommand.class,
       ConformCommand.class,
       PlanCommand.class,

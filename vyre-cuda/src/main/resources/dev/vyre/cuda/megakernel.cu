@@ -358,6 +358,8 @@ __device__ vyre_result vyre_packed(const VyreKernelArgs& a, unsigned slot, unsig
     unsigned offset = vyre_arg_byte(args, 3 + 2 * i);
     unsigned end = i + 1 < count ? vyre_arg_byte(args, 3 + 2 * (i + 1)) : total;
     if (end < offset || metadata + end > VYRE_ARGS_PER_SLOT) return -VYRE_FAULT_PACKED;
+    // DFA_STEP reads ten argument words of its own slot; a packed operation has at most three.
+    if (op == VYRE_OP_DFA_STEP) return -VYRE_FAULT_PACKED;
     unsigned first = metadata + offset;
     unsigned own = end - offset;
     vyre_result r = vyre_dispatch(a, slot, op, args, own > 0 ? args[first] : 0u, own > 1 ? args[first + 1] : 0u,

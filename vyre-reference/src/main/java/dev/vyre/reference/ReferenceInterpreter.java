@@ -1,5 +1,8 @@
 package dev.vyre.reference;
 
+import dev.vyre.driver.Unsigned;
+import dev.vyre.runtime.scan.DfaStep;
+import dev.vyre.runtime.scan.DfaStepArgs;
 import dev.vyre.runtime.spi.OpcodeHandler;
 import dev.vyre.runtime.spi.SlotContext;
 import dev.vyre.runtime.wire.ControlLayout;
@@ -166,12 +169,32 @@ final class ReferenceInterpreter implements SlotContext {
         return SlotLayout.STATUS_DONE;
       }
       case Opcodes.DFA_STEP -> {
-        return -FaultReason.UNKNOWN_OPCODE.code();
+        return dfaStep();
       }
       default -> {
         return runHandler(op);
       }
     }
+  }
+
+  /**
+   * DFA_STEP over the resources its arguments name ({@link DfaStepArgs}); {@link DfaStep} checks
+   * every range and writes nothing when it faults. The table's content was validated once, when
+   * the host registered it, so only its header is checked here.
+   */
+  private int dfaStep() {
+    MemorySegment input = session.resource(arg(DfaStepArgs.INPUT_HANDLE_ARG));
+    MemorySegment dfa = session.resource(arg(DfaStepArgs.DFA_HANDLE_ARG));
+    MemorySegment hits = session.resource(arg(DfaStepArgs.HIT_HANDLE_ARG));
+    if (input == null || dfa == null || hits == null) {
+      return -FaultReason.RESOURCE_OUT_OF_RANGE.code();
+    }
+    long baseOffset = Unsigned.u32(arg(DfaStepArgs.BASE_OFFSET_LO_ARG))
+        | (long) arg(DfaStepArgs.BASE_OFFSET_HI_ARG) << 32;
+    int result = DfaStep.run(input, Unsigned.u32(arg(DfaStepArgs.INPUT_OFFSET_ARG)),
+        Unsigned.u32(arg(DfaStepArgs.LENGTH_ARG)), dfa, arg(DfaStepArgs.START_STATE_ARG), hits,
+        arg(DfaStepArgs.INPUT_ID_ARG), baseOffset, Unsigned.u32(arg(DfaStepArgs.REPORT_FROM_ARG)));
+    return result < 0 ? -DfaStep.faultReason(result).code() : SlotLayout.STATUS_DONE;
   }
 
   private int runHandler(int op) {
@@ -215,6 +238,10 @@ final class ReferenceInterpreter implements SlotContext {
       int offset = PackedSlotCodec.argByte(packedArgs, 3 + 2 * i);
       int end = i + 1 < count ? PackedSlotCodec.argByte(packedArgs, 3 + 2 * (i + 1)) : totalArgs;
       if (end < offset || metadata + end > SlotLayout.ARGS_PER_SLOT) {
+        return FaultReason.MALFORMED_PACKED_SLOT;
+      }
+      if (op == Opcodes.DFA_STEP) {
+        // DFA_STEP reads ten argument words of its own slot; a packed operation has at most three.
         return FaultReason.MALFORMED_PACKED_SLOT;
       }
       int first = metadata + offset;

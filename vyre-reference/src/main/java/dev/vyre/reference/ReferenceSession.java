@@ -55,7 +55,8 @@ final class ReferenceSession implements KernelSession {
     if (byteSize < 0) {
       throw PipelineException.queueFull("resource", "resource size " + byteSize + " is negative", "pass a size of at least 0 bytes");
     }
-    resources.add(arena.allocate(Math.max(byteSize, 1), 64).asSlice(0, byteSize));
+    // Page-aligned like CUDA's pinned host memory, so that io_uring can register chunk buffers.
+    resources.add(arena.allocate(Math.max(byteSize, 1), 4096).asSlice(0, byteSize));
     return resources.size() - 1;
   }
 

@@ -129,9 +129,10 @@ class BuiltinSemanticsTest {
   }
 
   @Test
-  void dfaStepAndUnknownUserOpcodesFaultWithReason() throws Exception {
+  void dfaStepWithoutResourcesAndUnknownUserOpcodesFaultWithReason() throws Exception {
     start();
-    assertEquals(FaultReason.UNKNOWN_OPCODE, run(Task.of(Opcodes.DFA_STEP, 0, 0)).fault());
+    assertEquals(FaultReason.RESOURCE_OUT_OF_RANGE, run(Task.of(Opcodes.DFA_STEP, 0, 0)).fault(),
+        "DFA_STEP runs (DfaStepOpcodeTest); with no resources registered its handles name nothing");
     assertEquals(FaultReason.UNKNOWN_OPCODE, run(Task.of(0x100, 0)).fault());
   }
 

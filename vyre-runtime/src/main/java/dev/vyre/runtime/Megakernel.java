@@ -293,6 +293,14 @@ public final class Megakernel implements AutoCloseable {
     return ticketOf(part, first);
   }
 
+  /**
+   * The ticket of task {@code index} of a batch whose first ticket {@link #publish(TaskBatch)}
+   * returned. Tickets of one priority finish in order, so awaiting a batch's last ticket awaits it all.
+   */
+  public static long batchTicket(long firstTicket, int index) {
+    return firstTicket + ((long) index << TICKET_LEVEL_BITS);
+  }
+
   private void checkTask(int tenant, int opcode, int argCount) {
     if (closed) {
       throw failure != null ? failure : KernelException.closed(backend.name());

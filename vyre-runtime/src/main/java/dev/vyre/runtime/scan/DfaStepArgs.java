@@ -6,8 +6,12 @@ import dev.vyre.runtime.wire.Opcodes;
 
 /**
  * The slot arguments of opcode DFA_STEP (6): which argument word holds what. A slot has twelve
- * argument words (arg0..arg11, slot words 4..15); DFA_STEP uses ten and requires arg10 and arg11
- * to be 0. See {@link DfaStep} for the semantics.
+ * argument words (arg0..arg11, slot words 4..15); DFA_STEP uses ten. arg10 and arg11 are reserved:
+ * publishers write 0 and backends ignore them. DFA_STEP runs only as a slot's own opcode: inside a
+ * PACKED_SLOT, where an operation sees at most three argument words, it faults with
+ * MALFORMED_PACKED_SLOT. An input, DFA or hit handle that names no registered resource faults with
+ * RESOURCE_OUT_OF_RANGE; the other faults are {@link DfaStep}'s ({@link DfaStep#faultReason}).
+ * See {@link DfaStep} for the semantics.
  *
  * <pre>
  * arg0  input resource handle
@@ -43,7 +47,7 @@ public record DfaStepArgs(int inputHandle, long inputOffset, long length, int df
   public static final int BASE_OFFSET_LO_ARG = 7;
   public static final int BASE_OFFSET_HI_ARG = 8;
   public static final int REPORT_FROM_ARG = 9;
-  /** Argument words DFA_STEP reads; the remaining slot arguments must be 0. */
+  /** Argument words DFA_STEP reads; the remaining (reserved) slot arguments are written as 0. */
   public static final int USED_ARGS = 10;
   public static final int SLOT_ARGS = 12;
 

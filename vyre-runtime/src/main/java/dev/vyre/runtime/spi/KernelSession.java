@@ -13,7 +13,8 @@ public interface KernelSession extends AutoCloseable {
 
   /**
    * Allocates a zeroed, kernel-visible resource buffer (input chunks, DFA tables, hit buffers) and
-   * returns its handle, which slot arguments name. Handles are dense from 0.
+   * returns its handle, which slot arguments name. Handles are dense from 0. A host view starts
+   * on a 4096-byte page, so that io_uring can register HOST_MAPPED chunk buffers.
    */
   int allocateResource(long byteSize, ResourcePlacement placement);
 

@@ -1,4 +1,4 @@
-package dev.vyre.bench;
+package dev.vyre.runtime.scan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,6 +50,8 @@ class ScanCorpusTest {
     ScanCorpus.write(file, 3_000_001, literals, 5);
     assertArrayEquals(memory, Files.readAllBytes(file));
     assertArrayEquals(generate(1000, literals, 5), Arrays.copyOf(memory, 1000), "a prefix is a prefix");
+    ScanCorpus.writePatterns(dir.resolve("patterns"), literals);
+    assertEquals(literals, Files.readAllLines(dir.resolve("patterns")), "one literal per line, for grep -f");
   }
 
   @Test
@@ -61,12 +63,5 @@ class ScanCorpusTest {
     assertTrue(lines > (1 << 20) / 100 && lines < (1 << 20) / 60, "lines of about 72 bytes: " + lines);
     long planted = literals.stream().mapToLong(l -> text.split(l, -1).length - 1).sum();
     assertTrue(planted > 1000, "about one word in 100 is a literal: " + planted);
-  }
-
-  @Test
-  void mainWritesCorpusAndPatterns() throws IOException {
-    ScanCorpus.main(new String[] {dir.toString(), "5000", "7", "9"});
-    assertEquals(5000, Files.size(dir.resolve("corpus")));
-    assertEquals(ScanCorpus.literals(7, 9), Files.readAllLines(dir.resolve("patterns")));
   }
 }

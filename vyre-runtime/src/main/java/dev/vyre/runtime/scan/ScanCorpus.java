@@ -1,4 +1,4 @@
-package dev.vyre.bench;
+package dev.vyre.runtime.scan;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,7 +15,8 @@ import java.util.SplittableRandom;
  * A deterministic scan corpus: English-like text (lowercase words drawn with English letter
  * frequencies, spaces, lines of about 72 bytes) with literals planted among the words. The same
  * seed and size give the same bytes, whether generated into memory or written to a file, so
- * {@code vyre bench scan}, the JMH benchmark and {@code grep -F} all see the same data.
+ * {@code vyre bench scan}, the JMH benchmark and {@code grep -F} all see the same data
+ * ({@code vyre bench scan --dir DIR} keeps the corpus and its patterns file).
  *
  * <p>Literals are 8..16 letters from the same distribution as the text, so they share prefixes
  * with ordinary words (the automaton leaves its root often) and give grep no rare byte to skip on.
@@ -81,25 +82,6 @@ public final class ScanCorpus {
   /** Writes the literals one per line, the form {@code grep -F -f} and {@code vyre scan -f} read. */
   public static void writePatterns(Path file, List<String> literals) throws IOException {
     Files.write(file, literals);
-  }
-
-  /**
-   * Writes {@code corpus} and {@code patterns} into a directory: {@code ScanCorpus DIR [BYTES
-   * [LITERALS [SEED]]]}, by default 1 GiB and 100 literals.
-   */
-  public static void main(String[] args) throws IOException {
-    if (args.length < 1 || args.length > 4) {
-      System.err.println("usage: ScanCorpus DIR [BYTES [LITERALS [SEED]]]");
-      System.exit(2);
-    }
-    Path dir = Files.createDirectories(Path.of(args[0]));
-    long size = args.length > 1 ? Long.parseLong(args[1]) : 1L << 30;
-    int count = args.length > 2 ? Integer.parseInt(args[2]) : DEFAULT_LITERALS;
-    long seed = args.length > 3 ? Long.parseLong(args[3]) : DEFAULT_SEED;
-    List<String> literals = literals(count, seed);
-    writePatterns(dir.resolve("patterns"), literals);
-    write(dir.resolve("corpus"), size, literals, seed);
-    System.out.println("wrote " + size + " bytes with " + count + " literals to " + dir);
   }
 
   private void next(byte[] block, int length) {

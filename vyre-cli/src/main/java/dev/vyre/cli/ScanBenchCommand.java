@@ -1,0 +1,175 @@
+package dev.vyre.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vyre.cli.conform.Json;
+import dev.vyre.runtime.Backends;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.scan.AhoCorasickCompiler;
+import dev.vyre.runtime.scan.DfaTable;
+import dev.vyre.runtime.scan.PatternSet;
+import dev.vyre.runtime.scan.ScanCorpus;
+import dev.vyre.runtime.scan.ScanFile;
+import dev.vyre.runtime.scan.ScanJob;
+import dev.vyre.runtime.scan.ScanOptions;
+import dev.vyre.runtime.scan.ScanSummary;
+import dev.vyre.runtime.spi.MegakernelBackend;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code vyre bench scan}: writes a {@link ScanCorpus} and its literals to disk, then measures in
+ * one run {@code vyre scan}'s engine on the reference backend, on CUDA when usable, and
+ * {@code grep -F -c -f patterns corpus}, all reading the corpus from the page cache. A vyre figure
+ * is the median of timed runs after one untimed warm-up run (JIT, page cache), from opening the
+ * file to sorted hits; bootstrapping the kernel and compiling the patterns are not timed.
+ */
+@Command(name = "scan", description = "Scan throughput on a generated corpus: vyre scan per backend against grep -F -c.")
+final class ScanBenchCommand implements Callable<Integer> {
+
+  @Option(names = "--size", defaultValue = "1073741824", paramLabel = "BYTES", description = "Corpus bytes (default: ${DEFAULT-VALUE}).")
+  long size;
+
+  @Option(names = "--patterns", defaultValue = "100", paramLabel = "N", description = "Literals (default: ${DEFAULT-VALUE}).")
+  int patterns;
+
+  @Option(names = "--backend", defaultValue = "auto",
+      description = "auto (reference, and cuda when usable) | reference | cuda (default: ${DEFAULT-VALUE}).")
+  String backend;
+
+  @Option(names = "--runs", defaultValue = "3", description = "Timed runs per backend after one warm-up (default: ${DEFAULT-VALUE}).")
+  int runs;
+
+  @Option(names = "--dir", paramLabel = "DIR", description = "Write (and keep) the corpus and patterns here; default a temporary directory.")
+  Path dir;
+
+  @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON to this file.")
+  Path json;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintStream out = System.out;
+    Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("vyre-bench-scan");
+    try {
+      Path corpus = work.resolve("corpus");
+      Path patternFile = work.resolve("patterns");
+      List<String> literals = ScanCorpus.literals(patterns, ScanCorpus.DEFAULT_SEED);
+      out.printf("vyre bench scan: writing %,d bytes with %d literals to %s%n", size, patterns, work);
+      ScanCorpus.writePatterns(patternFile, literals);
+      ScanCorpus.write(corpus, size, literals, ScanCorpus.DEFAULT_SEED);
+      Map<String, Object> results = new LinkedHashMap<>();
+      results.put("date", Instant.now().toString());
+      results.put("corpus_bytes", size);
+      results.put("patterns", patterns);
+      results.put("cores", Runtime.getRuntime().availableProcessors());
+      DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(literals, false));
+      results.put("dfa_table", table.describe());
+      for (MegakernelBackend selected : backends()) {
+        measure(selected, table, new ScanFile(corpus, size), results, out);
+      }
+      measureGrep(patternFile, corpus, results, out);
+      addRatios(results);
+      out.println();
+      results.forEach((key, value) -> out.printf("%-28s %s%n", key,
+          value instanceof Double d ? String.format("%.3f", d) : String.valueOf(value)));
+      if (json != null) {
+        ObjectNode node = Json.object();
+        results.forEach(node::putPOJO);
+        Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
+      }
+      return 0;
+    } finally {
+      if (dir == null) {
+        Files.deleteIfExists(work.resolve("corpus"));
+        Files.deleteIfExists(work.resolve("patterns"));
+        Files.deleteIfExists(work);
+      }
+    }
+  }
+
+  /** {@code auto}: every usable backend, the reference one always; otherwise the one named. */
+  private List<MegakernelBackend> backends() {
+    if (!backend.equalsIgnoreCase("auto")) {
+      return List.of(Backends.select(backend).backend());
+    }
+    return Backends.all().stream().filter(b -> b.availability().usable()).toList().reversed();
+  }
+
+  private void measure(MegakernelBackend selected, DfaTable table, ScanFile corpus, Map<String, Object> results,
+      PrintStream out) {
+    String name = selected.name();
+    ScanOptions options = ScanOptions.defaults().withKeepHits(false);
+    double[] rates = new double[Math.max(1, runs)];
+    long matches;
+    try (Megakernel kernel = ScanCommand.bootstrap(Megakernel.builder().backend(selected), options);
+        ScanJob job = new ScanJob(kernel, table, options)) {
+      out.println("vyre bench scan: " + kernel.describe() + "; io: " + job.ioBackend());
+      results.put(name + "_device", kernel.describe());
+      results.put(name + "_io", job.ioBackend());
+      matches = job.run(List.of(corpus), result -> {}).matches();
+      for (int run = 0; run < rates.length; run++) {
+        ScanSummary summary = job.run(List.of(corpus), result -> {});
+        rates[run] = summary.gigabytesPerSecond();
+        out.printf("  %s run %d: %.3f GB/s (%d matches)%n", name, run + 1, rates[run], summary.matches());
+      }
+    }
+    Arrays.sort(rates);
+    results.put(name + "_matches", matches);
+    results.put(name + "_gb_per_s", rates[rates.length / 2]);
+    results.put(name + "_best_gb_per_s", rates[rates.length - 1]);
+  }
+
+  /** {@code grep -F -c -f patterns corpus} in the C locale, timed from start to exit. */
+  private static void measureGrep(Path patternFile, Path corpus, Map<String, Object> results, PrintStream out)
+      throws IOException, InterruptedException {
+    ProcessBuilder builder = new ProcessBuilder("grep", "-F", "-c", "-f", patternFile.toString(), corpus.toString());
+    builder.environment().put("LC_ALL", "C");
+    long started = System.nanoTime();
+    Process grep;
+    try {
+      grep = builder.redirectErrorStream(true).start();
+    } catch (IOException e) {
+      out.println("vyre bench scan: grep could not run (" + e.getMessage() + "); no grep figure");
+      return;
+    }
+    String output = new String(grep.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    int status = grep.waitFor();
+    long nanos = System.nanoTime() - started;
+    if (status > 1) {
+      out.println("vyre bench scan: grep failed (" + status + "): " + output);
+      return;
+    }
+    out.printf("  grep -F -c: %.3f GB/s (%s matching lines)%n", (double) Files.size(corpus) / nanos, output);
+    results.put("grep_matching_lines", output);
+    results.put("grep_gb_per_s", (double) Files.size(corpus) / nanos);
+  }
+
+  /** Each backend against grep, and CUDA against the reference backend, when both were measured. */
+  private static void addRatios(Map<String, Object> results) {
+    List<String> measured = new ArrayList<>();
+    results.keySet().stream().filter(k -> k.endsWith("_gb_per_s") && !k.contains("best"))
+        .forEach(k -> measured.add(k.substring(0, k.length() - "_gb_per_s".length())));
+    Map<String, Object> ratios = new LinkedHashMap<>();
+    for (String name : measured) {
+      if (!name.equals("grep") && measured.contains("grep")) {
+        ratios.put(name + "_vs_grep", (double) results.get(name + "_gb_per_s") / (double) results.get("grep_gb_per_s"));
+      }
+    }
+    if (measured.contains("cuda") && measured.contains("reference")) {
+      ratios.put("cuda_vs_reference", (double) results.get("cuda_gb_per_s") / (double) results.get("reference_gb_per_s"));
+      ratios.put("cuda_reference_matches_agree", results.get("cuda_matches").equals(results.get("reference_matches")));
+    }
+    results.putAll(ratios);
+  }
+}

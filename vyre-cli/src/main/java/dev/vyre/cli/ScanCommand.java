@@ -1,0 +1,171 @@
+package dev.vyre.cli;
+
+import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.scan.AhoCorasickCompiler;
+import dev.vyre.runtime.scan.DfaTable;
+import dev.vyre.runtime.scan.PatternSet;
+import dev.vyre.runtime.scan.ScanJob;
+import dev.vyre.runtime.scan.ScanOptions;
+import dev.vyre.runtime.scan.ScanSummary;
+import dev.vyre.runtime.scan.ScanTargets;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code vyre scan}: multi-pattern literal search over files and directories with DFA_STEP on a
+ * megakernel, grep-like in its output and exit status.
+ */
+@Command(name = "scan", sortOptions = false,
+    description = {
+        "Find every occurrence of literal patterns in files, recursively, on the GPU when one is usable.",
+        "Prints path:byte-offset:pattern for every match, overlapping ones included, sorted by offset per file.",
+        "Patterns are fixed strings (like grep -F). Binary files are scanned like text; offsets count bytes.",
+        "Exit status: 0 if something matched, 1 if nothing did, 2 if an error occurred (even with matches)."},
+    customSynopsis = {"vyre scan [OPTIONS] PATTERN [PATH...]",
+        "       vyre scan [OPTIONS] (-e PATTERN | -f FILE)... [PATH...]"},
+    footer = {"", "With no PATH, the current directory is scanned. Example:",
+        "  vyre scan -f examples/scan/patterns.txt examples/scan/"})
+final class ScanCommand implements Callable<Integer> {
+
+  @Option(names = {"-e", "--regexp"}, paramLabel = "PATTERN", description = "A pattern (repeatable); matched literally.")
+  List<String> patterns = new ArrayList<>();
+
+  @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read patterns from FILE, one per line (repeatable).")
+  List<Path> patternFiles = new ArrayList<>();
+
+  @Option(names = {"-i", "--ignore-case"}, description = "ASCII letters match either case.")
+  boolean ignoreCase;
+
+  @Option(names = {"-F", "--fixed-strings"}, description = "Accepted for grep users: patterns are always fixed strings.")
+  boolean fixedStrings;
+
+  @Option(names = {"-r", "--recursive"}, description = "Accepted for grep users: directories are always scanned recursively.")
+  boolean recursive;
+
+  @ArgGroup(exclusive = true)
+  OutputMode mode = new OutputMode();
+
+  /** At most one of --count and --json. */
+  static final class OutputMode {
+    @Option(names = {"-c", "--count"}, description = "Print path:count (matches, overlapping ones included) per file.")
+    boolean count;
+
+    @Option(names = "--json", description = "Print one JSON object per match: path, offset, pattern_id, pattern.")
+    boolean json;
+  }
+
+  // Not the shared BackendOption mixin: its -v would shadow grep's -v (invert), which must fail loudly here.
+  @Option(names = "--backend", defaultValue = "auto", description = "auto | reference | cuda (default: ${DEFAULT-VALUE}).")
+  String backend;
+
+  @Option(names = "--verbose", description = "Say which backend and file reader were chosen and why, and the DFA size.")
+  boolean verbose;
+
+  @Option(names = "--chunk-size", defaultValue = "4194304", paramLabel = "BYTES",
+      description = "Bytes read per chunk (default: ${DEFAULT-VALUE}).")
+  long chunkBytes;
+
+  @Option(names = "--task-size", defaultValue = "65536", paramLabel = "BYTES",
+      description = "Bytes per DFA_STEP task; a chunk is split into tasks that run in parallel (default: ${DEFAULT-VALUE}).")
+  long taskBytes;
+
+  @Option(names = "--buffers", defaultValue = "16", paramLabel = "N", description = "Chunk buffers in flight (default: ${DEFAULT-VALUE}).")
+  int buffers;
+
+  // Only the long form: grep's -h means something else.
+  @Option(names = "--help", usageHelp = true, description = "Show this help and exit.")
+  boolean help;
+
+  @Parameters(paramLabel = "PATH", description = "Files and directories to scan (the first is PATTERN without -e/-f).")
+  List<String> operands = new ArrayList<>();
+
+  @Override
+  public Integer call() throws IOException {
+    PrintStream err = System.err;
+    List<String> paths = new ArrayList<>(operands);
+    PatternSet patternSet = patternSet(paths);
+    ScanOptions options = ScanOptions.of(chunkBytes, taskBytes, buffers, !mode.count);
+    ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of(".")) : paths.stream().map(Path::of).toList());
+    for (ScanTargets.Problem problem : targets.problems()) {
+      err.println("vyre scan: " + problem.path() + ": " + problem.reason());
+    }
+    DfaTable table = AhoCorasickCompiler.compile(patternSet);
+    OutputStream stdout = new BufferedOutputStream(System.out, 1 << 16);
+    ScanOutput.Format format = mode.count ? ScanOutput.Format.COUNT
+        : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES;
+    ScanSummary summary;
+    try (ScanOutput output = new ScanOutput(stdout, err, patternSet, format);
+        Megakernel kernel = bootstrap(Megakernel.builder().backend(backend), options);
+        ScanJob job = new ScanJob(kernel, table, options)) {
+      if (verbose) {
+        err.println("vyre scan: backend: " + kernel.backendReason() + "; " + kernel.describe());
+        err.println("vyre scan: io: " + job.ioBackend());
+        err.println("vyre scan: DFA table: " + table.describe());
+        err.println("vyre scan: " + targets.files().size() + " file(s), " + targets.totalBytes() + " bytes; chunks of "
+            + options.chunkBytes() + " bytes in tasks of " + options.taskBytes() + ", " + options.buffers() + " buffers");
+      }
+      try (ScanProgress progress = ScanProgress.start(job::bytesScanned, targets.totalBytes(), err)) {
+        summary = job.run(targets.files(), output::file);
+      }
+    }
+    if (verbose) {
+      err.printf("vyre scan: %d file(s), %d bytes in %.3f s (%.3f GB/s), %d match(es), %d chunk rescan(s)%n",
+          summary.files(), summary.bytes(), summary.nanos() / 1e9, summary.gigabytesPerSecond(), summary.matches(),
+          summary.rescans());
+    }
+    if (!targets.problems().isEmpty() || summary.failedFiles() > 0) {
+      return 2;
+    }
+    return summary.matches() > 0 ? 0 : 1;
+  }
+
+  /**
+   * A megakernel for scan jobs: ring slots for every task in flight, all at NORMAL priority, and on
+   * the reference backend one worker per core, since the scan's host thread mostly sleeps.
+   */
+  static Megakernel bootstrap(Megakernel.Builder builder, ScanOptions options) {
+    return builder.slots(options.ringSlots()).singlePriority(Priority.NORMAL)
+        .workers(Runtime.getRuntime().availableProcessors()).bootstrap();
+  }
+
+  /** The -e patterns, then each -f file's; without either, the first operand is the pattern. */
+  private PatternSet patternSet(List<String> paths) {
+    List<byte[]> all = new ArrayList<>();
+    String source;
+    if (patterns.isEmpty() && patternFiles.isEmpty()) {
+      if (paths.isEmpty()) {
+        throw InputException.of("vyre scan", "no pattern given",
+            "pass a pattern first (vyre scan PATTERN PATH...), or use -e PATTERN or -f FILE");
+      }
+      source = "PATTERN";
+      all.add(paths.removeFirst().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } else {
+      source = patternFiles.size() == 1 && patterns.isEmpty() ? patternFiles.getFirst().toString() : "patterns";
+      if (!patterns.isEmpty()) {
+        addAll(all, PatternSet.fromArguments(patterns, ignoreCase));
+      }
+      for (Path file : patternFiles) {
+        addAll(all, PatternSet.fromFile(file, ignoreCase));
+      }
+    }
+    return PatternSet.of(all, ignoreCase, source);
+  }
+
+  private static void addAll(List<byte[]> all, PatternSet set) {
+    for (int id = 0; id < set.size(); id++) {
+      all.add(set.pattern(id));
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package dev.vyre.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vyre.cli.conform.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code vyre scan}: grep-like output, exit status and error handling, on the reference backend. */
+class ScanCommandTest {
+
+  @TempDir Path dir;
+  private Path a;
+  private Path c;
+
+  private record Run(int status, String out, String err) {}
+
+  private static Run run(String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+      String[] withBackend = new String[args.length + 2];
+      withBackend[0] = "scan";
+      withBackend[1] = "--backend=reference";
+      System.arraycopy(args, 0, withBackend, 2, args.length);
+      int status = VyreCommand.execute(withBackend);
+      return new Run(status, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+  }
+
+  @BeforeEach
+  void files() throws IOException {
+    a = Files.writeString(dir.resolve("a.txt"), "she sells sea shells\n");
+    Files.createDirectories(dir.resolve("sub"));
+    c = Files.writeString(dir.resolve("sub/c.log"), "ushers\n");
+    Files.writeString(dir.resolve("sub/nothing.txt"), "nothing to see\n");
+  }
+
+  @Test
+  void printsEveryOverlappingMatchAsPathOffsetPatternSortedPerFileInPathOrder() {
+    Run run = run("-e", "he", "-e", "she", "-e", "hers", dir.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(a + ":0:she\n" + a + ":1:he\n" + a + ":14:she\n" + a + ":15:he\n"
+        + c + ":1:she\n" + c + ":2:he\n" + c + ":2:hers\n", run.out());
+    assertEquals("", run.err());
+  }
+
+  @Test
+  void theFirstOperandIsThePatternWithoutDashEOrDashF() {
+    Run run = run("sells", a.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(a + ":4:sells\n", run.out());
+  }
+
+  @Test
+  void patternsComeFromFilesAndIgnoreCaseFoldsAscii() throws IOException {
+    Path patterns = Files.writeString(dir.resolve("patterns"), "SEA\r\nUSH\n");
+    Run run = run("-i", "-f", patterns.toString(), a.toString(), c.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(a + ":10:SEA\n" + c + ":0:USH\n", run.out());
+  }
+
+  @Test
+  void noMatchExitsOneWithNoOutput() {
+    Run run = run("-e", "absent", dir.toString());
+    assertEquals(1, run.status(), run.err());
+    assertEquals("", run.out());
+  }
+
+  @Test
+  void countPrintsEveryFilesMatchCountIncludingZero() {
+    Run run = run("--count", "-e", "he", dir.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(a + ":2\n" + c + ":1\n" + dir.resolve("sub/nothing.txt") + ":0\n", run.out());
+  }
+
+  @Test
+  void jsonPrintsOneObjectPerMatch() throws IOException {
+    Run run = run("--json", "-e", "shells", "-e", "sea", a.toString());
+    assertEquals(0, run.status(), run.err());
+    List<String> lines = run.out().lines().toList();
+    assertEquals(2, lines.size());
+    JsonNode first = Json.MAPPER.readTree(lines.get(0));
+    assertEquals(a.toString(), first.get("path").asText());
+    assertEquals(10, first.get("offset").asLong());
+    assertEquals(1, first.get("pattern_id").asInt());
+    assertEquals("sea", first.get("pattern").asText());
+    assertEquals(14, Json.MAPPER.readTree(lines.get(1)).get("offset").asLong());
+  }
+
+  @Test
+  void countAndJsonTogetherAreAUsageError() {
+    Run run = run("--count", "--json", "-e", "he", a.toString());
+    assertEquals(2, run.status());
+    assertTrue(run.err().contains("mutually exclusive"), run.err());
+  }
+
+  @Test
+  void unknownFlagsAreUsageErrorsGrepsInvertIncluded() {
+    Run run = run("--frobnicate", "-e", "he", a.toString());
+    assertEquals(2, run.status());
+    assertTrue(run.err().contains("Unknown option: '--frobnicate'"), run.err());
+    Run invert = run("-v", "-e", "he", a.toString());
+    assertEquals(2, invert.status(), "-v is not --verbose here: a grep user would expect inverted output");
+    assertEquals("", invert.out());
+  }
+
+  @Test
+  void aMissingFileIsReportedAndTheRestScannedButTheStatusIsTwo() {
+    Path missing = dir.resolve("missing.txt");
+    Run run = run("-e", "sells", missing.toString(), a.toString());
+    assertEquals(2, run.status(), "grep exits 2 when an error occurred, even with matches");
+    assertEquals(a + ":4:sells\n", run.out());
+    assertEquals("vyre scan: " + missing + ": No such file or directory\n", run.err());
+  }
+
+  @Test
+  void anUnreadableFileIsReportedAndSkipped() throws IOException {
+    Path locked = Files.writeString(dir.resolve("locked.txt"), "sells");
+    Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
+    Assumptions.assumeFalse(Files.isReadable(locked), "running as root: every file is readable");
+    Run run = run("-e", "sells", locked.toString(), a.toString());
+    assertEquals(2, run.status());
+    assertEquals(a + ":4:sells\n", run.out());
+    assertEquals("vyre scan: " + locked + ": Permission denied\n", run.err());
+  }
+
+  @Test
+  void devicesAndPipesAreReportedAndSkipped() {
+    Run run = run("-e", "sells", "/dev/null", a.toString());
+    assertEquals(2, run.status());
+    assertEquals(a + ":4:sells\n", run.out());
+    assertEquals("vyre scan: /dev/null: not a regular file or directory (vyre scan reads files, not pipes or devices)\n",
+        run.err());
+  }
+
+  @Test
+  void emptyFilesAndDirectoriesMatchNothing() throws IOException {
+    Path empty = Files.write(dir.resolve("empty"), new byte[0]);
+    Path emptyDir = Files.createDirectory(dir.resolve("empty-dir"));
+    Run run = run("-e", "x", empty.toString(), emptyDir.toString());
+    assertEquals(1, run.status(), run.err());
+    assertEquals("", run.out() + run.err());
+  }
+
+  @Test
+  void binaryFilesAreScannedByteForByte() throws IOException {
+    Path binary = Files.write(dir.resolve("blob.bin"), new byte[] {0, (byte) 0xFF, 'k', 'e', 'y', 0, 'k', 'e', 'y'});
+    Run run = run("-e", "key", binary.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(binary + ":2:key\n" + binary + ":6:key\n", run.out());
+  }
+
+  @Test
+  void missingOrEmptyPatternsAreErrorsWithAFix() throws IOException {
+    Run none = run();
+    assertEquals(2, none.status());
+    assertTrue(none.err().startsWith("vyre: vyre scan: no pattern given. Fix: "), none.err());
+    Path blank = Files.writeString(dir.resolve("blank"), "he\n\nshe\n");
+    Run blankLine = run("-f", blank.toString(), a.toString());
+    assertEquals(2, blankLine.status());
+    assertTrue(blankLine.err().startsWith("vyre: " + blank + ":2: empty pattern. Fix: "), blankLine.err());
+  }
+
+  @Test
+  void verboseSaysWhichBackendIoAndTable() {
+    Run run = run("--verbose", "-e", "he", a.toString());
+    assertEquals(0, run.status(), run.err());
+    assertTrue(run.err().contains("vyre scan: backend: reference requested"), run.err());
+    assertTrue(run.err().contains("vyre scan: io: io_uring") || run.err().contains("vyre scan: io: FileChannel"),
+        run.err());
+    assertTrue(run.err().contains("vyre scan: DFA table: 1 patterns, 3 states"), run.err());
+    assertTrue(run.err().contains("1 file(s), 21 bytes in "), run.err());
+  }
+
+  @Test
+  void tinyChunksAndTasksFindMatchesAcrossTheirBoundaries() {
+    Run run = run("--chunk-size", "3", "--task-size", "2", "--buffers", "2", "-e", "sells", "-e", "shells", a.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(a + ":4:sells\n" + a + ":14:shells\n", run.out());
+  }
+}

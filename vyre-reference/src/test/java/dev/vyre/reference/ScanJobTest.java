@@ -1,0 +1,264 @@
+package dev.vyre.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.scan.AhoCorasickCompiler;
+import dev.vyre.runtime.scan.FileResult;
+import dev.vyre.runtime.scan.Hit;
+import dev.vyre.runtime.scan.NaiveMatcher;
+import dev.vyre.runtime.scan.PatternSet;
+import dev.vyre.runtime.scan.ScanFile;
+import dev.vyre.runtime.scan.ScanJob;
+import dev.vyre.runtime.scan.ScanOptions;
+import dev.vyre.runtime.scan.ScanSummary;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Assume;
+import net.jqwik.api.Example;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+
+/**
+ * The whole scan engine over real files: every match, overlapping ones and those that cross
+ * chunk and task boundaries included, equals the naive all-matches oracle over each whole file,
+ * and contains every match {@code grep -F -o -b} reports. Tiny chunks and tasks make boundaries
+ * frequent. Backend-neutral ({@link TestBackends}).
+ */
+class ScanJobTest {
+
+  private static final byte[] ALPHABET = "abAB\n\0".getBytes(StandardCharsets.ISO_8859_1);
+  private static final boolean GREP_AVAILABLE = grepAvailable();
+  private static Megakernel kernel;
+
+  private static synchronized Megakernel kernel() {
+    if (kernel == null) {
+      kernel = Megakernel.builder().backend(TestBackends.selected()).slots(1024).singlePriority(Priority.NORMAL)
+          .workers(2).bootstrap();
+    }
+    return kernel;
+  }
+
+  @AfterContainer
+  static void stopKernel() {
+    if (kernel != null) {
+      kernel.close();
+      kernel = null;
+    }
+  }
+
+  /** Patterns, files and how the job cuts them. */
+  record Case(List<byte[]> patterns, boolean caseInsensitive, List<byte[]> files, ScanOptions options) {
+    @Override
+    public String toString() {
+      return "Case[patterns=" + patterns.stream().map(p -> new String(p, StandardCharsets.ISO_8859_1)).toList()
+          + ", ci=" + caseInsensitive + ", files=" + files.stream().map(f -> f.length).toList() + ", " + options + "]";
+    }
+  }
+
+  @Provide
+  Arbitrary<Case> cases() {
+    Arbitrary<byte[]> pattern = Arbitraries.of('a', 'b', 'A', 'B').list().ofMinSize(1).ofMaxSize(5)
+        .map(ScanJobTest::bytes);
+    Arbitrary<byte[]> file = Arbitraries.of(ALPHABET[0], ALPHABET[1], ALPHABET[2], ALPHABET[3], ALPHABET[4], ALPHABET[5])
+        .list().ofMaxSize(300).map(ScanJobTest::unbox);
+    Arbitrary<ScanOptions> options = Combinators.combine(Arbitraries.integers().between(1, 40),
+        Arbitraries.integers().between(1, 4), Arbitraries.integers().between(1, 3))
+        .as((task, tasksPerChunk, buffers) -> new ScanOptions((long) task * tasksPerChunk, task, buffers, true));
+    return Combinators.combine(pattern.list().ofMinSize(1).ofMaxSize(6), Arbitraries.of(false, true),
+        file.list().ofMinSize(1).ofMaxSize(4), options).as(Case::new);
+  }
+
+  private static byte[] bytes(List<Character> chars) {
+    byte[] result = new byte[chars.size()];
+    for (int i = 0; i < result.length; i++) {
+      result[i] = (byte) chars.get(i).charValue();
+    }
+    return result;
+  }
+
+  private static byte[] unbox(List<Byte> values) {
+    byte[] result = new byte[values.size()];
+    for (int i = 0; i < result.length; i++) {
+      result[i] = values.get(i);
+    }
+    return result;
+  }
+
+  /** Writes the case's files and scans them; one result per file, in order. */
+  private static List<FileResult> scan(Case c, Path dir) throws IOException {
+    List<ScanFile> files = new ArrayList<>();
+    for (int i = 0; i < c.files().size(); i++) {
+      Path path = dir.resolve("f" + i);
+      Files.write(path, c.files().get(i));
+      files.add(new ScanFile(path, c.files().get(i).length));
+    }
+    Outcome outcome = scanFiles(PatternSet.of(c.patterns(), c.caseInsensitive(), "test"), c.options(), files);
+    assertEquals(c.files().stream().mapToLong(f -> f.length).sum(), outcome.summary().bytes());
+    assertEquals(0, outcome.summary().failedFiles());
+    return outcome.results();
+  }
+
+  private record Outcome(ScanSummary summary, List<FileResult> results) {}
+
+  /** One job over {@code files}: its summary and the results in the order the sink saw them. */
+  private static Outcome scanFiles(PatternSet patterns, ScanOptions options, List<ScanFile> files) {
+    List<FileResult> results = new ArrayList<>();
+    try (ScanJob job = new ScanJob(kernel(), AhoCorasickCompiler.compile(patterns), options)) {
+      return new Outcome(job.run(files, results::add), results);
+    }
+  }
+
+  private static List<Hit> hitsOf(FileResult result) {
+    List<Hit> hits = new ArrayList<>();
+    for (int i = 0; i < result.hits().size(); i++) {
+      hits.add(new Hit(result.inputId(), result.hits().start(i), result.hits().patternId(i)));
+    }
+    return hits;
+  }
+
+  @Property(tries = 60)
+  void everyMatchOfEveryFileIsFoundOnce(@ForAll("cases") Case c) throws Exception {
+    inTempDir(dir -> {
+    List<FileResult> results = scan(c, dir);
+    PatternSet patterns = PatternSet.of(c.patterns(), c.caseInsensitive(), "test");
+    assertEquals(c.files().size(), results.size());
+    for (int i = 0; i < results.size(); i++) {
+      FileResult result = results.get(i);
+      assertEquals(dir.resolve("f" + i), result.file().path());
+      List<Hit> expected = NaiveMatcher.findAll(patterns, c.files().get(i), i);
+      assertEquals(expected, hitsOf(result), "file " + i);
+      assertEquals(expected.size(), result.matches());
+    }
+    });
+  }
+
+  @Property(tries = 15)
+  void everyGrepMatchIsReported(@ForAll("cases") Case c) throws Exception {
+    Assume.that(GREP_AVAILABLE);
+    inTempDir(dir -> {
+    List<FileResult> results = scan(c, dir);
+    Path patternFile = dir.resolve("patterns");
+    Files.write(patternFile, String.join("\n", c.patterns().stream()
+        .map(p -> new String(p, StandardCharsets.ISO_8859_1)).toList()).getBytes(StandardCharsets.ISO_8859_1));
+    PatternSet patterns = PatternSet.of(c.patterns(), c.caseInsensitive(), "test");
+    for (int i = 0; i < results.size(); i++) {
+      Set<String> found = new HashSet<>();
+      FileResult result = results.get(i);
+      for (int h = 0; h < result.hits().size(); h++) {
+        byte[] text = Arrays.copyOfRange(c.files().get(i), (int) result.hits().start(h),
+            (int) result.hits().start(h) + patterns.length(result.hits().patternId(h)));
+        found.add(result.hits().start(h) + ":" + new String(text, StandardCharsets.ISO_8859_1));
+      }
+      for (String match : grep(patternFile, dir.resolve("f" + i), c.caseInsensitive())) {
+        assertTrue(found.contains(match), "grep found " + match + " in file " + i);
+      }
+    }
+    });
+  }
+
+  private static boolean grepAvailable() {
+    try {
+      Process grep = new ProcessBuilder("grep", "-V").redirectErrorStream(true).start();
+      grep.getInputStream().readAllBytes();
+      return grep.waitFor() == 0;
+    } catch (IOException | InterruptedException e) {
+      System.out.println("ScanJobTest: skipping the grep differential property: " + e);
+      return false;
+    }
+  }
+
+  /** {@code grep -F -o -b -a} lines, "offset:text", in the C locale so that bytes are bytes. */
+  private static List<String> grep(Path patterns, Path file, boolean caseInsensitive) throws Exception {
+    List<String> command = new ArrayList<>(List.of("grep", "-F", "-o", "-b", "-a", "-f", patterns.toString()));
+    if (caseInsensitive) {
+      command.add("-i");
+    }
+    command.add(file.toString());
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().put("LC_ALL", "C");
+    Process process = builder.start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    int status = process.waitFor();
+    assertTrue(status == 0 || status == 1, "grep failed: " + out);
+    return out.isEmpty() ? List.of() : List.of(out.split("\n"));
+  }
+
+  /** Code that works in a temporary directory. */
+  private interface InDirectory {
+    void run(Path dir) throws Exception;
+  }
+
+  /** Runs {@code body} in a fresh temporary directory and deletes it afterwards (jqwik has no @TempDir). */
+  private static void inTempDir(InDirectory body) throws Exception {
+    Path dir = Files.createTempDirectory("scanjob");
+    try {
+      body.run(dir);
+    } finally {
+      try (var paths = Files.walk(dir)) {
+        paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  @Example
+  void aChunkWhoseHitsOverflowIsRescannedWithALargerBuffer() throws Exception {
+    inTempDir(dir -> {
+    byte[] text = new byte[20_000];
+    Arrays.fill(text, (byte) 'a');
+    Path file = Files.write(dir.resolve("dense"), text);
+    PatternSet patterns = PatternSet.fromArguments(List.of("a", "aa"), false);
+    Outcome outcome = scanFiles(patterns, new ScanOptions(32 << 10, 32 << 10, 2, true),
+        List.of(new ScanFile(file, text.length)));
+    assertTrue(outcome.summary().rescans() > 0, "the policy sized the buffer for far fewer hits");
+    assertEquals(NaiveMatcher.findAll(patterns, text, 0), hitsOf(outcome.results().getFirst()));
+    });
+  }
+
+  @Example
+  void unreadableAndVanishedFilesAreReportedAndSkipped() throws Exception {
+    inTempDir(dir -> {
+    Path good = Files.writeString(dir.resolve("good"), "xx needle xx");
+    Path directory = Files.createDirectory(dir.resolve("a-directory"));
+    Path gone = dir.resolve("gone");
+    Path empty = Files.write(dir.resolve("empty"), new byte[0]);
+    List<ScanFile> files = List.of(new ScanFile(directory, 4096), new ScanFile(gone, 10), new ScanFile(empty, 0),
+        new ScanFile(good, Files.size(good)));
+    Outcome outcome = scanFiles(PatternSet.fromArguments(List.of("needle"), false), ScanOptions.defaults(), files);
+    List<FileResult> results = outcome.results();
+    assertEquals(2, outcome.summary().failedFiles());
+    assertEquals("read failed at offset 0: Is a directory", results.get(0).error());
+    assertEquals("No such file or directory", results.get(1).error());
+    assertNull(results.get(2).error());
+    assertEquals(0, results.get(2).matches());
+    assertEquals(List.of(new Hit(3, 3, 0)), hitsOf(results.get(3)));
+    assertEquals(1, outcome.summary().matches());
+    });
+  }
+
+  @Example
+  void countingKeepsNoHits() throws Exception {
+    inTempDir(dir -> {
+    Path file = Files.writeString(dir.resolve("f"), "abab abab");
+    FileResult result = scanFiles(PatternSet.fromArguments(List.of("ab", "bab"), false),
+        ScanOptions.defaults().withKeepHits(false), List.of(new ScanFile(file, 9))).results().getFirst();
+    assertNull(result.hits());
+    assertEquals(6, result.matches());
+    });
+  }
+}

@@ -1,0 +1,15 @@
+package dev.vyre.runtime.scan;
+
+/**
+ * What scanning one file found: every match ({@code hits}, sorted by offset, or null when the job
+ * only counts) and their number, or why the file could not be read completely ({@code error},
+ * null when it was). A file that failed part-way keeps the matches found before the failure.
+ *
+ * @param inputId the input id its hit records carried: its position in the job's file list
+ */
+public record FileResult(ScanFile file, int inputId, long matches, HitList hits, String error) {
+
+  public boolean failed() {
+    return error != null;
+  }
+}

@@ -1,0 +1,77 @@
+package dev.vyre.runtime.scan;
+
+import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.policy.MegakernelLaunchPolicy;
+import dev.vyre.runtime.policy.MegakernelLaunchRequest;
+
+/**
+ * How a {@link ScanJob} cuts its work. Files are read in chunks of {@code chunkBytes} into a pool
+ * of {@code buffers} chunk buffers; each chunk is scanned by one DFA_STEP task per {@code
+ * taskBytes} of it, so that many workers (GPU lanes) scan one chunk at once. Every read and every
+ * task starts (longest pattern - 1) bytes early, as {@link ChunkPlanner} plans them.
+ *
+ * @param chunkBytes bytes per read; a multiple of {@code taskBytes}
+ * @param taskBytes bytes per DFA_STEP task
+ * @param buffers chunk buffers, i.e. chunks read or scanned at once
+ * @param keepHits keep each hit for output; false only counts them
+ */
+public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean keepHits) {
+
+  /** 4 MiB reads of 64 tasks: enough tasks in flight to keep a GPU's workers busy. */
+  public static final long DEFAULT_CHUNK_BYTES = 4L << 20;
+  public static final long DEFAULT_TASK_BYTES = 64L << 10;
+  public static final int DEFAULT_BUFFERS = 16;
+  /** Chunks plus pattern overlap must fit one chunk buffer (BufferPool: below 2 GiB). */
+  public static final long MAX_CHUNK_BYTES = 1L << 30;
+  /** Files open at once stay below the io_uring reader's 64 registered file slots. */
+  public static final int MAX_BUFFERS = 32;
+  /** The launch policy sizes hit buffers for one hit per this many scanned bytes (then doubles it). */
+  public static final long EXPECTED_BYTES_PER_HIT = 256;
+
+  public ScanOptions {
+    if (taskBytes < 1 || chunkBytes < taskBytes || chunkBytes > MAX_CHUNK_BYTES || chunkBytes % taskBytes != 0) {
+      throw InputException.of("scan options", "chunk size " + chunkBytes + " and task size " + taskBytes
+          + " do not fit: a chunk must be 1 byte to 1 GiB and a whole number of tasks",
+          "pick a task size of at least 1 byte and a chunk size that is a multiple of it");
+    }
+    if (buffers < 1 || buffers > MAX_BUFFERS) {
+      throw InputException.of("scan options", buffers + " chunk buffers is outside 1.." + MAX_BUFFERS,
+          "use between 1 and " + MAX_BUFFERS + " buffers");
+    }
+  }
+
+  public static ScanOptions defaults() {
+    return new ScanOptions(DEFAULT_CHUNK_BYTES, DEFAULT_TASK_BYTES, DEFAULT_BUFFERS, true);
+  }
+
+  /** {@code chunkBytes} rounded up to a whole number of {@code taskBytes}-byte tasks. */
+  public static ScanOptions of(long chunkBytes, long taskBytes, int buffers, boolean keepHits) {
+    long tasks = taskBytes < 1 ? 1 : Math.max(1, Math.ceilDiv(chunkBytes, taskBytes));
+    return new ScanOptions(tasks * taskBytes, taskBytes, buffers, keepHits);
+  }
+
+  public ScanOptions withKeepHits(boolean value) {
+    return new ScanOptions(chunkBytes, taskBytes, buffers, value);
+  }
+
+  public int tasksPerChunk() {
+    return (int) (chunkBytes / taskBytes);
+  }
+
+  /** Ring slots that hold every task the job can have in flight: one batch per buffer. */
+  public int ringSlots() {
+    return Math.max(64, buffers * tasksPerChunk());
+  }
+
+  /**
+   * Records per chunk's hit buffer: the launch policy's {@code hit_capacity} for a queue of one
+   * chunk's tasks with one expected hit per {@link #EXPECTED_BYTES_PER_HIT} bytes each (the policy
+   * doubles it and keeps at least 1024). A chunk that finds more is rescanned with a larger buffer.
+   */
+  public long hitCapacity() {
+    long expectedPerTask = Math.max(1, Math.min(taskBytes / EXPECTED_BYTES_PER_HIT, Integer.MAX_VALUE));
+    MegakernelLaunchRequest request = MegakernelLaunchRequest.directBuilder(tasksPerChunk(), 1, 1)
+        .expectedHitsPerItem(expectedPerTask).build();
+    return MegakernelLaunchPolicy.standard().recommend(request).hitCapacity();
+  }
+}

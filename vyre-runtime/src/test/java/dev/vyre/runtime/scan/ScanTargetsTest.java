@@ -1,0 +1,54 @@
+package dev.vyre.runtime.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ScanTargetsTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void walksDirectoriesInNameOrderAndKeepsNamedFilesInArgumentOrder() throws IOException {
+    Path b = Files.writeString(dir.resolve("b"), "12");
+    Files.createDirectories(dir.resolve("a/z"));
+    Path az = Files.writeString(dir.resolve("a/z/file"), "1");
+    Path ay = Files.writeString(dir.resolve("a/y"), "123");
+    ScanTargets targets = ScanTargets.walk(List.of(b, dir));
+    assertEquals(List.of(new ScanFile(b, 2), new ScanFile(ay, 3), new ScanFile(az, 1), new ScanFile(b, 2)),
+        targets.files());
+    assertEquals(8, targets.totalBytes());
+    assertEquals(List.of(), targets.problems());
+  }
+
+  @Test
+  void followsNamedSymbolicLinksButNotThoseInsideDirectories() throws IOException {
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Path target = Files.writeString(outside.resolve("t"), "xy");
+    Path tree = Files.createDirectories(dir.resolve("tree"));
+    Files.createSymbolicLink(tree.resolve("link-to-file"), target);
+    Files.createSymbolicLink(tree.resolve("link-to-dir"), outside);
+    Path own = Files.writeString(tree.resolve("own"), "z");
+    Path named = Files.createSymbolicLink(dir.resolve("named"), outside);
+    assertEquals(List.of(new ScanFile(own, 1)), ScanTargets.walk(List.of(tree)).files());
+    assertEquals(List.of(new ScanFile(named.resolve("t"), 2)), ScanTargets.walk(List.of(named)).files());
+  }
+
+  @Test
+  void missingPathsAndDevicesAreProblemsAndTheRestIsWalked() throws IOException {
+    Path file = Files.writeString(dir.resolve("f"), "x");
+    Path missing = dir.resolve("missing");
+    Path dangling = Files.createSymbolicLink(dir.resolve("dangling"), dir.resolve("nowhere"));
+    ScanTargets targets = ScanTargets.walk(List.of(missing, Path.of("/dev/null"), dangling, file));
+    assertEquals(List.of(new ScanFile(file, 1)), targets.files());
+    assertEquals(List.of(new ScanTargets.Problem(missing, "No such file or directory"),
+        new ScanTargets.Problem(Path.of("/dev/null"),
+            "not a regular file or directory (vyre scan reads files, not pipes or devices)"),
+        new ScanTargets.Problem(dangling, "No such file or directory")), targets.problems());
+  }
+}
