@@ -65,7 +65,9 @@ final class CudaSession implements KernelSession {
   private final long deviceDebugLog;
   private final long resourceTable;
   /** One allocated resource: its device-visible address, size, and host view (mapped ones only). */
-  private record Resource(long devicePointer, long byteSize, MemorySegment host) {}
+  private record Resource(long devicePointer, long byteSize, MemorySegment host, MemorySegment pinnedBlock) {}
+
+  private static final long PAGE = 4096;
 
   private final List<Resource> resources = new ArrayList<>();
   private final int grid;
@@ -109,7 +111,8 @@ final class CudaSession implements KernelSession {
     if (perSm < 1) {
       throw PipelineException.backend("the megakernel cannot be resident with " + BLOCK_SIZE + " threads per block. Fix: report this with `vyre doctor` output");
     }
-    int requested = spec.workers() > 0 ? spec.workers() : Integer.getInteger("vyre.cuda.blocks", device.multiprocessors());
+    // spec.workers() counts reference threads; the grid is one block per SM unless vyre.cuda.blocks says otherwise.
+    int requested = Integer.getInteger("vyre.cuda.blocks", device.multiprocessors());
     // Every block must be co-resident: the scout is a warp of block 0 and workers never yield the SM.
     this.grid = Math.min(requested, perSm * device.multiprocessors());
     this.cooperative = device.cooperativeLaunch();
@@ -136,12 +139,14 @@ final class CudaSession implements KernelSession {
     long allocated = Math.max(byteSize, 1);
     Resource resource;
     if (placement == ResourcePlacement.HOST_MAPPED) {
-      MemorySegment host = mapped(allocated);
-      resource = new Resource(driver.devicePointer(host), byteSize, host.asSlice(0, byteSize));
+      // The driver sub-allocates small pinned blocks; io_uring's registered buffers need pages.
+      MemorySegment block = mapped(allocated + PAGE - 1);
+      long skip = (PAGE - block.address() % PAGE) % PAGE;
+      resource = new Resource(driver.devicePointer(block) + skip, byteSize, block.asSlice(skip, byteSize), block);
     } else {
       long device = driver.allocDevice(allocated);
       driver.memset(device, 0, allocated);
-      resource = new Resource(device, byteSize, null);
+      resource = new Resource(device, byteSize, null, null);
     }
     int handle = resources.size();
     resources.add(resource);
@@ -398,8 +403,8 @@ final class CudaSession implements KernelSession {
       return;
     }
     for (Resource resource : resources) {
-      if (resource.host() != null) {
-        driver.freeHost(resource.host());
+      if (resource.pinnedBlock() != null) {
+        driver.freeHost(resource.pinnedBlock());
       } else {
         driver.freeDevice(resource.devicePointer());
       }

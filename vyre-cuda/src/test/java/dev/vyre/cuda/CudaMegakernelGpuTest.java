@@ -2,11 +2,8 @@ package dev.vyre.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.vyre.driver.error.KernelException;
 import dev.vyre.reference.ReferenceBackend;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
@@ -28,7 +25,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
@@ -62,7 +58,8 @@ class CudaMegakernelGpuTest {
         case 1 -> Task.of(Opcodes.STORE_U32, random.nextInt(), word);
         case 2 -> Task.of(Opcodes.ATOMIC_ADD, random.nextInt(1000), word);
         case 3 -> Task.of(Opcodes.LOAD_U32, 160 + random.nextInt(32), observable);
-        case 4 -> Task.of(Opcodes.COMPARE_SWAP, observable, random.nextInt(3), random.nextInt(100));
+        // CAS on tenant masks and quotas (words 3..35): word 0 would be a SHUTDOWN, 1..2 DONE_COUNT and the mask pointer.
+        case 4 -> Task.of(Opcodes.COMPARE_SWAP, 3 + random.nextInt(29), random.nextInt(3), random.nextInt(100));
         case 5 -> Task.of(Opcodes.MEMCPY, 160 + random.nextInt(16), 176 + random.nextInt(20), random.nextInt(6));
         case 6 -> Task.of(Opcodes.BATCH_FENCE, i, random.nextInt());
         case 7 -> Task.of(Opcodes.PRINTF, i, random.nextInt(), random.nextInt());
@@ -128,40 +125,6 @@ class CudaMegakernelGpuTest {
       }
       assertEquals(expected, sum);
       assertEquals(expected, kernel.stats().done());
-    }
-  }
-
-  @Test
-  void aStalledKernelIsCaughtTornDownAndTheProcessCanRebuild() throws Exception {
-    UserOpcode spin = UserOpcode.both(0x300, "spin-forever", ctx -> SlotLayout.STATUS_DONE, "while (true) { __nanosleep(1000); }");
-    Megakernel kernel = Megakernel.builder().backend(new CudaBackend()).slots(64).userOpcode(spin)
-        .stallTimeout(Duration.ofSeconds(2)).bootstrap();
-    var future = kernel.submit(Task.of(0x300));
-    ExecutionException error = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));
-    KernelException stalled = assertInstanceOf(KernelException.class, error.getCause());
-    assertEquals("Stalled", stalled.variant());
-    assertTrue(stalled.lastSnapshot().contains("in_flight=1"), stalled.lastSnapshot());
-    kernel.close();
-    assertRebuilds();
-  }
-
-  @Test
-  void anIllegalAddressBecomesATypedErrorNotAHang() throws Exception {
-    UserOpcode wild = UserOpcode.both(0x301, "wild-store", ctx -> SlotLayout.STATUS_DONE, "*(volatile unsigned*)(0x10ull) = 1u;");
-    Megakernel kernel = Megakernel.builder().backend(new CudaBackend()).slots(64).userOpcode(wild).bootstrap();
-    var future = kernel.submit(Task.of(0x301));
-    ExecutionException error = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));
-    KernelException fault = assertInstanceOf(KernelException.class, error.getCause());
-    assertEquals("DeviceFault", fault.variant());
-    kernel.close();
-    assertRebuilds();
-  }
-
-  private static void assertRebuilds() throws Exception {
-    try (Megakernel fresh = Megakernel.builder().backend(new CudaBackend()).slots(64).bootstrap()) {
-      TaskResult result = fresh.submit(Task.of(Opcodes.ATOMIC_ADD, 5, 160)).get(30, TimeUnit.SECONDS);
-      assertTrue(result.isDone());
-      assertEquals(5, fresh.observable(0));
     }
   }
 

@@ -28,7 +28,12 @@ final class ParityRunner {
     try (Megakernel kernel = builder.bootstrap()) {
       List<String> tasks = new ArrayList<>();
       for (Task task : program) {
-        TaskResult result = kernel.submit(task).get(30, TimeUnit.SECONDS);
+        TaskResult result;
+        try {
+          result = kernel.submit(task).get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          throw new AssertionError(backend.name() + ": task " + tasks.size() + " " + task + " did not finish: " + kernel.summary(), e);
+        }
         tasks.add(result.status() + (result.status() == SlotStatus.FAULT ? "/" + result.fault() : "")
             + (result.observable() >= 0 ? " obs=" + result.observable() : ""));
       }

@@ -536,6 +536,12 @@ public final class Megakernel implements AutoCloseable {
       if (closed) {
         break;
       }
+      if (!isKernelRunning() && retireBacklog()) {
+        // The kernel exited (a SHUTDOWN opcode or word) with work in flight: nothing will finish it.
+        failPendingFutures(KernelException.closed(backend.name()));
+        parkBriefly();
+        continue;
+      }
       long now = System.nanoTime();
       if (now - lastHealthCheck > 5_000_000L) {
         lastHealthCheck = now;
@@ -681,10 +687,12 @@ public final class Megakernel implements AutoCloseable {
         .append(" fault_count=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.FAULT_COUNT)))
         .append(" epoch=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.EPOCH)))
         .append(" heartbeat=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.HEARTBEAT)))
+        .append(" starvation=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.PRIORITY_STARVATION_COUNTER)))
         .append(" in_flight=").append(inFlightCount());
     for (Partition part : partitions) {
       if (part.next.get() != part.retired) {
         text.append(" ").append(Priority.ofLevel(part.level)).append("[published=").append(part.committed)
+            .append(" doorbell=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.publishSeqWord(part.level))))
             .append(" claimed=").append(Words.getLongAcquire(control, ControlLayout.claimSeqWord(part.level)))
             .append(" retired=").append(part.retired).append("]");
       }
@@ -700,6 +708,10 @@ public final class Megakernel implements AutoCloseable {
     } catch (RuntimeException e) {
       error.addSuppressed(e);
     }
+    failPendingFutures(error);
+  }
+
+  private void failPendingFutures(KernelException error) {
     for (int slot = 0; slot < futures.length; slot++) {
       CompletableFuture<TaskResult> future = futures[slot];
       if (future != null) {
@@ -707,6 +719,12 @@ public final class Megakernel implements AutoCloseable {
         future.completeExceptionally(error);
       }
     }
+  }
+
+  private void parkBriefly() {
+    retireParked = true;
+    LockSupport.parkNanos(this, 5_000_000L);
+    retireParked = false;
   }
 
   /** Adaptive wait: spin, then yield, then short parks, so a waiting thread does not burn a core for long. */

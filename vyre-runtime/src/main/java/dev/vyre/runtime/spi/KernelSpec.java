@@ -11,7 +11,7 @@ import java.util.List;
  * @param tenantCount tenants 0..tenantCount-1 are authorized at start (at most 29)
  * @param observableSlots observable words after the 160 control words
  * @param userOpcodes opcodes beyond the built-ins
- * @param workers worker threads (reference backend); 0 lets the backend decide
+ * @param workers worker threads of the reference backend (0: one per spare core); GPU backends size their own grid
  */
 public record KernelSpec(int slotCount, int[] priorityOffsets, int tenantCount, int observableSlots,
     List<UserOpcode> userOpcodes, int workers) {
