@@ -159,10 +159,16 @@ __device__ __forceinline__ void vyre_write(const VyreKernelArgs& a, unsigned i, 
   vyre_mirror(a, i, value);
 }
 
-// Copies every kernel-owned word of the device control block to the mirror (lanes stride it).
+// Copies every kernel-owned word of the device control block to the mirror (lanes stride it);
+// the claim cursors (words 146..155) come from the device state, where the warps keep them.
 __device__ void vyre_resync(const VyreKernelArgs& a, unsigned lane, unsigned lanes) {
+  const volatile unsigned* claims = reinterpret_cast<const volatile unsigned*>(a.state->claim);
   for (unsigned i = lane; i < a.control_words; i += lanes) {
-    if (!vyre_host_owned(i)) vyre_mirror(a, i, vyre_load_gpu(a.dcontrol + i));
+    if (i >= VYRE_CTL_CLAIM_SEQ_BASE && i < VYRE_CTL_CLAIM_SEQ_BASE + 2u * VYRE_PRIORITY_LEVELS) {
+      vyre_mirror(a, i, claims[i - VYRE_CTL_CLAIM_SEQ_BASE]);
+    } else if (!vyre_host_owned(i)) {
+      vyre_mirror(a, i, vyre_load_gpu(a.dcontrol + i));
+    }
   }
 }
 

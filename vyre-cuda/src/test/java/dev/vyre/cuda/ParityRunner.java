@@ -44,9 +44,15 @@ final class ParityRunner {
       for (int i = 0; i < words.length; i++) {
         words[i] = control.get(ValueLayout.JAVA_INT_UNALIGNED, 4L * i);
       }
-      // Liveness words differ by design: the heartbeat ticks with time, the state records the exit.
+      // Liveness words differ by design: the heartbeat ticks with time, the state records the exit,
+      // and a GPU warp may take a ticket before it is published (and wait for it), so its claim
+      // cursors can run ahead of the tickets that were ever published.
       words[ControlLayout.HEARTBEAT] = 0;
       words[ControlLayout.KERNEL_STATE] = 0;
+      for (int p = 0; p < ControlLayout.PRIORITY_LEVELS; p++) {
+        words[ControlLayout.claimSeqWord(p)] = 0;
+        words[ControlLayout.claimSeqWord(p) + 1] = 0;
+      }
       return new Outcome(words, tasks, debug);
     }
   }
