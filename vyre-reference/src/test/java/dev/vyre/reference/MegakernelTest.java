@@ -1,0 +1,188 @@
+package dev.vyre.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vyre.driver.error.InputException;
+import dev.vyre.driver.error.KernelException;
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.ShutdownReport;
+import dev.vyre.runtime.Task;
+import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.SlotStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The host API's contract: back-pressure, shutdown reports, priorities, tenants, backend selection. */
+class MegakernelTest {
+
+  /** A handler that holds its worker until released, so tests can fill the ring deterministically. */
+  private static UserOpcode blocking(CountDownLatch release) {
+    return blocking(new CountDownLatch(1), release);
+  }
+
+  private static UserOpcode blocking(CountDownLatch started, CountDownLatch release) {
+    return UserOpcode.java(0x100, "block", ctx -> {
+      started.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return SlotLayout.STATUS_DONE;
+    });
+  }
+
+  @Test
+  void aFullRingRefusesWithQueueFullAndNothingIsLost() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch started = new CountDownLatch(1);
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(8).workers(1)
+        .singlePriority(Priority.NORMAL).userOpcode(blocking(started, release)).publishTimeout(Duration.ZERO).bootstrap()) {
+      kernel.publish(Task.of(0x100));
+      assertTrue(started.await(10, TimeUnit.SECONDS));
+      for (int i = 0; i < 7; i++) {
+        kernel.publish(Task.of(Opcodes.ATOMIC_ADD, 1, ControlLayout.OBSERVABLE_BASE));
+      }
+      PipelineException full = assertThrows(PipelineException.class, () -> kernel.publish(Task.of(Opcodes.NOP)));
+      assertTrue(full.isQueueFull());
+      assertTrue(full.getMessage().contains("Fix:"), full.getMessage());
+      release.countDown();
+      assertTrue(kernel.drain(Duration.ofSeconds(10)));
+      assertEquals(7, kernel.observable(0));
+      kernel.publish(Task.of(Opcodes.NOP));
+      assertTrue(kernel.drain(Duration.ofSeconds(10)));
+    }
+  }
+
+  @Test
+  void aPublisherWaitsForRingSpaceUpToItsTimeout() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(2).workers(1)
+        .singlePriority(Priority.NORMAL).userOpcode(blocking(release)).publishTimeout(Duration.ofSeconds(10)).bootstrap()) {
+      kernel.publish(Task.of(0x100));
+      kernel.publish(Task.of(Opcodes.NOP));
+      Thread releaser = Thread.ofPlatform().start(() -> {
+        try {
+          Thread.sleep(200);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        release.countDown();
+      });
+      long ticket = kernel.publish(Task.of(Opcodes.NOP));
+      assertTrue(kernel.await(ticket, Duration.ofSeconds(10)));
+      releaser.join();
+    }
+  }
+
+  @Test
+  void shutdownReportsEverySlotStillInFlightAndFailsTheirFutures() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1)
+        .singlePriority(Priority.NORMAL).userOpcode(blocking(started, release)).bootstrap();
+    kernel.publish(Task.of(0x100));
+    assertTrue(started.await(10, TimeUnit.SECONDS));
+    List<CompletableFuture<TaskResult>> waiting = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      waiting.add(kernel.submit(Task.of(Opcodes.NOP)));
+    }
+    Thread.ofPlatform().start(() -> {
+      try {
+        Thread.sleep(300);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      release.countDown();
+    });
+    ShutdownReport report = kernel.shutdown(Duration.ofSeconds(5));
+    assertTrue(report.exitedCleanly());
+    assertEquals(1, report.doneCount(), "the blocked task finished; the NOPs behind it never ran");
+    assertEquals(3, report.inFlight().size());
+    for (ShutdownReport.InFlight slot : report.inFlight()) {
+      assertEquals(Opcodes.NOP, slot.opcode());
+      assertEquals(SlotStatus.PUBLISHED, slot.status());
+    }
+    for (CompletableFuture<TaskResult> future : waiting) {
+      ExecutionException error = assertThrows(ExecutionException.class, () -> future.get(5, TimeUnit.SECONDS));
+      assertInstanceOf(KernelException.class, error.getCause());
+    }
+    assertThrows(KernelException.class, () -> kernel.publish(Task.of(Opcodes.NOP)));
+    assertEquals(report, kernel.shutdown(Duration.ofSeconds(1)), "shutdown is idempotent");
+  }
+
+  @Test
+  void tasksPublishedAfterAShutdownOpcodeFailInsteadOfHanging() throws Exception {
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1)
+        .singlePriority(Priority.NORMAL).bootstrap()) {
+      assertTrue(kernel.submit(Task.of(Opcodes.SHUTDOWN)).get(10, TimeUnit.SECONDS).isDone());
+      CompletableFuture<TaskResult> behind = kernel.submit(Task.of(Opcodes.NOP));
+      ExecutionException error = assertThrows(ExecutionException.class, () -> behind.get(10, TimeUnit.SECONDS));
+      assertInstanceOf(KernelException.class, error.getCause());
+      assertFalse(kernel.isKernelRunning());
+    }
+  }
+
+  @Test
+  void criticalWorkIsClaimedBeforeNormalWork() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch started = new CountDownLatch(1);
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(40).workers(1)
+        .observables(8).userOpcode(blocking(started, release)).bootstrap()) {
+      kernel.publish(Task.of(0x100));
+      assertTrue(started.await(10, TimeUnit.SECONDS));
+      // While the worker is held, queue NORMAL then CRITICAL work; each task records its order.
+      kernel.publish(new Task(0, Priority.NORMAL, Opcodes.ATOMIC_ADD, new int[] {1, ControlLayout.OBSERVABLE_BASE}));
+      kernel.publish(new Task(0, Priority.NORMAL, Opcodes.LOAD_U32, new int[] {ControlLayout.OBSERVABLE_BASE, 1}));
+      kernel.publish(new Task(0, Priority.CRITICAL, Opcodes.LOAD_U32, new int[] {ControlLayout.OBSERVABLE_BASE, 2}));
+      release.countDown();
+      assertTrue(kernel.drain(Duration.ofSeconds(10)));
+      assertEquals(0, kernel.observable(2), "the CRITICAL load ran before the NORMAL add");
+      assertEquals(1, kernel.observable(1));
+      assertEquals(1, kernel.observable(0));
+    }
+  }
+
+  @Test
+  void tenantIdsAboveTheMaskTableAreRefusedAtPublish() {
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(8).tenants(2).bootstrap()) {
+      PipelineException refused = assertThrows(PipelineException.class,
+          () -> kernel.publish(new Task(29, Priority.NORMAL, Opcodes.NOP, new int[0])));
+      assertTrue(refused.getMessage().contains("0..28"), refused.getMessage());
+      assertThrows(PipelineException.class, () -> kernel.publish(Task.of(Opcodes.LOAD_MISS)));
+      assertThrows(PipelineException.class, () -> kernel.publish(Task.of(0x7FFF_FFF0 | 0x8000_0000)));
+    }
+  }
+
+  @Test
+  void bootstrapRejectsBadSizesWithAFix() {
+    for (Megakernel.Builder builder : List.of(Megakernel.builder().backend(new ReferenceBackend()).slots(0),
+        Megakernel.builder().backend(new ReferenceBackend()).tenants(30),
+        Megakernel.builder().backend(new ReferenceBackend()).slots(8).priorityOffsets(0, 1, 2, 3, 4, 9))) {
+      PipelineException error = assertThrows(PipelineException.class, builder::bootstrap);
+      assertTrue(error.getMessage().contains("Fix:"), error.getMessage());
+    }
+  }
+
+  @Test
+  void unknownBackendNamesSayWhichExist() {
+    InputException error = assertThrows(InputException.class, () -> Megakernel.builder().backend("tpu"));
+    assertTrue(error.getMessage().contains("reference"), error.getMessage());
+  }
+}
