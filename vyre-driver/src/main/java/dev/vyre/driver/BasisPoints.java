@@ -1,7 +1,5 @@
 package dev.vyre.driver;
 
-import java.math.BigInteger;
-
 /**
  * vyre's basis-point helpers ({@code vyre-driver/src/numeric.rs}): integer ratios computed in
  * 128 bits, float ratios converted to u32 by truncation or half-away-from-zero rounding, with the
@@ -22,19 +20,7 @@ public final class BasisPoints {
    * arithmetic, {@code zeroDenominatorValue} when {@code whole == 0}, pinned at u64::MAX.
    */
   public static long ratioU64Wide(long part, long whole, long zeroDenominatorValue) {
-    if (whole == 0) {
-      return zeroDenominatorValue;
-    }
-    long high = Math.unsignedMultiplyHigh(part, DENOMINATOR);
-    long low = part * DENOMINATOR;
-    if (high == 0) {
-      return Long.divideUnsigned(low, whole);
-    }
-    // part >= 2^64 / 10000: rare enough that a BigInteger is simpler than a 128/64 division.
-    BigInteger quotient = new BigInteger(Long.toUnsignedString(part))
-        .multiply(BigInteger.valueOf(DENOMINATOR))
-        .divide(new BigInteger(Long.toUnsignedString(whole)));
-    return quotient.bitLength() > 64 ? Unsigned.U64_MAX : quotient.longValue();
+    return whole == 0 ? zeroDenominatorValue : Unsigned.mulDivSaturatingU64(part, DENOMINATOR, whole);
   }
 
   /** {@code ratio_bps_u64}: {@link #ratioU64Wide} pinned at u32::MAX. */

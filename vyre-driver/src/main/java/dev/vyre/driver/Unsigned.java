@@ -57,14 +57,19 @@ public final class Unsigned {
     return a == 0 ? 0 : (a - 1) / b + 1;
   }
 
-  /** u64 addition; returns {@code null}-free sentinel via {@link #addOverflows}. */
+  /** True when the u64 sum {@code a + b} overflows. */
   public static boolean addOverflows(long a, long b) {
     return Long.compareUnsigned(a + b, a) < 0;
   }
 
-  /** True when the u64 product {@code a * b} overflows. */
+  /** True when the u64 difference {@code a - b} underflows. */
+  public static boolean subUnderflows(long a, long b) {
+    return Long.compareUnsigned(a, b) < 0;
+  }
+
+  /** True when the u64 product {@code a * b} overflows: its high 64 bits are not zero. */
   public static boolean mulOverflows(long a, long b) {
-    return a != 0 && Long.compareUnsigned(b, Long.divideUnsigned(U64_MAX, a)) > 0;
+    return Math.unsignedMultiplyHigh(a, b) != 0;
   }
 
   /** Saturating u64 addition. */
@@ -74,7 +79,7 @@ public final class Unsigned {
 
   /** Saturating u64 subtraction. */
   public static long saturatingSubU64(long a, long b) {
-    return Long.compareUnsigned(a, b) > 0 ? a - b : 0;
+    return subUnderflows(a, b) ? 0 : a - b;
   }
 
   /** Saturating u64 multiplication. */

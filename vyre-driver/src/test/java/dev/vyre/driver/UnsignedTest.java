@@ -17,6 +17,17 @@ class UnsignedTest {
   }
 
   @Test
+  void overflowPredicatesUseUnsignedU64() {
+    assertTrue(Unsigned.addOverflows(Unsigned.U64_MAX, 1));
+    assertFalse(Unsigned.addOverflows(Long.MAX_VALUE, 1));
+    assertTrue(Unsigned.subUnderflows(1, 2));
+    assertFalse(Unsigned.subUnderflows(Unsigned.U64_MAX, Long.MAX_VALUE));
+    assertTrue(Unsigned.mulOverflows(1L << 32, 1L << 32));
+    assertFalse(Unsigned.mulOverflows(Long.MAX_VALUE, 2));
+    assertFalse(Unsigned.mulOverflows(0, Unsigned.U64_MAX));
+  }
+
+  @Test
   void mulDivKeepsA128BitProduct() {
     assertEquals(9000, Unsigned.mulDivSaturatingU64(900_000, 10_000, 1_000_000));
     assertEquals(2500, Unsigned.mulDivSaturatingU64(1L << 62, 10_000, Unsigned.U64_MAX));

@@ -210,7 +210,8 @@ public final class CudaMegakernelPlanCache {
     }
   }
 
+  /** vyre's {@code pinning_increment_u64}: a counter that stops at u64::MAX instead of wrapping. */
   private static long pinningIncrement(long counter) {
-    return counter == -1L ? counter : counter + 1;
+    return Unsigned.saturatingAddU64(counter, 1);
   }
 }

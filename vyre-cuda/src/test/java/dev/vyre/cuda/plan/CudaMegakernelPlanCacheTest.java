@@ -4,6 +4,8 @@ import static dev.vyre.driver.planner.MegakernelExecutionTopology.DenseFrontier;
 import static dev.vyre.driver.planner.MegakernelExecutionTopology.FusedWave;
 import static dev.vyre.driver.planner.MegakernelExecutionTopology.HybridFrontier;
 import static dev.vyre.driver.planner.MegakernelExecutionTopology.SparseFrontier;
+import static dev.vyre.driver.planner.MegakernelExecutionTopology.WarpSparseFrontier;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -15,19 +17,28 @@ import dev.vyre.driver.planner.MegakernelByteLayout;
 import dev.vyre.driver.planner.MegakernelExecutionPlan;
 import dev.vyre.driver.planner.MegakernelExecutionSample;
 import dev.vyre.driver.planner.MegakernelExecutionTopology;
+import dev.vyre.driver.planner.MegakernelFrontierWave;
 import dev.vyre.driver.planner.MegakernelGraphShape;
 import dev.vyre.driver.planner.MegakernelMemoryBudget;
 import dev.vyre.driver.planner.MegakernelMemoryException;
 import dev.vyre.driver.planner.MegakernelTopologyDecision;
+import dev.vyre.driver.planner.MegakernelTopologySelector;
+import dev.vyre.driver.planner.MegakernelWaveDependencies;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
-/** vyre-driver-cuda.md §2.5 E1-E14: hits, misses, LRU eviction, hysteresis, downgrade, rebase and pinning. */
+/** vyre-driver-cuda.md §2.5 E1-E15: hits, misses, LRU eviction, hysteresis, downgrade, rebase, pinning, live telemetry. */
 class CudaMegakernelPlanCacheTest {
 
   private static final CudaMegakernelDeviceKey DEVICE = CudaMegakernelPlanCacheKeyTest.DEVICE;
   private static final MegakernelGraphShape G = new MegakernelGraphShape(1_000, 4_000);
   private static final MegakernelMemoryBudget LOW = new MegakernelMemoryBudget(1_024, 16_384);
   private static final long MIB = 1 << 20;
+  /** The key of the H100 this project's GPU tests run on (compute 9.0, cooperative launch). */
+  private static final CudaMegakernelDeviceKey H100 = CudaMegakernelDeviceKey.fromCapabilities(9, 0, 32, true, 1_024);
+  private static final MegakernelGraphShape LIVE_GRAPH = new MegakernelGraphShape(65_536, 262_144);
 
   @Test
   void cacheReusesPlanForSameGraphAnalysisDeviceAndPressureBucket() { // E1
@@ -199,6 +210,89 @@ class CudaMegakernelPlanCacheTest {
     assertEquals(HybridFrontier, select(cache, identity(99), sample(0.68, 512), LOW, 100, 0).topology());
     assertEquals(new CudaMegakernelPlanCacheStats(0, 2, 0, 1), cache.stats());
     assertNotEquals(0, cache.serial);
+  }
+
+  /**
+   * E15, vyre's GPU test {@code megakernel_scale_scheduler_contracts.rs} with its measurements as
+   * inputs: add-one dispatches of 8 and 65,536 u32 elements read back {@code 32 * scale} and
+   * {@code 262,144 * scale} bytes (vyre asserts at least the input length), the large one took
+   * {@code largeWallNs}, and the small one's enqueue time is the launch overhead. The planning that
+   * follows is pure. Its dense-or-fused expectation needs a launch overhead of at least 1,500 ns,
+   * 15% of the 10,000 ns cost the test substitutes (see the next test).
+   */
+  @ParameterizedTest(name = "launch {0} ns, large dispatch {1} ns, readback x{2}")
+  @CsvSource({"1500, 20000, 1", "5000, 50000, 1", "20000, 200000, 2", "1000000, 10000000, 1"})
+  void liveTelemetryDrivesAScaleAwarePlanThatTheCacheReuses(double launchNs, double largeWallNs, long scale) { // E15
+    long smallReadback = 32 * scale;
+    long largeReadback = 262_144 * scale;
+    MegakernelExecutionSample large = new MegakernelExecutionSample(largeWallNs, 0.95, largeReadback);
+    MegakernelExecutionSample schedulerSmall = new MegakernelExecutionSample(100, 0.25, smallReadback);
+    MegakernelExecutionSample schedulerLarge = new MegakernelExecutionSample(10_000, 0.95, largeReadback);
+    double[] schedule = CudaMegakernelScheduler.scheduleMegakernelFromCudaSamples(
+        List.of(schedulerSmall, schedulerLarge), launchNs, 64, 0.25);
+    MegakernelMemoryBudget memory = new MegakernelMemoryBudget(2 * largeReadback, 16 * largeReadback);
+    MegakernelTopologyDecision dense = MegakernelTopologySelector.selectMegakernelTopology(schedulerLarge, LIVE_GRAPH,
+        memory, launchNs, schedule[1]);
+    assertDenseOrFused(dense.topology());
+
+    CudaMegakernelPlanCache executions = new CudaMegakernelPlanCache();
+    CudaMegakernelPlanIdentity dataflow = new CudaMegakernelPlanIdentity(0xC0DA_5090L, Builtin.Dataflow, H100);
+    MegakernelByteLayout bytes = new MegakernelByteLayout(16, 8, largeReadback, largeReadback / 4, largeReadback,
+        64 * largeReadback);
+    MegakernelExecutionPlan plan = executions.getOrPlanExecution(dataflow, schedulerLarge, LIVE_GRAPH, bytes, launchNs,
+        schedule[1]);
+    MegakernelExecutionSample denser = new MegakernelExecutionSample(10_000, Math.min(0.95 + 0.01, 1.0), largeReadback);
+    MegakernelExecutionPlan cached = executions.getOrPlanExecution(dataflow, denser, LIVE_GRAPH, bytes, launchNs,
+        schedule[1]);
+    assertEquals(dense.topology(), plan.topology());
+    assertEquals(plan.topology(), cached.topology());
+    assertTrue(plan.memory().requiredBytes() <= plan.memory().budgetBytes());
+    assertFalse(plan.downgradedToSparse());
+    assertEquals(1, executions.stats().hits());
+
+    CudaMegakernelFrontierExecutionPlan frontier = CudaMegakernelBarrierPlanner.planCudaFrontierMegakernelExecution(
+        executions, new CudaMegakernelPlanIdentity(0xC0DA_5091L, Builtin.ParserFrontend, H100), schedulerLarge,
+        LIVE_GRAPH, 16, 8, List.of(
+            new MegakernelFrontierWave(largeReadback / 8, largeReadback / 16, largeReadback / 16),
+            new MegakernelFrontierWave(largeReadback / 4, largeReadback / 16, largeReadback / 8),
+            new MegakernelFrontierWave(largeReadback / 4, largeReadback / 16, largeReadback / 8),
+            new MegakernelFrontierWave(largeReadback / 2, largeReadback / 8, largeReadback / 4)),
+        MegakernelWaveDependencies.of(0, 1, 0, 2, 1, 3, 2, 3), 64 * largeReadback, launchNs, schedule[1]);
+    assertEquals(2, frontier.barriers().globalBarriers());
+    assertArrayEquals(new int[] {1, 2}, frontier.barriers().groupWaves(1));
+    assertDenseOrFused(frontier.execution().topology());
+    assertTrue(frontier.execution().memory().requiredBytes() <= frontier.execution().memory().budgetBytes());
+
+    MegakernelExecutionTopology sparse = MegakernelTopologySelector.selectMegakernelTopology(
+        new MegakernelExecutionSample(100, 0.01, smallReadback), LIVE_GRAPH,
+        new MegakernelMemoryBudget(smallReadback, 16 * largeReadback), launchNs, schedule[0]).topology();
+    assertTrue(sparse == WarpSparseFrontier || sparse == SparseFrontier, sparse::toString);
+
+    CudaMegakernelPlanCache plans = new CudaMegakernelPlanCache();
+    CudaMegakernelCachedPlan first = plans.getOrSelectTopology(dataflow, large, LIVE_GRAPH, memory, launchNs,
+        schedule[1]);
+    CudaMegakernelCachedPlan second = plans.getOrSelectTopology(dataflow,
+        new MegakernelExecutionSample(largeWallNs, Math.min(0.95 + 0.01, 1.0), largeReadback), LIVE_GRAPH,
+        new MegakernelMemoryBudget(memory.requiredBytes() + 256, memory.budgetBytes()), launchNs, schedule[1]);
+    assertEquals(first, second);
+    assertEquals(1, plans.stats().hits());
+    CudaMegakernelCachedPlan redZone = plans.getOrSelectTopology(dataflow, large, LIVE_GRAPH,
+        new MegakernelMemoryBudget(memory.budgetBytes() * 95 / 100, memory.budgetBytes()), launchNs, schedule[1]);
+    assertEquals(SparseFrontier, redZone.topology());
+  }
+
+  @Test
+  void liveContractNeedsFifteenPercentLaunchPressure() { // E15 [derived]: the edge of the swept range
+    MegakernelExecutionSample large = new MegakernelExecutionSample(10_000, 0.95, 262_144);
+    MegakernelMemoryBudget memory = new MegakernelMemoryBudget(2 * 262_144, 16 * 262_144);
+    assertEquals(FusedWave, MegakernelTopologySelector.selectMegakernelTopology(large, LIVE_GRAPH, memory, 1_500, 0.8)
+        .topology());
+    assertEquals(MegakernelExecutionTopology.BlockDenseFrontier,
+        MegakernelTopologySelector.selectMegakernelTopology(large, LIVE_GRAPH, memory, 1_499, 0.8).topology());
+  }
+
+  private static void assertDenseOrFused(MegakernelExecutionTopology topology) {
+    assertTrue(topology == DenseFrontier || topology == FusedWave, topology::toString);
   }
 
   private static CudaMegakernelCachedPlan select(CudaMegakernelPlanCache cache, CudaMegakernelPlanIdentity identity,

@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.vyre.driver.planner.MegakernelExecutionSample;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** vyre-driver-cuda.md §2.5 G1-G4: the telemetry sample and the fusion-pressure scheduler. */
+/** vyre-driver-cuda.md §2.5 G1-G5: the telemetry sample and the fusion-pressure scheduler. */
 class CudaMegakernelSchedulerTest {
 
   @Test
@@ -42,6 +46,21 @@ class CudaMegakernelSchedulerTest {
     assertArrayEquals(new double[] {0.35750000000000004},
         CudaMegakernelScheduler.scheduleMegakernelFromCudaSamples(List.of(new MegakernelExecutionSample(1.0, 0, 0)), 0,
             4, 1));
+  }
+
+  /**
+   * G5, from vyre's GPU test: two add-one dispatches of 8 and 65,536 u32 elements read back 32
+   * and 262,144 bytes, their costs are replaced by 100 and 10,000 ns, and the launch overhead is the
+   * enqueue time the GPU measured; here it is swept over that measurement's plausible range.
+   */
+  @ParameterizedTest(name = "launch overhead {0} ns")
+  @ValueSource(doubles = {0, 500, 1_500, 5_000, 50_000, 1_000_000})
+  void denseReadbackHeavyCandidateGetsTheHigherFusionIndicator(double launchNs) { // G5
+    double[] schedule = CudaMegakernelScheduler.scheduleMegakernelFromCudaSamples(List.of(
+        new MegakernelExecutionSample(100, 0.25, 32), new MegakernelExecutionSample(10_000, 0.95, 262_144)),
+        launchNs, 64, 0.25);
+    assertEquals(2, schedule.length);
+    assertTrue(schedule[1] > schedule[0], () -> schedule[0] + " vs " + schedule[1]);
   }
 
   @Test

@@ -5,12 +5,16 @@ import java.util.Map;
 /**
  * Policy and planner errors reported as vyre's {@code BackendError}: a plain message
  * ({@code Other}) or a device-memory budget that a plan would exceed ({@code DeviceOutOfMemory}).
- * Open so that other layers can add variants with their structured fields.
+ * Open so that other layers can add variants with their structured fields; each variant declares
+ * its {@link ErrorCode}, as vyre's exhaustive {@code BackendError::code} does.
  */
 public non-sealed class BackendException extends VyreException {
 
-  protected BackendException(String variant, Map<String, Object> fields, String message) {
+  private final ErrorCode code;
+
+  protected BackendException(ErrorCode code, String variant, Map<String, Object> fields, String message) {
     super(variant, fields, message);
+    this.code = code;
   }
 
   @Override
@@ -18,14 +22,19 @@ public non-sealed class BackendException extends VyreException {
     return "BackendError";
   }
 
+  /** {@code BackendError::code}: the machine-readable class of this error. */
+  public ErrorCode code() {
+    return code;
+  }
+
   /** {@code BackendError::new(msg)}: the message is the display text and is carried as {@code message}. */
   public static BackendException other(String message) {
-    return new BackendException("Other", fieldMap("message", message), message);
+    return new BackendException(ErrorCode.Unknown, "Other", fieldMap("message", message), message);
   }
 
   /** The requested device bytes exceed what is available; display text verbatim from vyre. */
   public static BackendException deviceOutOfMemory(long requested, long available) {
-    return new BackendException("DeviceOutOfMemory",
+    return new BackendException(ErrorCode.DeviceOutOfMemory, "DeviceOutOfMemory",
         fieldMap("requested", requested, "available", available),
         "device out of memory: requested " + Long.toUnsignedString(requested) + " bytes, "
             + Long.toUnsignedString(available) + " available.          Fix: reduce buffer sizes or split "
