@@ -302,7 +302,8 @@ class ControlLayoutTest {
   @Property(tries = 200)
   void encodersOnlyThrowTypedErrors(@ForAll("controls") byte[] bytes, @ForAll boolean shutdown, @ForAll long tenants,
       @ForAll int observables, @ForAll int totalSlots) {
-    Wire.onlyTyped(() -> ControlLayout.encode(shutdown, tenants, observables % 2_000_000));
+    Wire.onlyTyped(() -> ControlLayout.encode(shutdown, tenants,
+        observables < 0 || observables > ControlLayout.MAX_ENCODED_OBSERVABLE_SLOTS ? observables : observables % 4096));
     Wire.onlyTyped(() -> ControlLayout.encodeInto(seg(bytes), shutdown, tenants));
     Wire.onlyTyped(() -> ControlLayout.writePriorityOffsets(seg(bytes), ControlLayout.defaultPriorityOffsets(totalSlots)));
   }

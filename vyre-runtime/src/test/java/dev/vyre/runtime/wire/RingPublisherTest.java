@@ -44,6 +44,15 @@ class RingPublisherTest {
     return slotWord(ring, slot, SlotLayout.STATUS_WORD);
   }
 
+  /** The 12 argument words of {@code slot}. */
+  private static int[] args(byte[] ring, int slot) {
+    int[] args = new int[SlotLayout.ARGS_PER_SLOT];
+    for (int i = 0; i < args.length; i++) {
+      args[i] = slotWord(ring, slot, SlotLayout.ARG0_WORD + i);
+    }
+    return args;
+  }
+
   private static void assertRejectedUnchanged(byte[] ring, String fragment, Runnable publish) {
     byte[] before = ring.clone();
     PipelineException e = assertThrows(PipelineException.class, publish::run);
@@ -63,8 +72,7 @@ class RingPublisherTest {
     assertEquals(Opcodes.STORE_U32, slotWord(ring, 0, SlotLayout.OPCODE_WORD));
     assertEquals(12, slotWord(ring, 0, SlotLayout.TENANT_WORD));
     assertEquals(2, slotWord(ring, 0, SlotLayout.PRIORITY_WORD));
-    assertEquals(100, slotWord(ring, 0, 4));
-    assertEquals(200, slotWord(ring, 0, 5));
+    assertArrayEquals(new int[] {100, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, args(ring, 0));
     assertArrayEquals(new byte[64 * 3], Arrays.copyOfRange(ring, 64, 256), "other slots untouched");
   }
 
@@ -75,10 +83,7 @@ class RingPublisherTest {
     setSlotWord(ring, 0, SlotLayout.STATUS_WORD, SlotLayout.STATUS_DONE);
     RingPublisher.publishSlot(seg(ring), 0, 1, Opcodes.ATOMIC_ADD, 2);
     assertEquals(Opcodes.ATOMIC_ADD, slotWord(ring, 0, SlotLayout.OPCODE_WORD));
-    assertEquals(2, slotWord(ring, 0, 4));
-    for (int w = 5; w < 16; w++) {
-      assertEquals(0, slotWord(ring, 0, w), "stale arg word " + w);
-    }
+    assertArrayEquals(new int[] {2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, args(ring, 0), "stale args are cleared");
   }
 
   @Test
@@ -159,8 +164,7 @@ class RingPublisherTest {
     assertEquals(Opcodes.STORE_U32, slotWord(ring, 1, SlotLayout.OPCODE_WORD));
     assertEquals(Opcodes.ATOMIC_ADD, slotWord(ring, 2, SlotLayout.OPCODE_WORD));
     assertEquals(Opcodes.BATCH_FENCE, slotWord(ring, 3, SlotLayout.OPCODE_WORD));
-    assertEquals(2, slotWord(ring, 3, 4));
-    assertEquals(99, slotWord(ring, 3, 5));
+    assertArrayEquals(new int[] {2, 99, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, args(ring, 3));
     for (int s = 1; s <= 3; s++) {
       assertEquals(SlotLayout.STATUS_PUBLISHED, status(ring, s));
     }
@@ -203,9 +207,7 @@ class RingPublisherTest {
     assertEquals(0x100, slotWord(ring, 2, SlotLayout.OPCODE_WORD));
     assertEquals(4, slotWord(ring, 2, SlotLayout.TENANT_WORD));
     assertEquals(2, slotWord(ring, 2, SlotLayout.PRIORITY_WORD));
-    assertEquals(1, slotWord(ring, 2, 4));
-    assertEquals(2, slotWord(ring, 2, 5));
-    assertEquals(3, slotWord(ring, 2, 6));
+    assertArrayEquals(new int[] {1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0}, args(ring, 2));
     assertEquals(SlotLayout.STATUS_PUBLISHED, status(ring, 3));
   }
 
@@ -271,11 +273,7 @@ class RingPublisherTest {
     RingPublisher.publishPackedSlot(seg(ring), 0, 1, new PackedOp(Opcodes.STORE_U32, new int[] {10, 20}), new PackedOp(Opcodes.ATOMIC_ADD, new int[] {30}));
     assertEquals(SlotLayout.STATUS_PUBLISHED, status(ring, 0));
     assertEquals(Opcodes.PACKED_SLOT, slotWord(ring, 0, SlotLayout.OPCODE_WORD));
-    int[] args = new int[12];
-    for (int i = 0; i < 12; i++) {
-      args[i] = slotWord(ring, 0, 4 + i);
-    }
-    assertArrayEquals(new int[] {0x0001_0302, 0x0000_0202, 10, 20, 30, 0, 0, 0, 0, 0, 0, 0}, args);
+    assertArrayEquals(new int[] {0x0001_0302, 0x0000_0202, 10, 20, 30, 0, 0, 0, 0, 0, 0, 0}, args(ring, 0));
   }
 
   @Test
@@ -295,14 +293,10 @@ class RingPublisherTest {
       assertEquals(SlotLayout.STATUS_PUBLISHED, status(ring, s));
       assertEquals(0xF101, slotWord(ring, s, SlotLayout.OPCODE_WORD));
       assertEquals(5, slotWord(ring, s, SlotLayout.TENANT_WORD));
-      assertEquals(77, slotWord(ring, s, 4));
     }
-    assertEquals(0, slotWord(ring, 1, 5));
-    assertEquals(17, slotWord(ring, 1, 6));
-    assertEquals(0, slotWord(ring, 2, 5));
-    assertEquals(42, slotWord(ring, 2, 6));
-    assertEquals(1, slotWord(ring, 3, 5));
-    assertEquals(99, slotWord(ring, 3, 6));
+    assertArrayEquals(new int[] {77, 0, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0}, args(ring, 1));
+    assertArrayEquals(new int[] {77, 0, 42, 0, 0, 0, 0, 0, 0, 0, 0, 0}, args(ring, 2));
+    assertArrayEquals(new int[] {77, 1, 99, 0, 0, 0, 0, 0, 0, 0, 0, 0}, args(ring, 3));
     assertEquals(SlotLayout.STATUS_EMPTY, status(ring, 0));
   }
 
