@@ -30,6 +30,32 @@ public final class Unsigned {
     return value >= 0 && value <= U32_MAX;
   }
 
+  /**
+   * A u32 written in decimal or {@code 0x} hex with ASCII digits only, or -1 when the text is not
+   * one (empty, a sign, another character, or a value above 2^32 - 1). Never throws.
+   */
+  public static long parseU32(String text) {
+    boolean hex = text.length() > 2 && text.charAt(0) == '0' && (text.charAt(1) == 'x' || text.charAt(1) == 'X');
+    int radix = hex ? 16 : 10;
+    int from = hex ? 2 : 0;
+    if (text.length() == from) {
+      return -1;
+    }
+    long value = 0;
+    for (int i = from; i < text.length(); i++) {
+      char c = text.charAt(i);
+      int digit = c < 128 ? Character.digit(c, radix) : -1;
+      if (digit < 0) {
+        return -1;
+      }
+      value = value * radix + digit;
+      if (value > U32_MAX) {
+        return -1;
+      }
+    }
+    return value;
+  }
+
   /** u32 addition that reports overflow as -1 instead of wrapping. */
   public static long checkedAddU32(long a, long b) {
     long sum = a + b;

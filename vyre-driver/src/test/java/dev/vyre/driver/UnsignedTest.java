@@ -35,4 +35,17 @@ class UnsignedTest {
     assertEquals(Unsigned.U64_MAX, Unsigned.mulDivSaturatingU64(Unsigned.U64_MAX, 10_000, 1));
     assertEquals(-2, Unsigned.mulDivSaturatingU64(Unsigned.U64_MAX - 1, 3, 3));
   }
+
+  @Test
+  void parseU32AcceptsAsciiDecimalAndHexOnly() {
+    assertEquals(0, Unsigned.parseU32("0"));
+    assertEquals(160, Unsigned.parseU32("160"));
+    assertEquals(0xFFFF_FFFFL, Unsigned.parseU32("4294967295"));
+    assertEquals(0xFFFF_FFFFL, Unsigned.parseU32("0xFFFFFFFF"));
+    assertEquals(0x51, Unsigned.parseU32("0X51"));
+    assertEquals(7, Unsigned.parseU32("0007"));
+    for (String bad : new String[] {"", "0x", "x1", "-1", "+1", "4294967296", "0x100000000", "1 ", " 1", "1_000", "\u0661", "0xg", "99999999999999999999999"}) {
+      assertEquals(-1, Unsigned.parseU32(bad), bad);
+    }
+  }
 }

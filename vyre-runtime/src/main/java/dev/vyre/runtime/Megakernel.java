@@ -305,14 +305,7 @@ public final class Megakernel implements AutoCloseable {
     if (closed) {
       throw failure != null ? failure : KernelException.closed(backend.name());
     }
-    if (tenant < 0 || tenant >= ControlLayout.MAX_TENANTS) {
-      throw PipelineException.queueFull("tenant", "tenant id " + Integer.toUnsignedString(tenant) + " is outside 0..28",
-          "publish with a tenant id below 29; ids at or above 29 would alias other control words");
-    }
-    if (argCount > SlotLayout.ARGS_PER_SLOT) {
-      throw PipelineException.queueFull("submission", "too many args for one slot; 12 u32 args max per slot", "pass at most 12 args");
-    }
-    Opcodes.validatePublishOpcode(opcode);
+    RingPublisher.checkPayload(tenant, opcode, argCount);
   }
 
   private Partition partition(Priority priority) {
@@ -441,9 +434,7 @@ public final class Megakernel implements AutoCloseable {
 
   /** Authorizes or revokes a tenant at run time by writing its mask word. */
   public void setTenantAuthorized(int tenant, boolean authorized) {
-    if (tenant < 0 || tenant >= ControlLayout.MAX_TENANTS) {
-      throw PipelineException.queueFull("tenant", "tenant id " + tenant + " is outside 0..28", "use a tenant id below 29");
-    }
+    ControlLayout.checkTenant(tenant);
     Words.setRelease(control, ControlLayout.tenantMaskWord(tenant), authorized ? -1 : 0);
   }
 

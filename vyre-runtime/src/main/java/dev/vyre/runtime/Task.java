@@ -10,10 +10,7 @@ import java.util.Arrays;
 public record Task(int tenant, Priority priority, int opcode, int[] args) {
 
   public Task {
-    if (args.length > SlotLayout.ARGS_PER_SLOT) {
-      throw dev.vyre.driver.error.PipelineException.queueFull("submission",
-          "too many args for one slot; 12 u32 args max per slot", "pass at most 12 args");
-    }
+    SlotLayout.checkArgCount(args.length);
     args = args.clone();
   }
 

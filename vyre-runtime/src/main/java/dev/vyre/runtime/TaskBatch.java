@@ -43,9 +43,7 @@ public final class TaskBatch {
     if (size == capacity) {
       throw PipelineException.queueFull("submission", "batch is full at " + capacity + " tasks", "publish the batch, clear() it, and continue");
     }
-    if (taskArgs.length > SlotLayout.ARGS_PER_SLOT) {
-      throw PipelineException.queueFull("submission", "too many args for one slot; 12 u32 args max per slot", "pass at most 12 args");
-    }
+    SlotLayout.checkArgCount(taskArgs.length);
     tenants[size] = tenant;
     opcodes[size] = opcode;
     argCounts[size] = taskArgs.length;

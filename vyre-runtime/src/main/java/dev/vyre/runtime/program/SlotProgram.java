@@ -1,5 +1,6 @@
 package dev.vyre.runtime.program;
 
+import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.VyreException;
 import dev.vyre.runtime.Priority;
@@ -115,7 +116,7 @@ public final class SlotProgram {
         throw InputException.at(source, line, "packed opcode \"" + token.substring(0, open) + "\" does not fit a byte", "pack only opcodes 0..255");
       }
       String inner = token.substring(open + 1, token.length() - 1);
-      String[] parts = inner.isEmpty() ? new String[0] : inner.split(",");
+      String[] parts = inner.isEmpty() ? new String[0] : inner.split(",", -1);
       int[] args = new int[parts.length];
       for (int a = 0; a < parts.length; a++) {
         args[a] = (int) number(source, line, parts[a], "packed argument");
@@ -134,15 +135,10 @@ public final class SlotProgram {
   }
 
   private static long number(String source, int line, String text, String what) {
-    try {
-      String lower = text.toLowerCase(Locale.ROOT);
-      long value = lower.startsWith("0x") ? Long.parseLong(lower.substring(2), 16) : Long.parseLong(lower);
-      if (value < 0 || value > 0xFFFF_FFFFL) {
-        throw new NumberFormatException();
-      }
-      return value;
-    } catch (NumberFormatException e) {
+    long value = Unsigned.parseU32(text);
+    if (value < 0) {
       throw InputException.at(source, line, what + " \"" + text + "\" is not a u32", "write a number in 0..4294967295 (decimal or 0x hex)");
     }
+    return value;
   }
 }

@@ -74,6 +74,14 @@ public final class ControlLayout {
     return TENANT_TABLE_START + tenant;
   }
 
+  /** Refuses a tenant id outside the 29-entry mask table: higher ids alias other control words. */
+  public static void checkTenant(int tenant) {
+    if (tenant < 0 || tenant >= MAX_TENANTS) {
+      throw PipelineException.queueFull("tenant", "tenant id " + Integer.toUnsignedString(tenant) + " is outside 0..28",
+          "publish with a tenant id below 29; ids at or above 29 would alias other control words (DECISIONS.md §3.4)");
+    }
+  }
+
   public static int metricWord(int opcode) {
     return METRICS_BASE + opcode;
   }
@@ -136,8 +144,8 @@ public final class ControlLayout {
   private static void checkObservables(long observableSlots) {
     if (observableSlots < 0 || observableSlots > MAX_ENCODED_OBSERVABLE_SLOTS) {
       throw PipelineException.queueFull("submission",
-          "observable slot count " + observableSlots + " exceeds " + MAX_ENCODED_OBSERVABLE_SLOTS,
-          "request at most 1048576 observable slots");
+          "observable_slots " + observableSlots + " exceeds the megakernel allocation cap of " + MAX_ENCODED_OBSERVABLE_SLOTS,
+          "shard observable results or reduce observable_slots to the megakernel allocation cap before encoding control");
     }
   }
 
@@ -152,8 +160,12 @@ public final class ControlLayout {
     return offsets;
   }
 
-  /** Writes partition offsets into words 129..134 only. */
+  /** Writes the six partition offsets (five starts and the total) into words 129..134 only. */
   public static void writePriorityOffsets(MemorySegment control, int[] offsets) {
+    if (offsets.length != PRIORITY_OFFSETS_SLOTS) {
+      throw PipelineException.queueFull("submission", offsets.length + " priority offsets instead of " + PRIORITY_OFFSETS_SLOTS,
+          "pass one start per priority level followed by the total slot count");
+    }
     if (control.byteSize() % 4 != 0 || control.byteSize() < 4L * (PRIORITY_OFFSETS_BASE + PRIORITY_OFFSETS_SLOTS)) {
       throw PipelineException.queueFull("submission", "control buffer of " + control.byteSize() + " bytes cannot hold priority offsets",
           "pass a full control buffer");
@@ -186,6 +198,9 @@ public final class ControlLayout {
   }
 
   public static long tryReadObservable(MemorySegment control, long index) {
+    if (index < 0 || index > MAX_OBSERVABLE_SLOTS) {
+      throw ProtocolException.byteLengthOverflow(BUFFER, "observable index overflows the protocol word offset; shard observable reads");
+    }
     return tryReadWord(control, OBSERVABLE_BASE + index);
   }
 
@@ -211,7 +226,7 @@ public final class ControlLayout {
   }
 
   public static long readObservable(MemorySegment control, long index) {
-    return readWord(control, OBSERVABLE_BASE + index);
+    return index < 0 || index > MAX_OBSERVABLE_SLOTS ? 0 : readWord(control, OBSERVABLE_BASE + index);
   }
 
   /** Decodes whatever prefix of the metrics window exists. */

@@ -35,8 +35,8 @@ public final class DebugLogLayout {
   /** An all-zero (empty) log of {@code capacity} records. */
   public static byte[] encodeEmpty(int capacity) {
     if (capacity < 0 || capacity > MAX_ENCODED_RECORDS) {
-      throw PipelineException.queueFull("submission", "debug log capacity " + capacity + " exceeds " + MAX_ENCODED_RECORDS,
-          "request at most 1048576 debug records");
+      throw PipelineException.queueFull("submission", "debug log capacity " + capacity + " exceeds the megakernel allocation cap of "
+          + MAX_ENCODED_RECORDS + " records", "reduce debug-log record_capacity to the megakernel allocation cap before encoding");
     }
     return new byte[(int) byteLength(capacity)];
   }
@@ -52,8 +52,9 @@ public final class DebugLogLayout {
     }
     long capacityWords = len / 4 - 1;
     long cursor = Integer.toUnsignedLong(Words.get(log, CURSOR_WORD));
+    // Like vyre, both a cursor past the capacity and one inside a record name the word after the cursor.
     if (cursor > capacityWords || cursor % RECORD_WORDS != 0) {
-      throw ProtocolException.missingWord("debug_log", cursor, len, FIX);
+      throw ProtocolException.missingWord("debug_log", RECORDS_BASE + cursor, len, FIX);
     }
     List<DebugRecord> records = new ArrayList<>((int) (cursor / RECORD_WORDS));
     for (long i = 0; i < cursor / RECORD_WORDS; i++) {

@@ -4,6 +4,7 @@ import dev.vyre.driver.error.PipelineException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Layout of the IO queue (vyre-runtime.md §1.11): up to 64 request slots of 8 words through which
@@ -32,6 +33,12 @@ public final class IoQueueLayout {
   /** A PUBLISHED request as the host sees it. */
   public record IoRequest(int slot, int opType, long src, long dst, long offset, long byteCount, long tag) {}
 
+  /** The host's verdict on one CLAIMED request. */
+  public record Completion(int slot, boolean success) {}
+
+  /** A request as its submitter sees it once the host has taken it: the destination (mapped slot), size and tag. */
+  public record IoCompletion(int slot, long mappedSlot, long byteCount, long tag) {}
+
   private IoQueueLayout() {}
 
   public static long byteLength(int slots) {
@@ -45,22 +52,66 @@ public final class IoQueueLayout {
   /** An all-EMPTY queue of 1..64 slots. */
   public static byte[] encodeEmpty(int slots) {
     if (slots < 1 || slots > IO_SLOT_COUNT) {
-      throw PipelineException.queueFull("submission", "io queue of " + slots + " slots exceeds the compiled IO poll window of 64 slots",
+      throw PipelineException.queueFull("submission", "io_queue of " + slots + " slots is empty or exceeds the compiled IO poll window of 64 slots",
           "use between 1 and 64 IO slots");
     }
     return new byte[(int) byteLength(slots)];
   }
 
-  /** Number of slots in a valid queue buffer. */
+  /** vyre's {@code validate_io_queue_bytes}: the number of slots in a well-formed queue buffer. */
   public static int validate(MemorySegment queue) {
     long len = queue.byteSize();
-    if (len % 4 != 0 || len % SLOT_BYTES != 0) {
-      throw PipelineException.backend("io_queue byte length " + len + " is not a multiple of 32. Fix: allocate slots * 32 bytes");
+    if (len % 4 != 0) {
+      throw PipelineException.backend("io_queue has " + len + " bytes, which is not 4-byte aligned. Fix: pass a whole u32 queue buffer.");
+    }
+    if (len % SLOT_BYTES != 0) {
+      throw PipelineException.backend("io_queue has " + len + " bytes, which is not a multiple of slot size " + SLOT_BYTES
+          + ". Fix: pass whole IO slots.");
     }
     if (len / SLOT_BYTES > IO_SLOT_COUNT) {
-      throw PipelineException.queueFull("submission", "io queue exceeds the compiled IO poll window of 64 slots", "use at most 64 IO slots");
+      throw PipelineException.queueFull("submission", "io_queue byte view of " + len / SLOT_BYTES
+          + " slots exceeds the compiled IO poll window of 64 slots", "split the queue or rebuild the megakernel with a larger IO_SLOT_COUNT");
     }
     return (int) (len / SLOT_BYTES);
+  }
+
+  /**
+   * vyre's {@code submit_dma_read} (and {@code publish_slot}, which passes source 0): writes a READ
+   * request at offset 0 into an EMPTY slot, then stores PUBLISHED with release semantics.
+   */
+  public static void submitRead(MemorySegment queue, int slot, int src, int dst, int byteCount, int tag) {
+    int slots = validate(queue);
+    if (slot < 0 || slot >= slots) {
+      throw PipelineException.queueFull("submission", "io_queue slot " + slot + " exceeds the queue's " + slots + " slots",
+          "enlarge the queue or submit into a valid slot id");
+    }
+    if (Words.getAcquire(queue, word(slot, STATUS)) != SlotLayout.STATUS_EMPTY) {
+      throw PipelineException.queueFull("submission", "io_queue slot " + slot + " still in flight",
+          "wait for completion before submitting a new request");
+    }
+    Words.set(queue, word(slot, OP_TYPE), OP_READ);
+    Words.set(queue, word(slot, SRC_HANDLE), src);
+    Words.set(queue, word(slot, DST_HANDLE), dst);
+    Words.set(queue, word(slot, OFFSET_LO), 0);
+    Words.set(queue, word(slot, OFFSET_HI), 0);
+    Words.set(queue, word(slot, BYTE_COUNT), byteCount);
+    Words.set(queue, word(slot, TAG), tag);
+    Words.setRelease(queue, word(slot, STATUS), SlotLayout.STATUS_PUBLISHED);
+  }
+
+  /** The submitter's view of a slot: empty for a bad slot id or a recycled (EMPTY) slot. */
+  public static Optional<IoCompletion> completion(MemorySegment queue, int slot) {
+    int slots = validate(queue);
+    if (slot < 0 || slot >= slots || Words.getAcquire(queue, word(slot, STATUS)) == SlotLayout.STATUS_EMPTY) {
+      return Optional.empty();
+    }
+    return Optional.of(new IoCompletion(slot, u32(queue, slot, DST_HANDLE), u32(queue, slot, BYTE_COUNT), u32(queue, slot, TAG)));
+  }
+
+  /** Whether the kernel has recycled the slot to EMPTY; false for a bad slot id. */
+  public static boolean isRecycled(MemorySegment queue, int slot) {
+    int slots = validate(queue);
+    return slot >= 0 && slot < slots && Words.getAcquire(queue, word(slot, STATUS)) == SlotLayout.STATUS_EMPTY;
   }
 
   /** Every PUBLISHED request (no mutation). */
@@ -77,11 +128,11 @@ public final class IoQueueLayout {
     int slots = validate(queue);
     List<IoRequest> requests = new ArrayList<>();
     for (int s = 0; s < slots; s++) {
-      if (Words.get(queue, word(s, STATUS)) != SlotLayout.STATUS_PUBLISHED) {
+      if (Words.getAcquire(queue, word(s, STATUS)) != SlotLayout.STATUS_PUBLISHED) {
         continue;
       }
       if (claim) {
-        Words.set(queue, word(s, STATUS), SlotLayout.STATUS_CLAIMED);
+        Words.setRelease(queue, word(s, STATUS), SlotLayout.STATUS_CLAIMED);
       }
       requests.add(new IoRequest(s, Words.get(queue, word(s, OP_TYPE)), u32(queue, s, SRC_HANDLE), u32(queue, s, DST_HANDLE),
           u32(queue, s, OFFSET_HI) << 32 | u32(queue, s, OFFSET_LO), u32(queue, s, BYTE_COUNT), u32(queue, s, TAG)));
@@ -89,17 +140,25 @@ public final class IoQueueLayout {
     return requests;
   }
 
-  /** Completes CLAIMED requests as OK or ERROR; validates every slot first and mutates nothing on error. */
-  public static void complete(MemorySegment queue, int[] slots, boolean[] success) {
+  /**
+   * vyre's {@code complete_io_requests_batch}: sets each CLAIMED request to OK or ERROR. Validates
+   * every slot first; on error nothing changes. Only status words are written.
+   */
+  public static void complete(MemorySegment queue, List<Completion> completions) {
     int count = validate(queue);
-    for (int slot : slots) {
-      if (slot < 0 || slot >= count || Words.get(queue, word(slot, STATUS)) != SlotLayout.STATUS_CLAIMED) {
-        throw PipelineException.queueFull("completion", "completion requires a CLAIMED request (slot " + slot + ")",
-            "claim the request before completing it");
+    for (Completion completion : completions) {
+      int slot = completion.slot();
+      if (slot < 0 || slot >= count) {
+        throw PipelineException.queueFull("submission", "io_queue completion slot " + slot + " exceeds queue length " + count,
+            "complete a valid slot id");
+      }
+      if (Words.getAcquire(queue, word(slot, STATUS)) != SlotLayout.STATUS_CLAIMED) {
+        throw PipelineException.queueFull("submission", "io_queue completion requires a CLAIMED request (slot " + slot + ")",
+            "claim the request (IoQueueLayout.claim) before completing it so the same DMA is not completed without ownership");
       }
     }
-    for (int i = 0; i < slots.length; i++) {
-      Words.setRelease(queue, word(slots[i], STATUS), success[i] ? STATUS_OK : STATUS_ERROR);
+    for (Completion completion : completions) {
+      Words.setRelease(queue, word(completion.slot(), STATUS), completion.success() ? STATUS_OK : STATUS_ERROR);
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.vyre.runtime.wire;
 
+import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.PipelineException;
+import java.util.Locale;
 
 /** Opcode numbers and their classification (vyre-runtime.md §1.7). */
 public final class Opcodes {
@@ -37,7 +39,7 @@ public final class Opcodes {
   public static void validateUserOpcode(int op) {
     if (isSystem(op)) {
       throw PipelineException.queueFull("submission",
-          "opcode 0x" + Integer.toHexString(op) + " overlaps with reserved system range or uses the high bit",
+          "User opcode overlaps with reserved system range or uses the high bit (opcode 0x" + Integer.toHexString(op) + ")",
           "use a user opcode in 8..0xFFEF or 0x10000..0x7FFFFFFF");
     }
   }
@@ -69,17 +71,13 @@ public final class Opcodes {
 
   /** The opcode for a built-in name (case-insensitive), or a number in decimal or 0x hex; null if neither. */
   public static Integer parse(String text) {
-    String upper = text.toUpperCase(java.util.Locale.ROOT);
+    String upper = text.toUpperCase(Locale.ROOT);
     for (int op : new int[] {NOP, STORE_U32, ATOMIC_ADD, LOAD_U32, COMPARE_SWAP, MEMCPY, DFA_STEP, BATCH_FENCE, LOAD_MISS, PRINTF, PACKED_SLOT, SHUTDOWN}) {
       if (name(op).equals(upper)) {
         return op;
       }
     }
-    try {
-      long value = upper.startsWith("0X") ? Long.parseLong(upper.substring(2), 16) : Long.parseLong(upper);
-      return value >= 0 && value <= 0xFFFF_FFFFL ? (int) value : null;
-    } catch (NumberFormatException e) {
-      return null;
-    }
+    long value = Unsigned.parseU32(text);
+    return value < 0 ? null : (int) value;
   }
 }

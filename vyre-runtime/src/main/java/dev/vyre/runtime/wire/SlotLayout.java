@@ -1,6 +1,7 @@
 package dev.vyre.runtime.wire;
 
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.driver.error.ProtocolException;
 
 /**
  * Layout of one 64-byte ring slot (vyre-runtime.md §1.2): status, opcode, tenant, priority and 12
@@ -50,34 +51,58 @@ public final class SlotLayout {
     return slot * SLOT_WORDS + ARG0_WORD + arg;
   }
 
+  /** Refuses more argument words than a slot holds (vyre's exact text). */
+  public static void checkArgCount(int argCount) {
+    if (argCount > ARGS_PER_SLOT) {
+      throw PipelineException.queueFull("submission", "too many args for one slot; 12 u32 args max per slot", "pass at most 12 args");
+    }
+  }
+
   /** Ring byte length for {@code slots} slots, or -1 when it exceeds {@link #MAX_RING_SLOTS}. */
   public static long ringByteLength(long slots) {
     return slots < 0 || slots > MAX_RING_SLOTS ? -1 : slots * SLOT_BYTES;
   }
 
   /**
-   * The checked ring word index of {@code slotLocalWord} in slot {@code slot}; refuses a local word
-   * outside the slot and a slot whose base overflows u32.
+   * The checked ring word index of {@code slotLocalWord} in slot {@code slot} (vyre's
+   * {@code try_slot_word_index}); refuses a local word outside the slot and a slot whose base word
+   * overflows u32.
    */
   public static long wordIndex(long slot, int slotLocalWord) {
     if (slotLocalWord < 0 || slotLocalWord >= SLOT_WORDS) {
-      throw PipelineException.queueFull("submission", "slot word " + slotLocalWord + " is outside SLOT_WORDS",
-          "address words 0..15 of a slot");
+      throw ProtocolException.byteLengthOverflow("slot",
+          "slot-local word is outside SLOT_WORDS; keep protocol constants within the slot layout");
     }
-    long base = slot * SLOT_WORDS;
-    if (slot < 0 || base > 0xFFFF_FFFFL - SLOT_WORDS + 1) {
-      throw PipelineException.queueFull("submission", "slot word base overflows u32 for slot " + slot,
-          "use fewer than " + (MAX_RING_SLOTS + 1) + " slots");
+    if (slot < 0 || slot > MAX_RING_SLOTS) {
+      throw ProtocolException.byteLengthOverflow("ring",
+          "slot word base overflows the u32 protocol word ABI; shard the megakernel ring before host access");
     }
-    return base + slotLocalWord;
+    return slot * SLOT_WORDS + slotLocalWord;
+  }
+
+  /**
+   * vyre's {@code encode_empty_ring}: an all-EMPTY ring of {@code slots} slots (zero slots give an
+   * empty buffer). Refuses more than {@link #MAX_ENCODED_RING_SLOTS}.
+   */
+  public static byte[] encodeEmptyRing(long slots) {
+    checkEncodable(slots);
+    return new byte[(int) ringByteLength(slots)];
+  }
+
+  /** Refuses a slot count the encoders will not materialize. */
+  static void checkEncodable(long slots) {
+    if (slots < 0 || slots > MAX_ENCODED_RING_SLOTS) {
+      throw PipelineException.queueFull("submission", "slot_count " + slots + " exceeds the megakernel allocation cap of "
+          + MAX_ENCODED_RING_SLOTS + " slots", "split the dispatch into smaller ring shards before encoding");
+    }
   }
 
   /** The number of slots in a ring buffer, rejecting a length that is not a whole number of slots. */
   public static long slotCount(long ringByteLength) {
     if (ringByteLength % SLOT_BYTES != 0) {
       throw PipelineException.queueFull("submission",
-          "ring byte length " + ringByteLength + " is not an exact multiple of SLOT_WORDS * 4",
-          "allocate the ring as slot_count * 64 bytes");
+          "ring buffer byte length " + ringByteLength + " is not an exact multiple of SLOT_WORDS * 4",
+          "rebuild it with SlotLayout.encodeEmptyRing or allocate slot_count * 64 bytes");
     }
     return ringByteLength / SLOT_BYTES;
   }

@@ -7,8 +7,10 @@ import java.nio.ByteOrder;
 
 /**
  * The one buffer abstraction for wire memory: little-endian u32 words in a {@link MemorySegment}.
- * Plain accessors work on any segment (heap byte arrays included); the ordered and atomic ones
- * need a native, 4-byte-aligned segment (pinned or arena memory), which is what kernels share.
+ * Plain accessors work on any segment (heap byte arrays included). Acquire loads and release
+ * stores work on any segment too: a byte[] segment cannot hold an aligned int, so there a fence and
+ * a plain access give the same ordering. The read-modify-write atomics need a native, 4-byte-aligned
+ * segment (pinned or arena memory), which is what kernels share.
  */
 public final class Words {
 
@@ -42,12 +44,27 @@ public final class Words {
 
   /** Acquire load: everything the writer stored before its release store is visible after this. */
   public static int getAcquire(MemorySegment segment, long word) {
-    return (int) ATOMIC.getAcquire(segment, word * 4);
+    if (holdsAlignedInts(segment)) {
+      return (int) ATOMIC.getAcquire(segment, word * 4);
+    }
+    int value = get(segment, word);
+    VarHandle.acquireFence();
+    return value;
   }
 
   /** Release store: every earlier store of this thread becomes visible no later than this one. */
   public static void setRelease(MemorySegment segment, long word, int value) {
-    ATOMIC.setRelease(segment, word * 4, value);
+    if (holdsAlignedInts(segment)) {
+      ATOMIC.setRelease(segment, word * 4, value);
+      return;
+    }
+    VarHandle.releaseFence();
+    set(segment, word, value);
+  }
+
+  /** Whether the aligned-int handle accepts this segment (not true of byte[]-backed or odd-addressed ones). */
+  private static boolean holdsAlignedInts(MemorySegment segment) {
+    return segment.maxByteAlignment() >= Integer.BYTES;
   }
 
   public static int getVolatile(MemorySegment segment, long word) {
