@@ -51,6 +51,10 @@ final class ScanBenchCommand implements Callable<Integer> {
   @Option(names = "--runs", defaultValue = "3", description = "Timed runs per backend after one warm-up (default: ${DEFAULT-VALUE}).")
   int runs;
 
+  @Option(names = "--task-size", defaultValue = "0", paramLabel = "BYTES",
+      description = "Bytes per DFA_STEP task (default: 65536 on the reference backend, 4096 on a GPU).")
+  long taskBytes;
+
   @Option(names = "--dir", paramLabel = "DIR", description = "Write (and keep) the corpus and patterns here; default a temporary directory.")
   Path dir;
 
@@ -109,7 +113,8 @@ final class ScanBenchCommand implements Callable<Integer> {
   private void measure(MegakernelBackend selected, DfaTable table, ScanFile corpus, Map<String, Object> results,
       PrintStream out) {
     String name = selected.name();
-    ScanOptions options = ScanOptions.defaults().withKeepHits(false);
+    long task = taskBytes > 0 ? taskBytes : ScanOptions.defaultTaskBytes(name);
+    ScanOptions options = ScanOptions.of(ScanOptions.DEFAULT_CHUNK_BYTES, task, ScanOptions.DEFAULT_BUFFERS, false);
     double[] rates = new double[Math.max(1, runs)];
     long matches;
     try (Megakernel kernel = ScanCommand.bootstrap(Megakernel.builder().backend(selected), options);

@@ -1,6 +1,7 @@
 package dev.vyre.cli;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.scan.AhoCorasickCompiler;
@@ -77,8 +78,9 @@ final class ScanCommand implements Callable<Integer> {
       description = "Bytes read per chunk (default: ${DEFAULT-VALUE}).")
   long chunkBytes;
 
-  @Option(names = "--task-size", defaultValue = "65536", paramLabel = "BYTES",
-      description = "Bytes per DFA_STEP task; a chunk is split into tasks that run in parallel (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--task-size", defaultValue = "0", paramLabel = "BYTES",
+      description = "Bytes per DFA_STEP task; a chunk is split into tasks that run in parallel "
+          + "(default: 65536 on the reference backend, 4096 on a GPU).")
   long taskBytes;
 
   @Option(names = "--buffers", defaultValue = "16", paramLabel = "N", description = "Chunk buffers in flight (default: ${DEFAULT-VALUE}).")
@@ -96,7 +98,9 @@ final class ScanCommand implements Callable<Integer> {
     PrintStream err = System.err;
     List<String> paths = new ArrayList<>(operands);
     PatternSet patternSet = patternSet(paths);
-    ScanOptions options = ScanOptions.of(chunkBytes, taskBytes, buffers, !mode.count);
+    Backends.Choice choice = Backends.select(backend);
+    long task = taskBytes > 0 ? taskBytes : ScanOptions.defaultTaskBytes(choice.backend().name());
+    ScanOptions options = ScanOptions.of(chunkBytes, task, buffers, !mode.count);
     ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of(".")) : paths.stream().map(Path::of).toList());
     for (ScanTargets.Problem problem : targets.problems()) {
       err.println("vyre scan: " + problem.path() + ": " + problem.reason());
@@ -107,7 +111,7 @@ final class ScanCommand implements Callable<Integer> {
         : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES;
     ScanSummary summary;
     try (ScanOutput output = new ScanOutput(stdout, err, patternSet, format);
-        Megakernel kernel = bootstrap(Megakernel.builder().backend(backend), options);
+        Megakernel kernel = bootstrap(Megakernel.builder().backend(choice), options);
         ScanJob job = new ScanJob(kernel, table, options)) {
       if (verbose) {
         err.println("vyre scan: backend: " + kernel.backendReason() + "; " + kernel.describe());

@@ -56,6 +56,13 @@ public final class Megakernel implements AutoCloseable {
       return this;
     }
 
+    /** A backend already chosen by {@link Backends#select}, keeping the reason it was chosen. */
+    public Builder backend(Backends.Choice choice) {
+      this.backend = choice.backend();
+      this.backendReason = choice.reason();
+      return this;
+    }
+
     public Builder backend(MegakernelBackend value) {
       this.backend = value;
       this.backendReason = "given";
