@@ -3,6 +3,7 @@ package dev.vyre.cli;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.MegakernelBuilder;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.scan.AhoCorasickCompiler;
 import dev.vyre.runtime.scan.DfaTable;
@@ -139,7 +140,7 @@ final class ScanCommand implements Callable<Integer> {
    * A megakernel for scan jobs: ring slots for every task in flight, all at NORMAL priority, and on
    * the reference backend one worker per core, since the scan's host thread mostly sleeps.
    */
-  static Megakernel bootstrap(Megakernel.Builder builder, ScanOptions options) {
+  static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options) {
     return builder.slots(options.ringSlots()).singlePriority(Priority.NORMAL)
         .workers(Runtime.getRuntime().availableProcessors()).bootstrap();
   }

@@ -1,6 +1,7 @@
 package dev.vyre.cuda;
 
 import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.MegakernelBuilder;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.spi.MegakernelBackend;
@@ -23,7 +24,7 @@ final class ParityRunner {
   private ParityRunner() {}
 
   static Outcome run(MegakernelBackend backend, List<Task> program, List<UserOpcode> userOpcodes, int tenants) throws Exception {
-    Megakernel.Builder builder = Megakernel.builder().backend(backend).slots(256).tenants(tenants).observables(32).workers(backend.name().equals("reference") ? 1 : 0);
+    MegakernelBuilder builder = Megakernel.builder().backend(backend).slots(256).tenants(tenants).observables(32).workers(backend.name().equals("reference") ? 1 : 0);
     userOpcodes.forEach(builder::userOpcode);
     try (Megakernel kernel = builder.bootstrap()) {
       List<String> tasks = new ArrayList<>();

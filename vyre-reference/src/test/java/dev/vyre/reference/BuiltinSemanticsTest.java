@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.MegakernelBuilder;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
@@ -32,7 +33,7 @@ class BuiltinSemanticsTest {
   private Megakernel kernel;
 
   private Megakernel start(UserOpcode... opcodes) {
-    Megakernel.Builder builder = Megakernel.builder().backend(TestBackends.selected()).slots(64).tenants(2).observables(16)
+    MegakernelBuilder builder = Megakernel.builder().backend(TestBackends.selected()).slots(64).tenants(2).observables(16)
         .singlePriority(Priority.NORMAL).workers(1);
     for (UserOpcode opcode : opcodes) {
       builder.userOpcode(opcode);

@@ -10,6 +10,7 @@ import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.MegakernelBuilder;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.ShutdownReport;
 import dev.vyre.runtime.Task;
@@ -172,7 +173,7 @@ class MegakernelTest {
 
   @Test
   void bootstrapRejectsBadSizesWithAFix() {
-    for (Megakernel.Builder builder : List.of(Megakernel.builder().backend(new ReferenceBackend()).slots(0),
+    for (MegakernelBuilder builder : List.of(Megakernel.builder().backend(new ReferenceBackend()).slots(0),
         Megakernel.builder().backend(new ReferenceBackend()).tenants(30),
         Megakernel.builder().backend(new ReferenceBackend()).slots(8).priorityOffsets(0, 1, 2, 3, 4, 9))) {
       PipelineException error = assertThrows(PipelineException.class, builder::bootstrap);

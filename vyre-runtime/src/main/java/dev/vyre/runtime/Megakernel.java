@@ -6,7 +6,6 @@ import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.MegakernelBackend;
-import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.FaultReason;
 import dev.vyre.runtime.wire.Opcodes;
@@ -19,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -33,127 +33,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Megakernel implements AutoCloseable {
 
-  /** Bootstrap options. */
-  public static final class Builder {
-    private MegakernelBackend backend;
-    private String backendReason = "given";
-    private int slots = 4096;
-    private int tenants = 1;
-    private int observables = 64;
-    private int[] priorityOffsets;
-    private final List<UserOpcode> userOpcodes = new ArrayList<>();
-    private int workers;
-    private Duration publishTimeout = Duration.ofSeconds(10);
-    private Duration stallTimeout = Duration.ofSeconds(30);
-
-    private Builder() {}
-
-    /** {@code auto}, {@code reference}, {@code cuda}: see {@link Backends#select}. */
-    public Builder backend(String name) {
-      Backends.Choice choice = Backends.select(name);
-      this.backend = choice.backend();
-      this.backendReason = choice.reason();
-      return this;
-    }
-
-    /** A backend already chosen by {@link Backends#select}, keeping the reason it was chosen. */
-    public Builder backend(Backends.Choice choice) {
-      this.backend = choice.backend();
-      this.backendReason = choice.reason();
-      return this;
-    }
-
-    public Builder backend(MegakernelBackend value) {
-      this.backend = value;
-      this.backendReason = "given";
-      return this;
-    }
-
-    /** Ring slots, split over the priority partitions. */
-    public Builder slots(int value) {
-      this.slots = value;
-      return this;
-    }
-
-    /** Tenants 0..n-1 are authorized at start; n ≤ 29. */
-    public Builder tenants(int value) {
-      this.tenants = value;
-      return this;
-    }
-
-    public Builder observables(int value) {
-      this.observables = value;
-      return this;
-    }
-
-    /** Explicit partition offsets (six words, non-decreasing, last = slots); default is vyre's split. */
-    public Builder priorityOffsets(int... offsets) {
-      this.priorityOffsets = offsets.clone();
-      return this;
-    }
-
-    /** Gives the whole ring to one priority level (all work at that level). */
-    public Builder singlePriority(Priority level) {
-      int[] offsets = new int[ControlLayout.PRIORITY_OFFSETS_SLOTS];
-      for (int p = level.level() + 1; p < offsets.length; p++) {
-        offsets[p] = -1;
-      }
-      this.priorityOffsets = offsets;
-      return this;
-    }
-
-    public Builder userOpcode(UserOpcode opcode) {
-      userOpcodes.add(opcode);
-      return this;
-    }
-
-    /** Worker threads on the reference backend (0 = one per spare core). */
-    public Builder workers(int value) {
-      this.workers = value;
-      return this;
-    }
-
-    /** How long a publisher waits for ring space before {@code QueueFull}; zero fails at once. */
-    public Builder publishTimeout(Duration value) {
-      this.publishTimeout = value;
-      return this;
-    }
-
-    /** How long in-flight work may make no progress before the watchdog tears the kernel down. */
-    public Builder stallTimeout(Duration value) {
-      this.stallTimeout = value;
-      return this;
-    }
-
-    public Megakernel bootstrap() {
-      if (backend == null) {
-        backend("auto");
-      }
-      return new Megakernel(this);
-    }
-  }
-
-  /** One priority level's share of the ring and its host-side cursors. */
-  private static final class Partition {
-    final int level;
-    final int start;
-    final int length;
-    final java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
-    volatile long committed;
-    volatile long retired;
-
-    Partition(int level, int start, int length) {
-      this.level = level;
-      this.start = start;
-      this.length = length;
-    }
-
-    int slotOf(long ticket) {
-      return start + (int) (ticket % length);
-    }
-  }
-
-  private static final int TICKET_LEVEL_BITS = 3;
   private static final long SPIN_WAIT_NANOS = 200_000;
 
   private final MegakernelBackend backend;
@@ -162,7 +41,7 @@ public final class Megakernel implements AutoCloseable {
   // Replaced by heap copies at shutdown, so reads after close never touch freed device memory.
   private volatile MemorySegment control;
   private volatile MemorySegment ring;
-  private final Partition[] partitions = new Partition[ControlLayout.PRIORITY_LEVELS];
+  private final RingPartition[] partitions = new RingPartition[ControlLayout.PRIORITY_LEVELS];
   private final int slotCount;
   private final int tenantCount;
   private final long publishTimeoutNanos;
@@ -172,7 +51,7 @@ public final class Megakernel implements AutoCloseable {
   private final Thread retireThread;
   private volatile boolean retireParked;
   /** Whoever holds this retires: the retire thread, or a waiter helping so it need not sleep. */
-  private final java.util.concurrent.atomic.AtomicBoolean retiring = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean retiring = new AtomicBoolean();
   private volatile boolean closed;
   private volatile KernelException failure;
   private volatile long doneCount;
@@ -181,7 +60,7 @@ public final class Megakernel implements AutoCloseable {
   private ShutdownReport report;
 
   @SuppressWarnings("unchecked")
-  private Megakernel(Builder builder) {
+  Megakernel(MegakernelBuilder builder) {
     if (builder.slots < 1 || builder.slots > SlotLayout.MAX_ENCODED_RING_SLOTS) {
       throw PipelineException.queueFull("submission", "slot count " + builder.slots + " is outside 1.." + SlotLayout.MAX_ENCODED_RING_SLOTS,
           "bootstrap with between 1 and 1048576 slots");
@@ -196,7 +75,7 @@ public final class Megakernel implements AutoCloseable {
     this.tenantCount = builder.tenants;
     this.publishTimeoutNanos = builder.publishTimeout.toNanos();
     this.stallTimeoutNanos = builder.stallTimeout.toNanos();
-    int[] offsets = resolveOffsets(builder.priorityOffsets, builder.slots);
+    int[] offsets = RingPartition.offsets(builder.priorityOffsets, builder.slots);
     this.session = backend.open(new KernelSpec(builder.slots, offsets, builder.tenants, builder.observables,
         builder.userOpcodes, builder.workers));
     KernelMemory memory = session.memory();
@@ -206,39 +85,15 @@ public final class Megakernel implements AutoCloseable {
     ControlLayout.writePriorityOffsets(control, offsets);
     ring.fill((byte) 0);
     for (int p = 0; p < partitions.length; p++) {
-      partitions[p] = new Partition(p, offsets[p], offsets[p + 1] - offsets[p]);
+      partitions[p] = new RingPartition(p, offsets[p], offsets[p + 1] - offsets[p]);
     }
     this.futures = new CompletableFuture[builder.slots];
     session.launch();
     this.retireThread = Thread.ofPlatform().daemon().name("vyre-retire-" + backend.name()).start(this::retireLoop);
   }
 
-  private static int[] resolveOffsets(int[] requested, int slots) {
-    if (requested == null) {
-      return ControlLayout.defaultPriorityOffsets(slots);
-    }
-    int[] offsets = requested.clone();
-    if (offsets.length != ControlLayout.PRIORITY_OFFSETS_SLOTS) {
-      throw PipelineException.queueFull("submission", "priority offsets need 6 words, got " + offsets.length,
-          "pass start offsets for the 5 levels plus the total");
-    }
-    for (int p = 1; p < offsets.length; p++) {
-      if (offsets[p] == -1) {
-        offsets[p] = slots;
-      }
-      if (offsets[p] < offsets[p - 1]) {
-        throw PipelineException.queueFull("submission", "priority offsets must not decrease", "pass non-decreasing offsets");
-      }
-    }
-    if (offsets[0] != 0 || offsets[offsets.length - 1] != slots) {
-      throw PipelineException.queueFull("submission", "priority offsets must start at 0 and end at the slot count " + slots,
-          "pass offsets from 0 to " + slots);
-    }
-    return offsets;
-  }
-
-  public static Builder builder() {
-    return new Builder();
+  public static MegakernelBuilder builder() {
+    return new MegakernelBuilder();
   }
 
   // ---------------------------------------------------------------- publishing
@@ -262,13 +117,13 @@ public final class Megakernel implements AutoCloseable {
 
   private long publishOne(int tenant, Priority priority, int opcode, int[] args, CompletableFuture<TaskResult> future) {
     checkTask(tenant, opcode, args.length);
-    Partition part = partition(priority);
+    RingPartition part = partition(priority);
     long ticket = reserve(part, 1);
     int slot = part.slotOf(ticket);
     futures[slot] = future;
     RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, args, 0, args.length);
     commit(part, ticket, 1);
-    return ticketOf(part, ticket);
+    return part.ticketOf(ticket);
   }
 
   /**
@@ -284,7 +139,7 @@ public final class Megakernel implements AutoCloseable {
     for (int i = 0; i < n; i++) {
       checkTask(batch.tenant(i), batch.opcode(i), batch.argCount(i));
     }
-    Partition part = partition(batch.priority());
+    RingPartition part = partition(batch.priority());
     if (n > part.length) {
       throw PipelineException.queueFull("submission", "batch of " + n + " exceeds the " + batch.priority() + " partition of " + part.length + " slots",
           "publish smaller batches or bootstrap with more slots");
@@ -297,7 +152,7 @@ public final class Megakernel implements AutoCloseable {
       RingPublisher.writeSlot(ring, slot, batch.tenant(i), part.level, batch.opcode(i), words, i * SlotLayout.ARGS_PER_SLOT, batch.argCount(i));
     }
     commit(part, first, n);
-    return ticketOf(part, first);
+    return part.ticketOf(first);
   }
 
   /**
@@ -305,7 +160,7 @@ public final class Megakernel implements AutoCloseable {
    * returned. Tickets of one priority finish in order, so awaiting a batch's last ticket awaits it all.
    */
   public static long batchTicket(long firstTicket, int index) {
-    return firstTicket + ((long) index << TICKET_LEVEL_BITS);
+    return firstTicket + ((long) index << RingPartition.TICKET_LEVEL_BITS);
   }
 
   private void checkTask(int tenant, int opcode, int argCount) {
@@ -315,8 +170,8 @@ public final class Megakernel implements AutoCloseable {
     RingPublisher.checkPayload(tenant, opcode, argCount);
   }
 
-  private Partition partition(Priority priority) {
-    Partition part = partitions[priority.level()];
+  private RingPartition partition(Priority priority) {
+    RingPartition part = partitions[priority.level()];
     if (part.length == 0) {
       throw PipelineException.queueFull("submission", "the " + priority + " priority partition has no slots",
           "bootstrap with priority offsets that give " + priority + " slots, or publish at another priority");
@@ -324,17 +179,14 @@ public final class Megakernel implements AutoCloseable {
     return part;
   }
 
-  /** Takes {@code count} consecutive tickets once the ring has room for them. */
-  private long reserve(Partition part, int count) {
+  /** Takes {@code count} consecutive tickets once the ring has room, waiting up to the publish timeout. */
+  private long reserve(RingPartition part, int count) {
     long deadline = 0;
     int waits = 0;
     while (true) {
-      long ticket = part.next.get();
-      if (ticket + count - part.retired <= part.length) {
-        if (part.next.compareAndSet(ticket, ticket + count)) {
-          return ticket;
-        }
-        continue;
+      long sequence = part.tryReserve(count);
+      if (sequence >= 0) {
+        return sequence;
       }
       if (closed) {
         throw failure != null ? failure : KernelException.closed(backend.name());
@@ -347,42 +199,31 @@ public final class Megakernel implements AutoCloseable {
       } else if (System.nanoTime() - deadline > 0) {
         throw queueFull(part);
       }
-      backoff(waits++);
+      Backoff.pause(waits++);
     }
   }
 
-  private PipelineException queueFull(Partition part) {
+  private PipelineException queueFull(RingPartition part) {
     return PipelineException.queueFull("submission",
         "the " + Priority.ofLevel(part.level) + " partition's " + part.length + " slots are all in flight",
         "wait for completions, raise the publish timeout, or bootstrap with more slots");
   }
 
-  /** Makes tickets [first, first + count) visible to the kernel, in ticket order across publishers. */
-  private void commit(Partition part, long first, int count) {
-    int waits = 0;
-    while (part.committed != first) {
-      backoff(waits++);
-    }
-    // The slot stores above happen-before this release store; the kernel acquires the doorbell
-    // before it reads any slot below it.
-    Words.setRelease(control, ControlLayout.publishSeqWord(part.level), (int) (first + count));
-    part.committed = first + count;
+  /** Commits tickets in order and wakes whoever waits for new work. */
+  private void commit(RingPartition part, long first, int count) {
+    part.commit(control, first, count);
     session.wake();
     if (retireParked) {
       LockSupport.unpark(retireThread);
     }
   }
 
-  private static long ticketOf(Partition part, long sequence) {
-    return sequence << TICKET_LEVEL_BITS | part.level;
-  }
-
   // ---------------------------------------------------------------- waiting and observing
 
   /** Waits until the task with {@code ticket} has finished; false on timeout. */
   public boolean await(long ticket, Duration timeout) {
-    Partition part = partitions[(int) (ticket & ((1 << TICKET_LEVEL_BITS) - 1))];
-    long sequence = ticket >>> TICKET_LEVEL_BITS;
+    RingPartition part = partitions[RingPartition.levelOf(ticket)];
+    long sequence = RingPartition.sequenceOf(ticket);
     long start = System.nanoTime();
     long deadline = start + timeout.toNanos();
     while (part.retired <= sequence) {
@@ -408,8 +249,8 @@ public final class Megakernel implements AutoCloseable {
   public boolean drain(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     int waits = 0;
-    for (Partition part : partitions) {
-      long target = part.next.get();
+    for (RingPartition part : partitions) {
+      long target = part.taken();
       while (part.retired < target) {
         if (failure != null) {
           throw failure;
@@ -418,7 +259,7 @@ public final class Megakernel implements AutoCloseable {
         if (System.nanoTime() - deadline > 0 || !isKernelRunning()) {
           return part.retired >= target;
         }
-        backoff(waits++);
+        Backoff.pause(waits++);
       }
     }
     return true;
@@ -511,7 +352,7 @@ public final class Megakernel implements AutoCloseable {
   public Stats stats() {
     long published = 0;
     long retired = 0;
-    for (Partition part : partitions) {
+    for (RingPartition part : partitions) {
       published += part.committed;
       retired += part.retired;
     }
@@ -568,14 +409,14 @@ public final class Megakernel implements AutoCloseable {
         }
         retireParked = false;
       } else {
-        backoff(idle);
+        Backoff.pause(idle);
       }
       idle++;
     }
   }
 
   private boolean retireBacklog() {
-    for (Partition part : partitions) {
+    for (RingPartition part : partitions) {
       if (part.retired < part.committed) {
         return true;
       }
@@ -598,7 +439,7 @@ public final class Megakernel implements AutoCloseable {
   /** Retires every finished task at the head of each partition; returns how many. */
   private int retireAvailable() {
     int retired = 0;
-    for (Partition part : partitions) {
+    for (RingPartition part : partitions) {
       long first = part.retired;
       long ticket = first;
       long committed = part.committed;
@@ -621,7 +462,7 @@ public final class Megakernel implements AutoCloseable {
         CompletableFuture<TaskResult> future = futures[slot];
         if (future != null) {
           futures[slot] = null;
-          future.complete(resultOf(ticketOf(part, ticket), slot, status));
+          future.complete(resultOf(part.ticketOf(ticket), slot, status));
         }
         ticket++;
         // Publishers and waiters watch `retired`; publish progress every 256 tasks, not every task,
@@ -672,8 +513,8 @@ public final class Megakernel implements AutoCloseable {
 
   private long inFlightCount() {
     long count = 0;
-    for (Partition part : partitions) {
-      count += part.next.get() - part.retired;
+    for (RingPartition part : partitions) {
+      count += part.taken() - part.retired;
     }
     return count;
   }
@@ -687,8 +528,8 @@ public final class Megakernel implements AutoCloseable {
         .append(" heartbeat=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.HEARTBEAT)))
         .append(" starvation=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.PRIORITY_STARVATION_COUNTER)))
         .append(" in_flight=").append(inFlightCount());
-    for (Partition part : partitions) {
-      if (part.next.get() != part.retired) {
+    for (RingPartition part : partitions) {
+      if (part.taken() != part.retired) {
         text.append(" ").append(Priority.ofLevel(part.level)).append("[published=").append(part.committed)
             .append(" doorbell=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.publishSeqWord(part.level))))
             .append(" claimed=").append(Words.getLongAcquire(control, ControlLayout.claimSeqWord(part.level)))
@@ -725,17 +566,6 @@ public final class Megakernel implements AutoCloseable {
     retireParked = false;
   }
 
-  /** Adaptive wait: spin, then yield, then short parks, so a waiting thread does not burn a core for long. */
-  private static void backoff(int round) {
-    if (round < 128) {
-      Thread.onSpinWait();
-    } else if (round < 256) {
-      Thread.yield();
-    } else {
-      LockSupport.parkNanos(Math.min(50_000L << Math.min(round - 256, 4), 500_000L));
-    }
-  }
-
   // ---------------------------------------------------------------- shutdown
 
   /**
@@ -765,11 +595,11 @@ public final class Megakernel implements AutoCloseable {
     retireAvailable();
     List<ShutdownReport.InFlight> inFlight = new ArrayList<>();
     KernelException closedError = failure != null ? failure : KernelException.closed(backend.name());
-    for (Partition part : partitions) {
-      for (long ticket = part.retired; ticket < part.next.get(); ticket++) {
+    for (RingPartition part : partitions) {
+      for (long ticket = part.retired; ticket < part.taken(); ticket++) {
         int slot = part.slotOf(ticket);
         long base = SlotLayout.slotBase(slot);
-        inFlight.add(new ShutdownReport.InFlight(ticketOf(part, ticket), slot, Priority.ofLevel(part.level),
+        inFlight.add(new ShutdownReport.InFlight(part.ticketOf(ticket), slot, Priority.ofLevel(part.level),
             Words.get(ring, base + SlotLayout.OPCODE_WORD), SlotStatus.of(Words.getAcquire(ring, base))));
         CompletableFuture<TaskResult> future = futures[slot];
         if (future != null) {
