@@ -136,8 +136,9 @@ public final class Megakernel implements AutoCloseable {
     if (n == 0) {
       return -1;
     }
+    checkOpen();
     for (int i = 0; i < n; i++) {
-      checkTask(batch.tenant(i), batch.opcode(i), batch.argCount(i));
+      RingPublisher.checkPayload(batch.tenant(i), batch.opcode(i), batch.argCount(i));
     }
     RingPartition part = partition(batch.priority());
     if (n > part.length) {
@@ -164,10 +165,14 @@ public final class Megakernel implements AutoCloseable {
   }
 
   private void checkTask(int tenant, int opcode, int argCount) {
+    checkOpen();
+    RingPublisher.checkPayload(tenant, opcode, argCount);
+  }
+
+  private void checkOpen() {
     if (closed) {
       throw failure != null ? failure : KernelException.closed(backend.name());
     }
-    RingPublisher.checkPayload(tenant, opcode, argCount);
   }
 
   private RingPartition partition(Priority priority) {
@@ -188,9 +193,7 @@ public final class Megakernel implements AutoCloseable {
       if (sequence >= 0) {
         return sequence;
       }
-      if (closed) {
-        throw failure != null ? failure : KernelException.closed(backend.name());
-      }
+      checkOpen();
       if (deadline == 0) {
         if (publishTimeoutNanos <= 0) {
           throw queueFull(part);
