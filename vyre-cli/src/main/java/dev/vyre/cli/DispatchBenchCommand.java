@@ -57,7 +57,10 @@ final class DispatchBenchCommand implements Callable<Integer> {
       results.put("backend", kernel.backendName());
       results.put("device", kernel.describe());
       out.println("vyre bench dispatch: " + kernel.describe());
+      kernel.deviceTrace(true);
       DispatchMeasurements.RoundTrip trip = DispatchMeasurements.roundTrip(kernel, roundTrips);
+      // Only with -Dvyre.cuda.trace=true: where a round trip's time goes on the device.
+      results.putAll(kernel.deviceTrace(true));
       results.put("round_trip_p50_us", trip.p50Micros());
       results.put("round_trip_p99_us", trip.p99Micros());
       results.put("round_trip_min_us", trip.minMicros());

@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vyre.cli.conform.Json;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.io.BufferPool;
+import dev.vyre.runtime.io.ChunkReader;
+import dev.vyre.runtime.io.IoBackends;
+import dev.vyre.runtime.io.ReadCompletion;
 import dev.vyre.runtime.scan.AhoCorasickCompiler;
 import dev.vyre.runtime.scan.DfaTable;
 import dev.vyre.runtime.scan.PatternSet;
@@ -15,10 +19,12 @@ import dev.vyre.runtime.scan.ScanSummary;
 import dev.vyre.runtime.spi.MegakernelBackend;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -26,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -51,9 +58,10 @@ final class ScanBenchCommand implements Callable<Integer> {
   @Option(names = "--runs", defaultValue = "3", description = "Timed runs per backend after one warm-up (default: ${DEFAULT-VALUE}).")
   int runs;
 
-  @Option(names = "--task-size", defaultValue = "0", paramLabel = "BYTES",
-      description = "Bytes per DFA_STEP task (default: 65536 on the reference backend, 4096 on a GPU).")
-  long taskBytes;
+  @Mixin ScanTuning tuning = new ScanTuning();
+
+  @Option(names = "--no-grep", description = "Skip the grep baseline (for sweeps of vyre's own settings).")
+  boolean noGrep;
 
   @Option(names = "--dir", paramLabel = "DIR", description = "Write (and keep) the corpus and patterns here; default a temporary directory.")
   Path dir;
@@ -69,9 +77,17 @@ final class ScanBenchCommand implements Callable<Integer> {
       Path corpus = work.resolve("corpus");
       Path patternFile = work.resolve("patterns");
       List<String> literals = ScanCorpus.literals(patterns, ScanCorpus.DEFAULT_SEED);
-      out.printf("vyre bench scan: writing %,d bytes with %d literals to %s%n", size, patterns, work);
       ScanCorpus.writePatterns(patternFile, literals);
-      ScanCorpus.write(corpus, size, literals, ScanCorpus.DEFAULT_SEED);
+      // A corpus kept in --dir is reused when it was written with the same size, literals and seed.
+      Path recipe = work.resolve("corpus.recipe");
+      String wanted = size + " bytes, " + patterns + " literals, seed " + ScanCorpus.DEFAULT_SEED;
+      if (dir != null && Files.exists(recipe) && Files.readString(recipe).equals(wanted) && Files.size(corpus) == size) {
+        out.printf("vyre bench scan: reusing %s (%s)%n", corpus, wanted);
+      } else {
+        out.printf("vyre bench scan: writing %,d bytes with %d literals to %s%n", size, patterns, work);
+        ScanCorpus.write(corpus, size, literals, ScanCorpus.DEFAULT_SEED);
+        Files.writeString(recipe, wanted);
+      }
       Map<String, Object> results = new LinkedHashMap<>();
       results.put("date", Instant.now().toString());
       results.put("corpus_bytes", size);
@@ -82,7 +98,9 @@ final class ScanBenchCommand implements Callable<Integer> {
       for (MegakernelBackend selected : backends()) {
         measure(selected, table, new ScanFile(corpus, size), results, out);
       }
-      measureGrep(patternFile, corpus, results, out);
+      if (!noGrep) {
+        measureGrep(patternFile, corpus, results, out);
+      }
       addRatios(results);
       out.println();
       results.forEach((key, value) -> out.printf("%-28s %s%n", key,
@@ -97,6 +115,7 @@ final class ScanBenchCommand implements Callable<Integer> {
       if (dir == null) {
         Files.deleteIfExists(work.resolve("corpus"));
         Files.deleteIfExists(work.resolve("patterns"));
+        Files.deleteIfExists(work.resolve("corpus.recipe"));
         Files.deleteIfExists(work);
       }
     }
@@ -113,26 +132,66 @@ final class ScanBenchCommand implements Callable<Integer> {
   private void measure(MegakernelBackend selected, DfaTable table, ScanFile corpus, Map<String, Object> results,
       PrintStream out) {
     String name = selected.name();
-    long task = taskBytes > 0 ? taskBytes : ScanOptions.defaultTaskBytes(name);
-    ScanOptions options = ScanOptions.of(ScanOptions.DEFAULT_CHUNK_BYTES, task, ScanOptions.DEFAULT_BUFFERS, false);
+    ScanOptions options = tuning.options(name, false);
     double[] rates = new double[Math.max(1, runs)];
     long matches;
     try (Megakernel kernel = ScanCommand.bootstrap(Megakernel.builder().backend(selected), options);
         ScanJob job = new ScanJob(kernel, table, options)) {
-      out.println("vyre bench scan: " + kernel.describe() + "; io: " + job.ioBackend());
+      out.println("vyre bench scan: " + kernel.describe() + "; io: " + job.ioBackend() + "; " + options);
       results.put(name + "_device", kernel.describe());
       results.put(name + "_io", job.ioBackend());
+      results.put(name + "_options", options.toString());
       matches = job.run(List.of(corpus), result -> {}).matches();
       for (int run = 0; run < rates.length; run++) {
         ScanSummary summary = job.run(List.of(corpus), result -> {});
         rates[run] = summary.gigabytesPerSecond();
-        out.printf("  %s run %d: %.3f GB/s (%d matches)%n", name, run + 1, rates[run], summary.matches());
+        out.printf("  %s run %d: %.3f GB/s (%d matches); %s%n", name, run + 1, rates[run], summary.matches(),
+            job.phases().describe(summary.nanos()));
+        results.put(name + "_time_split_last_run", job.phases().describe(summary.nanos()));
       }
     }
     Arrays.sort(rates);
+    double ingest = Math.max(ingestGigabytesPerSecond(corpus, options), ingestGigabytesPerSecond(corpus, options));
+    out.printf("  %s ingest alone (chunk reader, nothing scanned): %.3f GB/s%n", name, ingest);
+    results.put(name + "_ingest_gb_per_s", ingest);
     results.put(name + "_matches", matches);
     results.put(name + "_gb_per_s", rates[rates.length / 2]);
     results.put(name + "_best_gb_per_s", rates[rates.length - 1]);
+  }
+
+  /**
+   * The chunk reader alone, with the scan's chunk size, buffer count and read mode: what the
+   * ingest can deliver when no task waits for it (the better of two runs).
+   */
+  private static double ingestGigabytesPerSecond(ScanFile corpus, ScanOptions options) {
+    try (Arena arena = Arena.ofConfined();
+        ChunkReader reader = IoBackends.open(BufferPool.of(BufferPool.allocate(arena, options.buffers(),
+            options.chunkBytes())), options.parallelReads())) {
+      long started = System.nanoTime();
+      int file = reader.openFile(corpus.path());
+      ArrayDeque<Integer> free = new ArrayDeque<>();
+      for (int b = 0; b < options.buffers(); b++) {
+        free.add(b);
+      }
+      long next = 0;
+      long read = 0;
+      while (next < corpus.size() || reader.inFlight() > 0) {
+        while (next < corpus.size() && !free.isEmpty()) {
+          int buffer = free.poll();
+          int length = (int) Math.min(options.chunkBytes(), corpus.size() - next);
+          reader.submit(file, next, length, buffer, buffer);
+          next += length;
+        }
+        ReadCompletion completion = reader.await();
+        if (completion.failed()) {
+          throw completion.error();
+        }
+        read += completion.bytesRead();
+        free.add(completion.bufferIndex());
+      }
+      reader.closeFile(file);
+      return read / (double) (System.nanoTime() - started);
+    }
   }
 
   /** {@code grep -F -c -f patterns corpus} in the C locale, timed from start to exit. */
@@ -163,7 +222,7 @@ final class ScanBenchCommand implements Callable<Integer> {
   /** Each backend against grep, and CUDA against the reference backend, when both were measured. */
   private static void addRatios(Map<String, Object> results) {
     List<String> measured = new ArrayList<>();
-    results.keySet().stream().filter(k -> k.endsWith("_gb_per_s") && !k.contains("best"))
+    results.keySet().stream().filter(k -> k.endsWith("_gb_per_s") && !k.contains("best") && !k.contains("ingest"))
         .forEach(k -> measured.add(k.substring(0, k.length() - "_gb_per_s".length())));
     Map<String, Object> ratios = new LinkedHashMap<>();
     for (String name : measured) {

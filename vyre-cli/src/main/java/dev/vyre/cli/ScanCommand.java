@@ -10,6 +10,7 @@ import dev.vyre.runtime.scan.DfaTable;
 import dev.vyre.runtime.scan.PatternSet;
 import dev.vyre.runtime.scan.ScanJob;
 import dev.vyre.runtime.scan.ScanOptions;
+import dev.vyre.runtime.scan.ScanPhases;
 import dev.vyre.runtime.scan.ScanSummary;
 import dev.vyre.runtime.scan.ScanTargets;
 import java.io.BufferedOutputStream;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -75,17 +77,7 @@ final class ScanCommand implements Callable<Integer> {
   @Option(names = "--verbose", description = "Say which backend and file reader were chosen and why, and the DFA size.")
   boolean verbose;
 
-  @Option(names = "--chunk-size", defaultValue = "4194304", paramLabel = "BYTES",
-      description = "Bytes read per chunk (default: ${DEFAULT-VALUE}).")
-  long chunkBytes;
-
-  @Option(names = "--task-size", defaultValue = "0", paramLabel = "BYTES",
-      description = "Bytes per DFA_STEP task; a chunk is split into tasks that run in parallel "
-          + "(default: 65536 on the reference backend, 4096 on a GPU).")
-  long taskBytes;
-
-  @Option(names = "--buffers", defaultValue = "16", paramLabel = "N", description = "Chunk buffers in flight (default: ${DEFAULT-VALUE}).")
-  int buffers;
+  @Mixin ScanTuning tuning = new ScanTuning();
 
   // Only the long form: grep's -h means something else.
   @Option(names = "--help", usageHelp = true, description = "Show this help and exit.")
@@ -100,8 +92,7 @@ final class ScanCommand implements Callable<Integer> {
     List<String> paths = new ArrayList<>(operands);
     PatternSet patternSet = patternSet(paths);
     Backends.Choice choice = Backends.select(backend);
-    long task = taskBytes > 0 ? taskBytes : ScanOptions.defaultTaskBytes(choice.backend().name());
-    ScanOptions options = ScanOptions.of(chunkBytes, task, buffers, !mode.count);
+    ScanOptions options = tuning.options(choice.backend().name(), !mode.count);
     ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of(".")) : paths.stream().map(Path::of).toList());
     for (ScanTargets.Problem problem : targets.problems()) {
       err.println("vyre scan: " + problem.path() + ": " + problem.reason());
@@ -111,6 +102,7 @@ final class ScanCommand implements Callable<Integer> {
     ScanOutput.Format format = mode.count ? ScanOutput.Format.COUNT
         : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES;
     ScanSummary summary;
+    ScanPhases phases;
     try (ScanOutput output = new ScanOutput(stdout, err, patternSet, format);
         Megakernel kernel = bootstrap(Megakernel.builder().backend(choice), options);
         ScanJob job = new ScanJob(kernel, table, options)) {
@@ -119,16 +111,19 @@ final class ScanCommand implements Callable<Integer> {
         err.println("vyre scan: io: " + job.ioBackend());
         err.println("vyre scan: DFA table: " + table.describe());
         err.println("vyre scan: " + targets.files().size() + " file(s), " + targets.totalBytes() + " bytes; chunks of "
-            + options.chunkBytes() + " bytes in tasks of " + options.taskBytes() + ", " + options.buffers() + " buffers");
+            + options.chunkBytes() + " bytes in tasks of " + options.taskBytes() + ", " + options.buffers() + " buffers"
+            + (options.stageOnDevice() ? ", each chunk copied to device memory" : ", scanned in place"));
       }
       try (ScanProgress progress = ScanProgress.start(job::bytesScanned, targets.totalBytes(), err)) {
         summary = job.run(targets.files(), output::file);
       }
+      phases = job.phases();
     }
     if (verbose) {
       err.printf("vyre scan: %d file(s), %d bytes in %.3f s (%.3f GB/s), %d match(es), %d chunk rescan(s)%n",
           summary.files(), summary.bytes(), summary.nanos() / 1e9, summary.gigabytesPerSecond(), summary.matches(),
           summary.rescans());
+      err.println("vyre scan: " + phases.describe(summary.nanos()));
     }
     if (!targets.problems().isEmpty() || summary.failedFiles() > 0) {
       return 2;

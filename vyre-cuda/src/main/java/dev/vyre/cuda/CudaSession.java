@@ -22,7 +22,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One persistent megakernel on a CUDA device.
@@ -39,8 +41,13 @@ import java.util.List;
 final class CudaSession implements KernelSession {
 
   static final int BLOCK_SIZE = 256;
-  /** sizeof(VyreDeviceState) (192), rounded up. */
+  /** sizeof(VyreDeviceState) (static_assert in megakernel.cu). */
   private static final long DEVICE_STATE_BYTES = 256;
+  /** offsetof(VyreDeviceState, trace_seen): then trace_sum[5] and trace_count[2], all u64. */
+  private static final long DEVICE_STATE_TRACE_OFFSET = 192;
+  private static final long DEVICE_STATE_TRACE_BYTES = 64;
+  /** Builds the kernel with -DVYRE_TRACE: per-stage device timings for round trips (vyre bench dispatch). */
+  private static final boolean TRACE = Boolean.getBoolean("vyre.cuda.trace");
   /** offsetof(VyreDeviceState, abort): claim 5x8, doorbell 5x4, shutdown, tenant_base, 29 masks, live_warps. */
   private static final long DEVICE_STATE_ABORT_OFFSET = 188;
   private static final long HOST_MAPPED_FLAG = 1L << 63;
@@ -74,6 +81,8 @@ final class CudaSession implements KernelSession {
   private final boolean cooperative;
   private final PipelineCache.Outcome cacheOutcome;
   private final Arena arena = Arena.ofShared();
+  /** Created by the first {@link #startCopy}. */
+  private CopyQueue copies;
   private boolean launched;
   private boolean closed;
   private boolean abortRequested;
@@ -85,7 +94,10 @@ final class CudaSession implements KernelSession {
     driver.setCurrent(context);
     String source = KernelSource.megakernel(spec.userOpcodes());
     Nvrtc nvrtc = Nvrtc.load();
-    List<String> options = List.of("--gpu-architecture=" + device.architecture(), "--std=c++17", "-default-device");
+    List<String> options = new ArrayList<>(List.of("--gpu-architecture=" + device.architecture(), "--std=c++17", "-default-device"));
+    if (TRACE) {
+      options.add("-DVYRE_TRACE");
+    }
     String identity = device.name() + "|" + device.architecture() + "|driver " + device.driverVersion() + "|nvrtc " + nvrtc.version();
     PipelineCache.Entry compiled = PipelineCache.standard().getOrCompile(PipelineCache.key(source, options, identity), nvrtc,
         source, KernelSource.MEGAKERNEL, options);
@@ -192,6 +204,59 @@ final class CudaSession implements KernelSession {
         target.copyFrom(staging);
       }
     }
+  }
+
+  /**
+   * With vyre.cuda.trace: mean µs per task from doorbell seen to claimed, claimed to slot read and
+   * run, run to counters added, counters to status stored, and the scout's mean poll period; since
+   * the last reset. Empty without the property.
+   */
+  @Override
+  public synchronized Map<String, Double> deviceTrace(boolean reset) {
+    if (!TRACE || closed) {
+      return Map.of();
+    }
+    driver.setCurrent(context);
+    Map<String, Double> trace = new LinkedHashMap<>();
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment copy = scratch.allocate(DEVICE_STATE_TRACE_BYTES, 8);
+      driver.copyToHost(copy, deviceState + DEVICE_STATE_TRACE_OFFSET, DEVICE_STATE_TRACE_BYTES);
+      double tasks = Math.max(1, copy.get(JAVA_LONG, 48));
+      double polls = Math.max(1, copy.get(JAVA_LONG, 56));
+      String[] stages = {"seen_to_claimed", "claimed_to_ran", "ran_to_counted", "counted_to_stored"};
+      for (int i = 0; i < stages.length; i++) {
+        trace.put("device_" + stages[i] + "_us", copy.get(JAVA_LONG, 8 + 8L * i) / tasks / 1e3);
+      }
+      trace.put("device_scout_poll_us", copy.get(JAVA_LONG, 40) / polls / 1e3);
+      trace.put("device_traced_tasks", (double) copy.get(JAVA_LONG, 48));
+      if (reset) {
+        driver.memset(deviceState + DEVICE_STATE_TRACE_OFFSET + 8, 0, DEVICE_STATE_TRACE_BYTES - 8);
+      }
+    }
+    return trace;
+  }
+
+  @Override
+  public synchronized long startCopy(int from, int to, long bytes) {
+    Resource source = checkedResource(from, 0, bytes);
+    Resource target = checkedResource(to, 0, bytes);
+    if (source.host() == null) {
+      throw PipelineException.queueFull("resource", "resource " + from + " is not HOST_MAPPED", "copy from a HOST_MAPPED resource");
+    }
+    driver.setCurrent(context);
+    if (copies == null) {
+      copies = new CopyQueue(driver);
+    }
+    return copies.start(target.devicePointer(), source.host().asSlice(0, bytes));
+  }
+
+  @Override
+  public synchronized boolean copyFinished(long copy) {
+    if (copies == null) {
+      return true;
+    }
+    driver.setCurrent(context);
+    return copies.finished(copy);
   }
 
   /** The driver copies from native memory only; heap segments go through a staging copy. */
@@ -401,6 +466,9 @@ final class CudaSession implements KernelSession {
       // A trap or device fault leaves a sticky error: reset the context so the process can bootstrap again.
       driver.resetPrimaryContext(device);
       return;
+    }
+    if (copies != null) {
+      copies.close();
     }
     for (Resource resource : resources) {
       if (resource.pinnedBlock() != null) {

@@ -96,7 +96,17 @@ struct VyreDeviceState {
   unsigned tenant_mask[VYRE_MAX_TENANTS];          // mirror of the mask table
   unsigned live_warps;                             // warps still in their loop
   unsigned abort;                                  // set by the host (device memset): every warp traps
+  // Built with -DVYRE_TRACE only (vyre.cuda.trace): where a task's time goes on the device, in
+  // globaltimer ns, summed over tasks: doorbell seen -> claimed -> slot read and run -> counters
+  // added -> status stored; and the scout's poll period. Meaningful one task at a time (round trips).
+  unsigned long long trace_seen;                   // when the scout last saw a doorbell change
+  unsigned long long trace_sum[5];                 // seen->start, start->ran, ran->counted, counted->stored, poll
+  unsigned long long trace_count[2];               // tasks traced, polls traced
 };
+// CudaSession allocates 256 bytes, writes abort at byte 188 and reads the trace from byte 192.
+static_assert(sizeof(VyreDeviceState) == 256, "VyreDeviceState must stay 256 bytes (CudaSession.DEVICE_STATE_BYTES)");
+static_assert(__builtin_offsetof(VyreDeviceState, abort) == 188, "CudaSession.DEVICE_STATE_ABORT_OFFSET");
+static_assert(__builtin_offsetof(VyreDeviceState, trace_seen) == 192, "CudaSession.DEVICE_STATE_TRACE_OFFSET");
 
 struct VyreKernelArgs {
   unsigned* control;        // host-mapped: host-written words, and the mirror of the rest
@@ -456,7 +466,13 @@ __device__ int vyre_claim(const VyreKernelArgs& a, const unsigned* offsets, bool
 __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned ready, int level, unsigned slot) {
   bool mine = (ready >> lane) & 1u;
   unsigned status = 0, opcode = 0xFFFFFFFFu, tenant = 0, fault = 0;
+#ifdef VYRE_TRACE
+  unsigned long long t_start = vyre_globaltimer();
+#endif
   if (mine) status = vyre_execute_slot(a, slot, &opcode, &tenant, &fault);
+#ifdef VYRE_TRACE
+  unsigned long long t_ran = vyre_globaltimer();
+#endif
   bool authorized_run = mine && fault != (unsigned)VYRE_FAULT_TENANT;
   unsigned metered = __ballot_sync(0xFFFFFFFFu, authorized_run && opcode < VYRE_METERED_OPCODES);
   if (authorized_run && opcode < VYRE_METERED_OPCODES) {
@@ -477,8 +493,22 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
     if (done) atomicAdd(d + VYRE_CTL_DONE_COUNT, done);
     if (faults) atomicAdd(d + VYRE_CTL_FAULT_COUNT, faults);
   }
+#ifdef VYRE_TRACE
+  unsigned long long t_counted = vyre_globaltimer();
+#endif
   // Each lane's results reach the host before its status does (release at system scope).
   if (mine) vyre_store_sys(a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS, status);
+#ifdef VYRE_TRACE
+  if (mine) {
+    unsigned long long t_stored = vyre_globaltimer();
+    unsigned long long seen = *(volatile unsigned long long*)&a.state->trace_seen;
+    atomicAdd(&a.state->trace_sum[0], t_start > seen ? t_start - seen : 0ull);
+    atomicAdd(&a.state->trace_sum[1], t_ran - t_start);
+    atomicAdd(&a.state->trace_sum[2], t_counted - t_ran);
+    atomicAdd(&a.state->trace_sum[3], t_stored - t_counted);
+    atomicAdd(&a.state->trace_count[0], 1ull);
+  }
+#endif
 }
 
 // One warp claims a batch (lane 0) and runs it, one slot per lane, as its tickets are
@@ -528,6 +558,9 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
   unsigned long long last_claims = 0;  // this lane's level (lanes 0..4)
   unsigned last_doorbell = 0;          // this lane's level (lanes 0..4)
   unsigned long long last_activity = vyre_globaltimer();
+#ifdef VYRE_TRACE
+  unsigned long long last_poll = last_activity;
+#endif
   unsigned sleep_ns = 0;
   bool synced = true;
   while (true) {
@@ -571,6 +604,16 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
       return;
     }
     unsigned long long now = vyre_globaltimer();
+#ifdef VYRE_TRACE
+    if (lane == 0) {
+      if (any) *(volatile unsigned long long*)&s->trace_seen = now;
+      if (now - last_poll < 100000ull) {  // hot polls only
+        atomicAdd(&s->trace_sum[4], now - last_poll);
+        atomicAdd(&s->trace_count[1], 1ull);
+      }
+      last_poll = now;
+    }
+#endif
     if (any) {
       last_activity = now;
       sleep_ns = 0;

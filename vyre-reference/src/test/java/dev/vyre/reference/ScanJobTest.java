@@ -77,9 +77,12 @@ class ScanJobTest {
         .map(ScanJobTest::bytes);
     Arbitrary<byte[]> file = Arbitraries.of(ALPHABET[0], ALPHABET[1], ALPHABET[2], ALPHABET[3], ALPHABET[4], ALPHABET[5])
         .list().ofMaxSize(300).map(ScanJobTest::unbox);
+    // Staging on the device and parallel reads change when a chunk is scanned, never what is found.
     Arbitrary<ScanOptions> options = Combinators.combine(Arbitraries.integers().between(1, 40),
-        Arbitraries.integers().between(1, 4), Arbitraries.integers().between(1, 3))
-        .as((task, tasksPerChunk, buffers) -> new ScanOptions((long) task * tasksPerChunk, task, buffers, true));
+        Arbitraries.integers().between(1, 4), Arbitraries.integers().between(1, 3), Arbitraries.of(false, true),
+        Arbitraries.of(false, true))
+        .as((task, tasksPerChunk, buffers, staged, parallel) ->
+            new ScanOptions((long) task * tasksPerChunk, task, buffers, true, staged, parallel));
     return Combinators.combine(pattern.list().ofMinSize(1).ofMaxSize(6), Arbitraries.of(false, true),
         file.list().ofMinSize(1).ofMaxSize(4), options).as(Case::new);
   }

@@ -323,6 +323,25 @@ public final class Megakernel implements AutoCloseable {
     session.writeResource(handle, offset, source);
   }
 
+  /**
+   * Starts copying the first {@code bytes} of a HOST_MAPPED resource into another resource (on a
+   * GPU, by its copy engine beside the running kernel); see {@link #copyFinished}. Publish tasks
+   * that read the copy only after it finished; keep the source unchanged until then.
+   */
+  public long startCopy(int from, int to, long bytes) {
+    return session.startCopy(from, to, bytes);
+  }
+
+  /** Whether the copy numbered {@code copy} by {@link #startCopy} has finished. */
+  public boolean copyFinished(long copy) {
+    return session.copyFinished(copy);
+  }
+
+  /** Device-side timings of tasks where the backend was built to trace them, else empty; see KernelSession. */
+  public java.util.Map<String, Double> deviceTrace(boolean reset) {
+    return session.deviceTrace(reset);
+  }
+
   /** Copies bytes out of a resource into {@code target}. */
   public void readResource(int handle, long offset, MemorySegment target) {
     session.readResource(handle, offset, target);

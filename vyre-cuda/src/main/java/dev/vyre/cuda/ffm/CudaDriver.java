@@ -22,6 +22,8 @@ public final class CudaDriver {
 
   public static final int CUDA_SUCCESS = 0;
   public static final int CUDA_ERROR_NOT_READY = 600;
+  /** CU_EVENT_DISABLE_TIMING. */
+  public static final int EVENT_DISABLE_TIMING = 2;
 
   public static final int ATTR_MAX_THREADS_PER_BLOCK = 1;
   public static final int ATTR_MULTIPROCESSOR_COUNT = 16;
@@ -56,6 +58,12 @@ public final class CudaDriver {
   private final MethodHandle cuMemHostGetDevicePointer;
   private final MethodHandle cuMemcpyHtoD;
   private final MethodHandle cuMemcpyDtoH;
+  private final MethodHandle cuMemcpyHtoDAsync;
+  private final MethodHandle cuEventCreate;
+  private final MethodHandle cuEventRecord;
+  private final MethodHandle cuEventQuery;
+  private final MethodHandle cuEventSynchronize;
+  private final MethodHandle cuEventDestroy;
   private final MethodHandle cuMemsetD8;
   private final MethodHandle cuModuleLoadData;
   private final MethodHandle cuModuleUnload;
@@ -97,6 +105,12 @@ public final class CudaDriver {
     cuMemHostGetDevicePointer = b.bind("cuMemHostGetDevicePointer_v2", ADDRESS, ADDRESS, JAVA_INT);
     cuMemcpyHtoD = b.bind("cuMemcpyHtoD_v2", JAVA_LONG, ADDRESS, JAVA_LONG);
     cuMemcpyDtoH = b.bind("cuMemcpyDtoH_v2", ADDRESS, JAVA_LONG, JAVA_LONG);
+    cuMemcpyHtoDAsync = b.bind("cuMemcpyHtoDAsync_v2", JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS);
+    cuEventCreate = b.bind("cuEventCreate", ADDRESS, JAVA_INT);
+    cuEventRecord = b.bind("cuEventRecord", ADDRESS, ADDRESS);
+    cuEventQuery = b.bind("cuEventQuery", ADDRESS);
+    cuEventSynchronize = b.bind("cuEventSynchronize", ADDRESS);
+    cuEventDestroy = b.bind("cuEventDestroy_v2", ADDRESS);
     cuMemsetD8 = b.bind("cuMemsetD8_v2", JAVA_LONG, JAVA_INT, JAVA_LONG);
     cuModuleLoadData = b.bind("cuModuleLoadData", ADDRESS, ADDRESS);
     cuModuleUnload = b.bind("cuModuleUnload", ADDRESS);
@@ -294,6 +308,60 @@ public final class CudaDriver {
 
   public void copyToHost(MemorySegment host, long device, long bytes) {
     check(invokeInt(cuMemcpyDtoH, host, device, bytes), "cuMemcpyDtoH_v2", "check the source allocation's size");
+  }
+
+  /** Queues a copy from pinned host memory on {@code stream}; the copy engine runs it while the caller goes on. */
+  public void copyToDeviceAsync(long device, MemorySegment pinnedHost, long bytes, MemorySegment stream) {
+    try {
+      check((int) cuMemcpyHtoDAsync.invokeExact(device, pinnedHost, bytes, stream), "cuMemcpyHtoDAsync_v2",
+          "check the destination allocation's size");
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+  }
+
+  /** An event without timing (the cheapest kind), for asking whether a stream got past a point. */
+  public MemorySegment createEvent() {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment out = arena.allocate(ADDRESS);
+      check(invokeInt(cuEventCreate, out, EVENT_DISABLE_TIMING), "cuEventCreate", "make a context current first");
+      return out.get(ADDRESS, 0);
+    }
+  }
+
+  public void recordEvent(MemorySegment event, MemorySegment stream) {
+    try {
+      check((int) cuEventRecord.invokeExact(event, stream), "cuEventRecord", "record on a stream of the event's context");
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+  }
+
+  /** True when the work before the event's last record finished; false while it runs. */
+  public boolean eventReached(MemorySegment event) {
+    int result;
+    try {
+      result = (int) cuEventQuery.invokeExact(event);
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+    if (result == CUDA_ERROR_NOT_READY) {
+      return false;
+    }
+    check(result, "cuEventQuery", "check the stream the event was recorded on");
+    return true;
+  }
+
+  public void synchronizeEvent(MemorySegment event) {
+    check(invokeInt(cuEventSynchronize, event), "cuEventSynchronize", "check the stream the event was recorded on");
+  }
+
+  public void destroyEvent(MemorySegment event) {
+    check(invokeInt(cuEventDestroy, event), "cuEventDestroy_v2", "destroy each event once");
   }
 
   public void memset(long device, int value, long bytes) {

@@ -34,7 +34,7 @@ public interface ChunkReader extends AutoCloseable {
    */
   void submit(int file, long fileOffset, int length, int bufferIndex, long userData);
 
-  /** Reads submitted and not yet returned by {@link #await}. */
+  /** Reads submitted and not yet returned by {@link #await} or {@link #poll}. */
   int inFlight();
 
   /**
@@ -44,6 +44,9 @@ public interface ChunkReader extends AutoCloseable {
    * @throws dev.vyre.driver.error.PipelineException when no read is in flight
    */
   ReadCompletion await();
+
+  /** A finished read if there is one, else null at once; never waits. */
+  ReadCompletion poll();
 
   /** Waits for reads in flight, then closes open files and releases the reader's resources. */
   @Override

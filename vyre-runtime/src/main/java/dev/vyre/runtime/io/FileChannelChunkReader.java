@@ -108,11 +108,20 @@ public final class FileChannelChunkReader implements ChunkReader {
 
   @Override
   public ReadCompletion await() {
-    ReadCompletion completion = completed.poll();
+    ReadCompletion completion = poll();
     if (completion == null) {
       throw PipelineException.backend("await() was called with no read in flight");
     }
-    pool.release(completion.bufferIndex());
+    return completion;
+  }
+
+  /** Reads run in {@link #submit}, so a read in flight has always finished. */
+  @Override
+  public ReadCompletion poll() {
+    ReadCompletion completion = completed.poll();
+    if (completion != null) {
+      pool.release(completion.bufferIndex());
+    }
     return completion;
   }
 

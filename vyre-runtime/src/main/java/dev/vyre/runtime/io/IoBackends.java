@@ -26,12 +26,20 @@ public final class IoBackends {
    * reason in its {@link ChunkReader#backend()} text.
    */
   public static ChunkReader open(BufferPool pool) {
+    return open(pool, false);
+  }
+
+  /**
+   * As {@link #open(BufferPool)}; with {@code parallelReads} io_uring hands every read to its
+   * worker threads (FileChannel reads stay in the caller's thread).
+   */
+  public static ChunkReader open(BufferPool pool, boolean parallelReads) {
     IoUringAvailability availability = availability();
     if (!availability.available()) {
       return new FileChannelChunkReader(pool, availability.detail());
     }
     try {
-      return new IoUringChunkReader(pool);
+      return new IoUringChunkReader(pool, parallelReads);
     } catch (PipelineException e) {
       return new FileChannelChunkReader(pool, "io_uring setup for this pool failed: " + e.getMessage());
     }

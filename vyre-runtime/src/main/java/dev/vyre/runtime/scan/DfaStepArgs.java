@@ -67,6 +67,20 @@ public record DfaStepArgs(int inputHandle, long inputOffset, long length, int df
   /** The twelve slot argument words. */
   public int[] toArgs() {
     int[] args = new int[SLOT_ARGS];
+    write(args, inputHandle, inputOffset, length, dfaHandle, startState, hitHandle, inputId, baseOffset, reportFrom);
+    return args;
+  }
+
+  /**
+   * Writes the argument words into {@code args} (at least {@link #SLOT_ARGS} long) after the same
+   * checks as the constructor: a publisher's hot loop fills one reused array this way instead of
+   * building a record per task.
+   */
+  public static void write(int[] args, int inputHandle, long inputOffset, long length, int dfaHandle, int startState,
+      int hitHandle, int inputId, long baseOffset, long reportFrom) {
+    requireU32("input offset (arg1)", inputOffset);
+    requireU32("length (arg2)", length);
+    requireU32("report_from (arg9)", reportFrom);
     args[INPUT_HANDLE_ARG] = inputHandle;
     args[INPUT_OFFSET_ARG] = (int) inputOffset;
     args[LENGTH_ARG] = (int) length;
@@ -77,7 +91,6 @@ public record DfaStepArgs(int inputHandle, long inputOffset, long length, int df
     args[BASE_OFFSET_LO_ARG] = (int) baseOffset;
     args[BASE_OFFSET_HI_ARG] = (int) (baseOffset >>> 32);
     args[REPORT_FROM_ARG] = (int) reportFrom;
-    return args;
   }
 
   /** Decodes slot argument words (at least {@link #USED_ARGS} of them). */

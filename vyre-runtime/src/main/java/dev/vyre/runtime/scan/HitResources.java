@@ -4,27 +4,36 @@ import dev.vyre.driver.Unsigned;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.wire.Words;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
  * The host side of a scan's hit resources ({@link HitBufferLayout}): DEVICE buffers, since the
  * kernel bumps their cursor atomically, so the host creates, reads back and resets them only with
- * the megakernel's write and read calls, through one reused host copy. Used by one thread, after
- * the tasks that append to a buffer have finished.
+ * the megakernel's write and read calls. The host copies live in HOST_MAPPED resources (pinned on
+ * a GPU, so a copy is one DMA with no bounce buffer), and one copy brings back the header with as
+ * many records as recent chunks found, so a chunk's hits usually cost one round trip. Used by one
+ * thread, after the tasks that append to a buffer have finished.
  */
 final class HitResources {
 
-  private final Megakernel kernel;
-  private final Arena arena;
-  private final MemorySegment header;
-  private MemorySegment records;
+  /** Records fetched with the header before any chunk has been seen. */
+  private static final long FIRST_READ_AHEAD = 1024;
 
-  HitResources(Megakernel kernel, Arena arena) {
+  private final Megakernel kernel;
+  private final MemorySegment header;
+  private MemorySegment staging;
+  /** Records the last {@link #fetch} brought back with the header. */
+  private long fetched;
+  private long readAhead = FIRST_READ_AHEAD;
+
+  HitResources(Megakernel kernel) {
     this.kernel = kernel;
-    this.arena = arena;
-    this.header = arena.allocate(HitBufferLayout.HEADER_WORDS * 4L, 8);
-    this.records = header;
+    this.header = pinned(HitBufferLayout.byteSize(0));
+    this.staging = pinned(HitBufferLayout.byteSize(FIRST_READ_AHEAD));
+  }
+
+  private MemorySegment pinned(long bytes) {
+    return kernel.resource(kernel.allocateResource(bytes, ResourcePlacement.HOST_MAPPED));
   }
 
   /** A new, empty hit resource of {@code capacity} records. */
@@ -41,33 +50,47 @@ final class HitResources {
     kernel.writeResource(handle, 0, header);
   }
 
-  /** Hits appended since the last reset, counting those that did not fit. */
-  long cursor(int handle) {
-    kernel.readResource(handle, 0, header);
-    return HitBufferLayout.cursor(header);
+  /**
+   * Hits appended since the last reset, counting those that did not fit. With {@code
+   * withRecords}, the same copy brings back the first records for {@link #collect}.
+   */
+  long fetch(int handle, long capacity, boolean withRecords) {
+    fetched = withRecords ? Math.min(readAhead, capacity) : 0;
+    if (staging.byteSize() < HitBufferLayout.byteSize(fetched)) {
+      staging = pinned(HitBufferLayout.byteSize(Math.max(fetched, 2 * (staging.byteSize() / 16))));
+    }
+    kernel.readResource(handle, 0, staging.asSlice(0, HitBufferLayout.byteSize(fetched)));
+    long cursor = HitBufferLayout.cursor(staging);
+    if (withRecords) {
+      readAhead = Math.max(readAhead, Math.min(capacity, cursor + cursor / 4));
+    }
+    return cursor;
   }
 
   /**
-   * Copies the first {@code count} records out (count at most the capacity) and hands each to
-   * {@code sink}; returns the number of records whose input id is not {@code inputId}, which a
-   * correct kernel never writes.
+   * Hands the first {@code count} records (count at most the capacity) of the buffer last
+   * {@link #fetch fetched} to {@code sink}, copying out those the fetch did not bring; returns
+   * the number of records whose input id is not {@code inputId}, which a correct kernel never writes.
    */
   long collect(int handle, long count, int inputId, HitSink sink) {
-    long bytes = HitBufferLayout.byteSize(count);
-    if (records.byteSize() < bytes) {
-      records = arena.allocate(Math.max(bytes, 2 * records.byteSize()), 8);
+    if (count > fetched) {
+      if (staging.byteSize() < HitBufferLayout.byteSize(count)) {
+        MemorySegment larger = pinned(HitBufferLayout.byteSize(count));
+        larger.asSlice(0, HitBufferLayout.byteSize(fetched)).copyFrom(staging.asSlice(0, HitBufferLayout.byteSize(fetched)));
+        staging = larger;
+      }
+      long from = HitBufferLayout.byteSize(fetched);
+      kernel.readResource(handle, from, staging.asSlice(from, HitBufferLayout.byteSize(count) - from));
     }
-    MemorySegment copy = records.asSlice(0, bytes);
-    kernel.readResource(handle, 0, copy);
     long foreign = 0;
     for (long i = 0; i < count; i++) {
-      if (Words.get(copy, HitBufferLayout.recordWord(i, HitBufferLayout.INPUT_ID_FIELD)) != inputId) {
+      if (Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.INPUT_ID_FIELD)) != inputId) {
         foreign++;
         continue;
       }
-      long start = Unsigned.u32(Words.get(copy, HitBufferLayout.recordWord(i, HitBufferLayout.START_LO_FIELD)))
-          | (long) Words.get(copy, HitBufferLayout.recordWord(i, HitBufferLayout.START_HI_FIELD)) << 32;
-      sink.hit(start, Words.get(copy, HitBufferLayout.recordWord(i, HitBufferLayout.PATTERN_ID_FIELD)));
+      long start = Unsigned.u32(Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.START_LO_FIELD)))
+          | (long) Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.START_HI_FIELD)) << 32;
+      sink.hit(start, Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.PATTERN_ID_FIELD)));
     }
     return foreign;
   }

@@ -9,7 +9,6 @@ import dev.vyre.runtime.io.ChunkReader;
 import dev.vyre.runtime.io.IoBackends;
 import dev.vyre.runtime.io.ReadCompletion;
 import dev.vyre.runtime.spi.ResourcePlacement;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -20,13 +19,17 @@ import java.util.function.Consumer;
 
 /**
  * The {@code vyre scan} engine: reads files in chunks into a fixed pool of HOST_MAPPED resources
- * (io_uring where it works, so on CUDA the bytes land straight in pinned memory), publishes one
- * DFA_STEP task per {@link ScanOptions#taskBytes()} of each chunk, reads each chunk's hits back
+ * (io_uring where it works, so on CUDA the bytes land straight in pinned memory), copies each
+ * chunk into a DEVICE resource when {@link ScanOptions#stageOnDevice()} says so (one bulk DMA by
+ * the copy engine instead of every task reading across PCIe), publishes one DFA_STEP task per {@link
+ * ScanOptions#taskBytes()} of each chunk, reads each chunk's hits back
  * once its tasks finished, and hands every file's matches, sorted by offset, to a sink in file
  * order. A chunk whose hits overflow its buffer is rescanned with a buffer that holds them all.
  *
- * <p>One thread drives it: it keeps every buffer busy reading or scanning, and reuses a buffer
- * only after its tasks finished. The job owns the megakernel's DFA_STEP work while it runs (a
+ * <p>One thread drives it as an event loop: it runs every step that is ready (publishing copied
+ * chunks, collecting finished ones, taking finished reads, starting reads into free buffers) and
+ * waits only when none is; {@link #phases()} says where it waited. A buffer is reused only after
+ * its tasks finished. The job owns the megakernel's DFA_STEP work while it runs (a
  * fault in any task fails the job). Resources are allocated once, when the job is created.
  */
 public final class ScanJob implements AutoCloseable {
@@ -41,17 +44,26 @@ public final class ScanJob implements AutoCloseable {
   private final ScanOptions options;
   private final int overlap;
   private final int dfaHandle;
-  private final Arena arena = Arena.ofConfined();
   private final HitResources hitResources;
   private final ChunkSlot[] slots;
   private final ChunkReader reader;
   private final TaskBatch batch;
+  private final int[] taskArgs = new int[DfaStepArgs.SLOT_ARGS];
   private final ArrayDeque<ChunkSlot> free = new ArrayDeque<>();
+  /** Chunks read and being copied to the device, oldest first (copies finish in order). */
+  private final ArrayDeque<ChunkSlot> copying = new ArrayDeque<>();
   private final ArrayDeque<ChunkSlot> scanning = new ArrayDeque<>();
   private final ArrayDeque<FileScan> pending = new ArrayDeque<>();
   private volatile long bytesScanned;
   private long rescans;
+  private int failedFiles;
+  private long matches;
   private long faultsSeen;
+  private long readNanos;
+  private long copyNanos;
+  private long taskNanos;
+  private long hitNanos;
+  private long publishNanos;
   private List<ScanFile> files;
   private int nextFile;
   private FileScan current;
@@ -69,7 +81,7 @@ public final class ScanJob implements AutoCloseable {
     DfaTableLayout.validate(table.segment(), "DFA table");
     this.dfaHandle = kernel.allocateResource(table.byteSize(), ResourcePlacement.DEVICE);
     kernel.writeResource(dfaHandle, 0, table.segment());
-    this.hitResources = new HitResources(kernel, arena);
+    this.hitResources = new HitResources(kernel);
     long capacity = Math.min(options.hitCapacity(), MAX_HIT_CAPACITY);
     long bufferBytes = Math.ceilDiv(options.chunkBytes() + overlap, BufferPool.ALIGNMENT) * BufferPool.ALIGNMENT;
     this.slots = new ChunkSlot[options.buffers()];
@@ -82,10 +94,11 @@ public final class ScanJob implements AutoCloseable {
             + "resource. Fix: implement KernelSession.resource for HOST_MAPPED resources");
       }
       buffers.add(host);
-      slots[i] = new ChunkSlot(i, input, hitResources.allocate(capacity), capacity);
+      int scanned = options.stageOnDevice() ? kernel.allocateResource(bufferBytes, ResourcePlacement.DEVICE) : input;
+      slots[i] = new ChunkSlot(i, input, scanned, hitResources.allocate(capacity), capacity);
       free.add(slots[i]);
     }
-    this.reader = IoBackends.open(BufferPool.of(buffers));
+    this.reader = IoBackends.open(BufferPool.of(buffers), options.parallelReads());
     this.batch = new TaskBatch(options.tasksPerChunk()).priority(Priority.NORMAL);
     this.faultsSeen = kernel.stats().faults();
   }
@@ -93,6 +106,11 @@ public final class ScanJob implements AutoCloseable {
   /** The chunk reader in use: io_uring, or FileChannel and why (for {@code --verbose}). */
   public String ioBackend() {
     return reader.backend();
+  }
+
+  /** Where the last run's thread spent its time (for {@code --verbose} and the bench). */
+  public ScanPhases phases() {
+    return new ScanPhases(readNanos, copyNanos, taskNanos, hitNanos, publishNanos);
   }
 
   /** Bytes scanned so far in the current run; safe to read from another thread (progress). */
@@ -114,27 +132,89 @@ public final class ScanJob implements AutoCloseable {
     current = null;
     bytesScanned = 0;
     rescans = 0;
-    int failed = 0;
-    long matches = 0;
+    readNanos = copyNanos = taskNanos = hitNanos = publishNanos = 0;
+    failedFiles = 0;
+    matches = 0;
+    int idleRounds = 0;
+    long idleSince = 0;
     while (true) {
       readIntoFreeBuffers();
-      while (!pending.isEmpty() && pending.peek().finished()) {
-        FileResult result = pending.poll().result();
-        failed += result.failed() ? 1 : 0;
-        matches += result.matches();
-        sink.accept(result);
-      }
-      if (reader.inFlight() == 0 && scanning.isEmpty()) {
+      passFinishedFiles(sink);
+      if (reader.inFlight() == 0 && scanning.isEmpty() && copying.isEmpty()) {
         break;
       }
-      // Publish read chunks first while the kernel has little queued; otherwise free a buffer.
-      if (reader.inFlight() > 0 && (scanning.size() <= slots.length / 2)) {
-        onRead(reader.await());
-      } else {
-        finishOldest();
+      if (advance()) {
+        idleRounds = 0;
+        continue;
+      }
+      long now = System.nanoTime();
+      if (idleRounds == 0) {
+        idleSince = now;
+      }
+      idle(idleRounds++, idleSince, now);
+    }
+    return new ScanSummary(targets.size(), failedFiles, bytesScanned, matches, rescans, System.nanoTime() - started);
+  }
+
+  /** Hands every file whose chunks are all done to the sink, in the order the files were given. */
+  private void passFinishedFiles(Consumer<FileResult> sink) {
+    while (!pending.isEmpty() && pending.peek().finished()) {
+      FileResult result = pending.poll().result();
+      failedFiles += result.failed() ? 1 : 0;
+      matches += result.matches();
+      sink.accept(result);
+    }
+  }
+
+  /**
+   * Runs every step that is ready without waiting: publishes chunks whose device copy finished,
+   * collects chunks whose tasks finished (freeing their buffers for reads), and takes finished
+   * reads. Returns false when nothing was ready.
+   */
+  private boolean advance() {
+    boolean progress = false;
+    while (!copying.isEmpty() && kernel.copyFinished(copying.peek().copy)) {
+      publish(copying.poll());
+      progress = true;
+    }
+    while (!scanning.isEmpty() && kernel.await(scanning.peek().lastTicket, Duration.ZERO)) {
+      collect(scanning.poll());
+      progress = true;
+    }
+    ReadCompletion read;
+    while ((read = reader.poll()) != null) {
+      onRead(read);
+      progress = true;
+    }
+    return progress;
+  }
+
+  /**
+   * Waits a little when nothing was ready: spins first (a GPU finishes a step in µs), then yields
+   * (on a small CPU the reference workers need the core), then parks briefly. The wait counts
+   * toward the oldest stage in flight. A scan with tasks in flight that has made no progress for
+   * {@link #TASK_TIMEOUT}, or whose kernel stopped, fails.
+   */
+  private void idle(int round, long idleSince, long now) {
+    if (round < 64) {
+      Thread.onSpinWait();
+    } else if (round < 256) {
+      Thread.yield();
+    } else {
+      LockSupport.parkNanos(20_000);
+      if (!scanning.isEmpty() && (now - idleSince > TASK_TIMEOUT.toNanos() || !kernel.isKernelRunning())) {
+        throw PipelineException.backend("DFA_STEP tasks of " + scanning.peek().file.file.path() + " did not finish within "
+            + TASK_TIMEOUT.toSeconds() + " s (" + kernel.summary() + "). Fix: check `vyre doctor` and the backend");
       }
     }
-    return new ScanSummary(targets.size(), failed, bytesScanned, matches, rescans, System.nanoTime() - started);
+    long waited = System.nanoTime() - now;
+    if (!copying.isEmpty()) {
+      copyNanos += waited;
+    } else if (!scanning.isEmpty()) {
+      taskNanos += waited;
+    } else {
+      readNanos += waited;
+    }
   }
 
   /** Starts a read into every free buffer while chunks are left, opening files as needed. */
@@ -195,7 +275,12 @@ public final class ScanJob implements AutoCloseable {
       return;
     }
     slot.bytesRead = read.bytesRead();
-    publish(slot);
+    if (options.stageOnDevice()) {
+      slot.copy = kernel.startCopy(slot.inputHandle, slot.scanHandle, slot.bytesRead);
+      copying.add(slot);
+    } else {
+      publish(slot);
+    }
   }
 
   /**
@@ -203,6 +288,12 @@ public final class ScanJob implements AutoCloseable {
    * scanned as far as it was read.
    */
   private void publish(ChunkSlot slot) {
+    long started = System.nanoTime();
+    publishTasks(slot);
+    publishNanos += System.nanoTime() - started;
+  }
+
+  private void publishTasks(ChunkSlot slot) {
     FileScan file = slot.file;
     long chunkStart = slot.chunk.readOffset();
     long firstTask = slot.chunk.index() * options.tasksPerChunk();
@@ -213,8 +304,9 @@ public final class ScanJob implements AutoCloseable {
       long at = task.readOffset() - chunkStart;
       long length = Math.min(task.readLength(), slot.bytesRead - at);
       if (length > task.reportFrom()) {
-        batch.add(0, DfaStepArgs.OPCODE, new DfaStepArgs(slot.inputHandle, at, length, dfaHandle, table.startState(),
-            slot.hitHandle, file.inputId, task.readOffset(), task.reportFrom()).toArgs());
+        DfaStepArgs.write(taskArgs, slot.scanHandle, at, length, dfaHandle, table.startState(), slot.hitHandle,
+            file.inputId, task.readOffset(), task.reportFrom());
+        batch.add(0, DfaStepArgs.OPCODE, taskArgs);
       }
     }
     if (batch.size() == 0) {
@@ -225,20 +317,24 @@ public final class ScanJob implements AutoCloseable {
     scanning.add(slot);
   }
 
-  /** Waits for the oldest scanning chunk, then collects its hits or rescans it if they overflowed. */
-  private void finishOldest() {
-    ChunkSlot slot = scanning.poll();
-    if (!awaitTasks(slot.lastTicket)) {
-      throw PipelineException.backend("DFA_STEP tasks of " + slot.file.file.path() + " did not finish within "
-          + TASK_TIMEOUT.toSeconds() + " s (" + kernel.summary() + "). Fix: check `vyre doctor` and the backend");
+  /** Collects the hits of a chunk whose tasks finished, or rescans it if they overflowed. */
+  private void collect(ChunkSlot slot) {
+    long started = System.nanoTime();
+    try {
+      collectHits(slot);
+    } finally {
+      hitNanos += System.nanoTime() - started;
     }
+  }
+
+  private void collectHits(ChunkSlot slot) {
     long faults = kernel.stats().faults();
     if (faults != faultsSeen) {
       throw PipelineException.backend((faults - faultsSeen) + " DFA_STEP task(s) faulted while scanning "
           + slot.file.file.path() + ". Fix: report this; the scan validates every range and table it publishes");
     }
     FileScan file = slot.file;
-    long cursor = hitResources.cursor(slot.hitHandle);
+    long cursor = hitResources.fetch(slot.hitHandle, slot.hitCapacity, options.keepHits());
     if (cursor > slot.hitCapacity) {
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
       if (cursor <= MAX_HIT_CAPACITY) {
@@ -251,7 +347,11 @@ public final class ScanJob implements AutoCloseable {
       file.fail(cursor + " matches in the chunk at offset " + slot.chunk.readOffset() + " exceed the "
           + MAX_HIT_CAPACITY + " a hit buffer holds; the matches there are not reported");
     } else {
-      long foreign = hitResources.collect(slot.hitHandle, cursor, file.inputId, file::hit);
+      // Counting needs only the cursor: the records are read back when they are printed.
+      long foreign = options.keepHits() ? hitResources.collect(slot.hitHandle, cursor, file.inputId, file::hit) : 0;
+      if (!options.keepHits()) {
+        file.matches += cursor;
+      }
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
       if (foreign > 0) {
         throw PipelineException.backend(foreign + " hit record(s) for " + file.file.path()
@@ -262,32 +362,14 @@ public final class ScanJob implements AutoCloseable {
     release(slot);
   }
 
-  /**
-   * Waits for a ticket with a doubling sleep (10 µs up to 1 ms) rather than a spin: a chunk takes
-   * milliseconds, and on a small CPU a spinning host steals cycles from the reference workers.
-   */
-  private boolean awaitTasks(long ticket) {
-    long deadline = System.nanoTime() + TASK_TIMEOUT.toNanos();
-    long sleep = 10_000;
-    while (!kernel.await(ticket, Duration.ZERO)) {
-      if (System.nanoTime() - deadline > 0 || !kernel.isKernelRunning()) {
-        return false;
-      }
-      LockSupport.parkNanos(sleep);
-      sleep = Math.min(2 * sleep, 1_000_000);
-    }
-    return true;
-  }
-
   private void release(ChunkSlot slot) {
     slot.release();
     free.add(slot);
   }
 
-  /** Closes the chunk reader (after its reads finished) and frees the job's host scratch. */
+  /** Closes the chunk reader once its reads finished; the resources live as long as the megakernel. */
   @Override
   public void close() {
     reader.close();
-    arena.close();
   }
 }

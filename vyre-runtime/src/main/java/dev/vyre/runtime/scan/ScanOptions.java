@@ -14,23 +14,40 @@ import dev.vyre.runtime.policy.MegakernelLaunchRequest;
  * @param taskBytes bytes per DFA_STEP task
  * @param buffers chunk buffers, i.e. chunks read or scanned at once
  * @param keepHits keep each hit for output; false only counts them
+ * @param stageOnDevice copy each chunk into a DEVICE resource and scan that copy (one bulk DMA)
+ *     instead of scanning the HOST_MAPPED buffer in place (every task's small reads cross PCIe)
+ * @param parallelReads let the kernel's io_uring workers run the reads (IOSQE_ASYNC), so several
+ *     chunks are copied out of the page cache at once instead of one by one in the scan's thread
  */
-public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean keepHits) {
+public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean keepHits, boolean stageOnDevice,
+    boolean parallelReads) {
 
   /** 4 MiB reads of 64 tasks: enough tasks in flight to keep a GPU's workers busy. */
   public static final long DEFAULT_CHUNK_BYTES = 4L << 20;
   public static final long DEFAULT_TASK_BYTES = 64L << 10;
   /**
-   * A GPU wants thousands of small tasks in flight: on the H200, 4 KiB tasks scanned 4.2 GB/s
-   * against 1.6 GB/s with 64 KiB ones and 3.9 GB/s with 1 KiB (docs/BENCHMARKS.md, 2026-11-22).
+   * A GPU lane scans one task byte by byte, so a GPU wants thousands of small tasks in flight;
+   * each task also costs the host a slot write and a retire. On an H100, 4 KiB tasks beat 1 KiB
+   * (host-bound) and 8-16 KiB (too few lanes busy) (docs/BENCHMARKS.md, 2026-11-22).
    */
   public static final long GPU_TASK_BYTES = 4L << 10;
 
-  /** The task size for a backend when the user gives none: small tasks for a GPU. */
-  public static long defaultTaskBytes(String backendName) {
-    return backendName.equals("reference") ? DEFAULT_TASK_BYTES : GPU_TASK_BYTES;
+  /**
+   * The defaults for a backend. The reference backend scans 64 KiB tasks of 16 buffers in place,
+   * reading in the scan's thread (on a small CPU, io_uring workers took cores from the scan). A GPU
+   * scans 4 KiB tasks of a device copy of each chunk, 32 buffers read by io_uring workers in
+   * parallel: on an H100 that took 1 GiB from 5.1 GB/s (in place, reads inline, 16 buffers) to
+   * 28-30 GB/s (docs/BENCHMARKS.md, 2026-11-22).
+   */
+  public static ScanOptions forBackend(String backendName) {
+    if (backendName.equals("reference")) {
+      return defaults();
+    }
+    return new ScanOptions(DEFAULT_CHUNK_BYTES, GPU_TASK_BYTES, GPU_BUFFERS, true, true, true);
   }
   public static final int DEFAULT_BUFFERS = 16;
+  /** A GPU scans faster than the host can feed it: more chunks in flight keep it busy. */
+  public static final int GPU_BUFFERS = 32;
   /** Chunks plus pattern overlap must fit one chunk buffer (BufferPool: below 2 GiB). */
   public static final long MAX_CHUNK_BYTES = 1L << 30;
   /** Files open at once stay below the io_uring reader's 64 registered file slots. */
@@ -50,6 +67,11 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
     }
   }
 
+  /** Scans the chunk buffers in place and reads in the scan's thread. */
+  public ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean keepHits) {
+    this(chunkBytes, taskBytes, buffers, keepHits, false, false);
+  }
+
   public static ScanOptions defaults() {
     return new ScanOptions(DEFAULT_CHUNK_BYTES, DEFAULT_TASK_BYTES, DEFAULT_BUFFERS, true);
   }
@@ -61,7 +83,15 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
   }
 
   public ScanOptions withKeepHits(boolean value) {
-    return new ScanOptions(chunkBytes, taskBytes, buffers, value);
+    return new ScanOptions(chunkBytes, taskBytes, buffers, value, stageOnDevice, parallelReads);
+  }
+
+  public ScanOptions withStageOnDevice(boolean value) {
+    return new ScanOptions(chunkBytes, taskBytes, buffers, keepHits, value, parallelReads);
+  }
+
+  public ScanOptions withParallelReads(boolean value) {
+    return new ScanOptions(chunkBytes, taskBytes, buffers, keepHits, stageOnDevice, value);
   }
 
   public int tasksPerChunk() {

@@ -31,6 +31,35 @@ public interface KernelSession extends AutoCloseable {
   void readResource(int handle, long offset, java.lang.foreign.MemorySegment target);
 
   /**
+   * Starts copying {@code bytes} from the start of resource {@code from}, which has a host view, to
+   * the start of resource {@code to}, and returns a copy number for {@link #copyFinished}. A GPU
+   * backend runs it on its copy engine while the caller goes on; this default copies at once.
+   * Copies finish in the order they were started; the source must not change until then.
+   */
+  default long startCopy(int from, int to, long bytes) {
+    java.lang.foreign.MemorySegment source = resource(from);
+    if (source == null) {
+      throw dev.vyre.driver.error.PipelineException.queueFull("resource", "resource " + from + " has no host view",
+          "copy from a HOST_MAPPED resource");
+    }
+    writeResource(to, 0, source.asSlice(0, bytes));
+    return 0;
+  }
+
+  /**
+   * Backend-specific timings of the device side of a task (a GPU backend built for tracing), by
+   * name; empty when the backend has none. {@code reset} starts a new measurement.
+   */
+  default java.util.Map<String, Double> deviceTrace(boolean reset) {
+    return java.util.Map.of();
+  }
+
+  /** Whether the copy {@link #startCopy} numbered {@code copy} has finished. */
+  default boolean copyFinished(long copy) {
+    return true;
+  }
+
+  /**
    * An exact copy of the control block as the kernel sees it now. The host-mapped
    * {@link KernelMemory#control()} may lag for words the kernel changes (CUDA keeps those in
    * device memory and mirrors them); this does not.

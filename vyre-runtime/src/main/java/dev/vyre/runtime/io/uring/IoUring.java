@@ -148,7 +148,8 @@ final class IoUring implements AutoCloseable {
    *
    * @return false when the submission ring is full
    */
-  boolean queueReadFixed(int fileSlot, long address, int length, long fileOffset, int bufferIndex, long userData) {
+  boolean queueReadFixed(int fileSlot, long address, int length, long fileOffset, int bufferIndex, long userData,
+      boolean async) {
     int head = (int) RING_INT.getAcquire(sqRing, sqHead);
     if (localSqTail - head >= sqEntries) {
       return false;
@@ -157,7 +158,7 @@ final class IoUring implements AutoCloseable {
     MemorySegment sqe = sqes.asSlice(SQE_BYTES * index, SQE_BYTES);
     sqe.fill((byte) 0);
     sqe.set(ValueLayout.JAVA_BYTE, SQE_OPCODE, IORING_OP_READ_FIXED);
-    sqe.set(ValueLayout.JAVA_BYTE, SQE_FLAGS, IOSQE_FIXED_FILE);
+    sqe.set(ValueLayout.JAVA_BYTE, SQE_FLAGS, (byte) (async ? IOSQE_FIXED_FILE | IOSQE_ASYNC : IOSQE_FIXED_FILE));
     sqe.set(ValueLayout.JAVA_INT, SQE_FD, fileSlot);
     sqe.set(ValueLayout.JAVA_LONG, SQE_OFF, fileOffset);
     sqe.set(ValueLayout.JAVA_LONG, SQE_ADDR, address);

@@ -16,6 +16,10 @@ import java.util.Arrays;
  * and files go into a registered file table, so each chunk is one READ_FIXED with a fixed file and
  * no per-read page pinning or fd lookup. A read's user_data is its buffer index; a short read is
  * continued until the chunk is full or the file ends.
+ *
+ * <p>A read of cached pages completes inline: io_uring_enter copies the bytes in the calling
+ * thread, so reads run one after another. With {@code parallelReads} every read is handed to the
+ * kernel's io-wq workers (IOSQE_ASYNC), which copy several chunks at once on other cores.
  */
 public final class IoUringChunkReader implements ChunkReader {
 
@@ -37,6 +41,7 @@ public final class IoUringChunkReader implements ChunkReader {
   private final int[] done;
   private final long[] userData;
   private final ArrayDeque<ReadCompletion> completed = new ArrayDeque<>();
+  private final boolean parallelReads;
   private boolean closed;
 
   /**
@@ -45,6 +50,12 @@ public final class IoUringChunkReader implements ChunkReader {
    * @throws PipelineException when io_uring is unavailable ({@code IoUringSyscall} with the errno)
    */
   public IoUringChunkReader(BufferPool pool) {
+    this(pool, false);
+  }
+
+  /** As {@link #IoUringChunkReader(BufferPool)}, with reads run by io-wq workers when asked. */
+  public IoUringChunkReader(BufferPool pool, boolean parallelReads) {
+    this.parallelReads = parallelReads;
     if (pool.size() > MAX_BUFFERS) {
       throw InputException.of("chunk buffer pool", pool.size() + " buffers exceed the " + MAX_BUFFERS
           + " io_uring can register", "use fewer, larger buffers");
@@ -71,7 +82,7 @@ public final class IoUringChunkReader implements ChunkReader {
 
   @Override
   public String backend() {
-    return "io_uring";
+    return parallelReads ? "io_uring (parallel reads in io-wq workers)" : "io_uring";
   }
 
   @Override
@@ -139,7 +150,7 @@ public final class IoUringChunkReader implements ChunkReader {
   private void queueRest(int buffer) {
     int at = done[buffer];
     boolean queued = ring.queueReadFixed(file[buffer], pool.buffer(buffer).address() + at, length[buffer] - at,
-        fileOffset[buffer] + at, buffer, buffer);
+        fileOffset[buffer] + at, buffer, buffer, parallelReads);
     if (!queued) {
       throw PipelineException.queueFull("submission", "the io_uring submission ring is full",
           "use a ring with an entry per buffer");
@@ -160,6 +171,21 @@ public final class IoUringChunkReader implements ChunkReader {
       }
       ring.enter(ring.drainCompletions(this::onCompletion) == 0 ? 1 : 0);
     }
+    return take();
+  }
+
+  @Override
+  public ReadCompletion poll() {
+    ensureOpen();
+    if (completed.isEmpty() && pool.busyCount() > 0) {
+      // Reading the completion ring needs no syscall; enter only submits re-queued short reads.
+      ring.drainCompletions(this::onCompletion);
+      ring.enter(0);
+    }
+    return completed.isEmpty() ? null : take();
+  }
+
+  private ReadCompletion take() {
     ReadCompletion completion = completed.poll();
     pool.release(completion.bufferIndex());
     readsPerFile[file[completion.bufferIndex()]]--;

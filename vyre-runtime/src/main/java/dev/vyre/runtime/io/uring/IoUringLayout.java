@@ -55,6 +55,8 @@ final class IoUringLayout {
   static final int IORING_FEAT_SINGLE_MMAP = 1;
   static final byte IORING_OP_READ_FIXED = 4;
   static final byte IOSQE_FIXED_FILE = 1;
+  /** Always run the entry in an io-wq worker thread, never inline in io_uring_enter (5.6+). */
+  static final byte IOSQE_ASYNC = 1 << 4;
   static final int IORING_ENTER_GETEVENTS = 1;
   static final int IORING_REGISTER_BUFFERS = 0;
   static final int IORING_REGISTER_FILES = 2;

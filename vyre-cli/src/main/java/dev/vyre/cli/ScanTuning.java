@@ -1,0 +1,50 @@
+package dev.vyre.cli;
+
+import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.scan.ScanOptions;
+import picocli.CommandLine.Option;
+
+/** How {@code vyre scan} and {@code vyre bench scan} cut and feed their work; 0 or auto picks the backend's default. */
+final class ScanTuning {
+
+  @Option(names = "--chunk-size", defaultValue = "4194304", paramLabel = "BYTES",
+      description = "Bytes read per chunk (default: ${DEFAULT-VALUE}).")
+  long chunkBytes;
+
+  @Option(names = "--task-size", defaultValue = "0", paramLabel = "BYTES",
+      description = "Bytes per DFA_STEP task; a chunk is split into tasks that run in parallel "
+          + "(default: 65536 on the reference backend, 4096 on a GPU).")
+  long taskBytes;
+
+  @Option(names = "--buffers", defaultValue = "0", paramLabel = "N",
+      description = "Chunk buffers in flight (default: 16 on the reference backend, 32 on a GPU).")
+  int buffers;
+
+  @Option(names = "--stage", defaultValue = "auto", paramLabel = "MODE",
+      description = "device: copy each chunk into GPU memory before scanning it; in-place: scan the pinned read "
+          + "buffer; auto: device on a GPU (default: ${DEFAULT-VALUE}).")
+  String stage;
+
+  @Option(names = "--parallel-reads", defaultValue = "auto", paramLabel = "MODE",
+      description = "on: io_uring worker threads copy several chunks at once; off: reads run in the scan's thread; "
+          + "auto: the backend's default (default: ${DEFAULT-VALUE}).")
+  String parallelReads;
+
+  ScanOptions options(String backendName, boolean keepHits) {
+    ScanOptions defaults = ScanOptions.forBackend(backendName);
+    long task = taskBytes > 0 ? taskBytes : defaults.taskBytes();
+    return ScanOptions.of(chunkBytes, task, buffers > 0 ? buffers : defaults.buffers(), keepHits)
+        .withStageOnDevice(choice("--stage", stage, "device", "in-place", defaults.stageOnDevice()))
+        .withParallelReads(choice("--parallel-reads", parallelReads, "on", "off", defaults.parallelReads()));
+  }
+
+  private static boolean choice(String option, String value, String yes, String no, boolean auto) {
+    return switch (value) {
+      case "auto" -> auto;
+      case String v when v.equals(yes) -> true;
+      case String v when v.equals(no) -> false;
+      default -> throw InputException.of(option, "'" + value + "' is not auto, " + yes + " or " + no,
+          "pass " + option + " auto, " + yes + " or " + no);
+    };
+  }
+}
