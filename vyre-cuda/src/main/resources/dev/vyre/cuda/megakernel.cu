@@ -103,10 +103,9 @@ struct VyreDeviceState {
   unsigned long long trace_sum[5];                 // seen->start, start->ran, ran->counted, counted->stored, poll
   unsigned long long trace_count[2];               // tasks traced, polls traced
 };
-// CudaSession allocates 256 bytes, writes abort at byte 188 and reads the trace from byte 192.
+// CudaSession allocates 256 bytes, writes abort at byte 188 and reads the trace from byte 192
+// (NVRTC has no offsetof; the fields above are laid out without padding up to trace_seen).
 static_assert(sizeof(VyreDeviceState) == 256, "VyreDeviceState must stay 256 bytes (CudaSession.DEVICE_STATE_BYTES)");
-static_assert(__builtin_offsetof(VyreDeviceState, abort) == 188, "CudaSession.DEVICE_STATE_ABORT_OFFSET");
-static_assert(__builtin_offsetof(VyreDeviceState, trace_seen) == 192, "CudaSession.DEVICE_STATE_TRACE_OFFSET");
 
 struct VyreKernelArgs {
   unsigned* control;        // host-mapped: host-written words, and the mirror of the rest
@@ -396,15 +395,8 @@ __device__ __forceinline__ bool vyre_authorized(const VyreKernelArgs& a, unsigne
 
 // Executes one claimed slot and returns its final status; on FAULT the reason is stored in the
 // slot's priority word and returned through fault_out.
-__device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, unsigned* opcode_out, unsigned* tenant_out, unsigned* fault_out) {
+__device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, unsigned* words, unsigned* opcode_out, unsigned* tenant_out, unsigned* fault_out) {
   unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
-  unsigned words[VYRE_SLOT_WORDS];
-  // Uncached 16-byte loads: the slot was written by the host after the doorbell we acquired.
-#pragma unroll
-  for (unsigned q = 0; q < 4; q++) {
-    uint4 v = __ldcv(reinterpret_cast<const uint4*>(base) + q);
-    words[4 * q] = v.x; words[4 * q + 1] = v.y; words[4 * q + 2] = v.z; words[4 * q + 3] = v.w;
-  }
   unsigned opcode = words[1];
   unsigned tenant = words[2];
   *opcode_out = opcode;
@@ -461,6 +453,33 @@ __device__ int vyre_claim(const VyreKernelArgs& a, const unsigned* offsets, bool
   return -1;
 }
 
+// Reads the slots of the lanes in `ready` into each lane's `words`, four lanes per slot (one
+// 16-byte quarter each), so eight slots cost one load instruction: one PCIe round trip instead
+// of four loads in a row per slot. Uncached: the host wrote the slots before the doorbell.
+__device__ void vyre_read_slots(const VyreKernelArgs& a, unsigned lane, unsigned ready, unsigned slot, unsigned* words) {
+  for (unsigned round = 0; round < 4u; round++) {
+    unsigned group = (ready >> (8u * round)) & 0xFFu;
+    if (group == 0u) continue;  // the same for every lane
+    unsigned owner = 8u * round + (lane >> 2);
+    unsigned owner_slot = __shfl_sync(0xFFFFFFFFu, slot, owner);
+    uint4 v = make_uint4(0u, 0u, 0u, 0u);
+    if ((group >> (lane >> 2)) & 1u) {
+      v = __ldcv(reinterpret_cast<const uint4*>(a.ring + (unsigned long long)owner_slot * VYRE_SLOT_WORDS) + (lane & 3u));
+    }
+    // Lane o of this round takes quarter q from lane 4 * (o - 8 * round) + q.
+    bool mine = lane >= 8u * round && lane < 8u * round + 8u;
+    unsigned first = mine ? 4u * (lane - 8u * round) : 0u;
+#pragma unroll
+    for (unsigned q = 0; q < 4u; q++) {
+      unsigned x = __shfl_sync(0xFFFFFFFFu, v.x, first + q), y = __shfl_sync(0xFFFFFFFFu, v.y, first + q);
+      unsigned z = __shfl_sync(0xFFFFFFFFu, v.z, first + q), w = __shfl_sync(0xFFFFFFFFu, v.w, first + q);
+      if (mine) {
+        words[4 * q] = x; words[4 * q + 1] = y; words[4 * q + 2] = z; words[4 * q + 3] = w;
+      }
+    }
+  }
+}
+
 // Finishes the lanes in `ready` (one claimed slot each): executes, adds the warp's counters with
 // fire-and-forget device atomics (the scout re-syncs the mirror), then stores the statuses.
 __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned ready, int level, unsigned slot) {
@@ -469,7 +488,9 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
 #ifdef VYRE_TRACE
   unsigned long long t_start = vyre_globaltimer();
 #endif
-  if (mine) status = vyre_execute_slot(a, slot, &opcode, &tenant, &fault);
+  unsigned words[VYRE_SLOT_WORDS];
+  vyre_read_slots(a, lane, ready, slot, words);
+  if (mine) status = vyre_execute_slot(a, slot, words, &opcode, &tenant, &fault);
 #ifdef VYRE_TRACE
   unsigned long long t_ran = vyre_globaltimer();
 #endif
@@ -546,8 +567,8 @@ __device__ bool vyre_run_batch(const VyreKernelArgs& a, unsigned lane, const uns
 }
 
 // The scout: mirrors the host-written doorbells, SHUTDOWN and tenant table into device memory
-// and the claim cursors back into the control block. One poll is one PCIe round trip: lanes 0..4
-// read the doorbells while lanes 8..15 read control words 0..31 as 16-byte loads. (A mask that
+// and the claim cursors back into the control block. One poll is one PCIe round trip: one 16-byte
+// load per lane covers the doorbells and control words 0..31. (A mask that
 // changes between two publishes takes effect with the next doorbell the scout sees.) It polls
 // without sleeping for scout_hot_ns after the last doorbell change (round-trip latency), then
 // backs off to scout_idle_ns, so an idle kernel makes one small PCIe read per scout_idle_ns. When
@@ -564,21 +585,39 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
   unsigned sleep_ns = 0;
   bool synced = true;
   while (true) {
+    // One load instruction for the whole warp, so one PCIe round trip: lanes 0..7 read control
+    // words 0..31 (SHUTDOWN, the tenant table), lanes 8 and 9 the 16-byte quads that hold the
+    // doorbells (words 140..147), the other lanes repeat lanes 0..7 (the same lines, coalesced).
+    // Lanes taking turns (one branch per group) cost a round trip each.
+    // The device-memory words are loaded first so that their latency hides under the PCIe read.
+    unsigned aborted = vyre_load_gpu(&s->abort);
+    unsigned device_shutdown = vyre_load_gpu(&s->shutdown);
+    unsigned long long claims = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;
+    const unsigned bell_quad = VYRE_CTL_PUBLISH_SEQ_BASE / 4u;
+    unsigned quad = lane == 8u ? bell_quad : lane == 9u ? bell_quad + 1u : (lane & 7u);
+    uint4 head = __ldcv(reinterpret_cast<const uint4*>(control) + quad);
     bool changed = false;
-    uint4 head = make_uint4(0, 0, 0, 0);
-    if (lane < VYRE_PRIORITY_LEVELS) {
-      unsigned bell = vyre_load_sys(control + VYRE_CTL_PUBLISH_SEQ_BASE + lane);
-      changed = bell != last_doorbell;
-      last_doorbell = bell;
-    } else if (lane >= 8 && lane < 16) {
-      head = __ldcv(reinterpret_cast<const uint4*>(control) + (lane - 8));
+    {
+      // Doorbell `lane` is word PUBLISH_SEQ_BASE + lane: component (word % 4) of lane 8 or 9.
+      unsigned word = VYRE_CTL_PUBLISH_SEQ_BASE + (lane < VYRE_PRIORITY_LEVELS ? lane : 0u);
+      unsigned source = 8u + (word / 4u - bell_quad);
+      unsigned x = __shfl_sync(0xFFFFFFFFu, head.x, source), y = __shfl_sync(0xFFFFFFFFu, head.y, source);
+      unsigned z = __shfl_sync(0xFFFFFFFFu, head.z, source), w = __shfl_sync(0xFFFFFFFFu, head.w, source);
+      unsigned component = word & 3u;
+      unsigned bell = component == 0u ? x : component == 1u ? y : component == 2u ? z : w;
+      if (lane < VYRE_PRIORITY_LEVELS) {
+        changed = bell != last_doorbell;
+        last_doorbell = bell;
+      }
     }
-    if (vyre_load_gpu(&s->abort)) __trap();
-    unsigned shutdown = __shfl_sync(0xFFFFFFFFu, head.x, 8) | vyre_load_gpu(&s->shutdown);
+    if (aborted) __trap();
+    unsigned shutdown = __shfl_sync(0xFFFFFFFFu, head.x, 0) | device_shutdown;
     bool any = __any_sync(0xFFFFFFFFu, changed);
     if (any) {
-      if (lane >= 8 && lane < 16) {
-        unsigned base = 4u * (lane - 8);
+      // The slots below a doorbell were stored before it (x86 keeps stores in order) and are read
+      // after this load completed, with uncached loads: they cannot be older than the doorbell.
+      if (lane < 8u) {
+        unsigned base = 4u * lane;
         unsigned words[4] = {head.x, head.y, head.z, head.w};
         for (unsigned k = 0; k < 4; k++) {
           unsigned w = base + k;
@@ -593,7 +632,6 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
       if (lane < VYRE_PRIORITY_LEVELS) atomicExch(&s->doorbell[lane], last_doorbell);
     }
     if (lane < VYRE_PRIORITY_LEVELS) {
-      unsigned long long claims = *(volatile unsigned long long*)&s->claim[lane];
       if (claims != last_claims) {
         last_claims = claims;
         *(volatile unsigned long long*)(control + VYRE_CTL_CLAIM_SEQ_BASE + 2 * lane) = claims;
