@@ -31,10 +31,10 @@ final class DispatchBenchCommand implements Callable<Integer> {
   @Option(names = "--tasks", defaultValue = "20000000", description = "Tasks for the throughput run (default: ${DEFAULT-VALUE}).")
   long tasks;
 
-  @Option(names = "--publishers", defaultValue = "0", description = "Publisher threads (0 = one per core, at most 4).")
+  @Option(names = "--publishers", defaultValue = "0", description = "Publisher threads (0 = one per core, at most 8).")
   int publishers;
 
-  @Option(names = "--batch", defaultValue = "256", description = "Tasks per published batch (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--batch", defaultValue = "2048", description = "Tasks per published batch (default: ${DEFAULT-VALUE}).")
   int batch;
 
   @Option(names = "--slots", defaultValue = "65536", description = "Ring slots (default: ${DEFAULT-VALUE}).")
@@ -47,12 +47,15 @@ final class DispatchBenchCommand implements Callable<Integer> {
       description = "Timed throughput runs after one untimed warm-up run of a fifth of --tasks; the median is reported (default: ${DEFAULT-VALUE}).")
   int runs;
 
+  @Option(names = "--idle-seconds", defaultValue = "3", description = "Idle window measured after the runs (default: ${DEFAULT-VALUE}).")
+  int idleSeconds;
+
   @Option(names = "--json", description = "Also write the results as JSON to this file.")
   Path json;
 
   @Override
   public Integer call() throws Exception {
-    int threads = publishers > 0 ? publishers : Math.min(4, Runtime.getRuntime().availableProcessors());
+    int threads = publishers > 0 ? publishers : Math.min(8, Runtime.getRuntime().availableProcessors());
     Map<String, Object> results = new LinkedHashMap<>();
     results.put("date", Instant.now().toString());
     PrintStream out = System.out;
@@ -87,6 +90,10 @@ final class DispatchBenchCommand implements Callable<Integer> {
       results.put("throughput_best_mtasks_per_s", timed[timed.length - 1].millionsPerSecond());
       results.put("throughput_seconds", throughput.seconds());
       results.put("throughput_last_publish_s", throughput.publishSeconds());
+      DispatchMeasurements.Idle idle = DispatchMeasurements.idle(kernel, Duration.ofSeconds(idleSeconds));
+      results.put("idle_window_s", idle.seconds());
+      results.put("idle_host_cpu_percent_of_one_core", idle.hostCpuPercent());
+      results.put("idle_kernel_polls_per_s", idle.heartbeatsPerSecond());
     }
     results.putAll(baselines);
     DispatchMeasurements.addRatios(results);

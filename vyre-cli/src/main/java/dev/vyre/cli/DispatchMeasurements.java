@@ -84,6 +84,32 @@ final class DispatchMeasurements {
     return new Throughput(retired, seconds, retired / seconds / 1e6, publishSeconds);
   }
 
+  /** What an idle megakernel costs: host CPU of the whole process, and the kernel's idle polls. */
+  record Idle(double seconds, double hostCpuPercent, double heartbeatsPerSecond) {}
+
+  /**
+   * Lets the kernel go idle (1 s: the scout and the retire thread back off), then measures over
+   * {@code window}: the process's CPU time as a share of one core (JIT and GC included), and how
+   * often the kernel's idle scout polled, from the HEARTBEAT word it bumps once per idle poll.
+   */
+  static Idle idle(Megakernel kernel, Duration window) throws InterruptedException {
+    Thread.sleep(1000);
+    var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    long beats = heartbeat(kernel);
+    long cpu = os.getProcessCpuTime();
+    long start = System.nanoTime();
+    Thread.sleep(window.toMillis());
+    long cpuUsed = os.getProcessCpuTime() - cpu;
+    long elapsed = System.nanoTime() - start;
+    long beatsSeen = (heartbeat(kernel) - beats) & 0xFFFFFFFFL;
+    return new Idle(elapsed / 1e9, 100.0 * cpuUsed / elapsed, beatsSeen / (elapsed / 1e9));
+  }
+
+  private static long heartbeat(Megakernel kernel) {
+    return Integer.toUnsignedLong(java.nio.ByteBuffer.wrap(kernel.controlSnapshot()).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        .getInt(dev.vyre.runtime.wire.ControlLayout.HEARTBEAT * 4));
+  }
+
   /**
    * Same-run baselines of the CUDA backend (launch + synchronize, async launches, a CUDA Graph, the
    * ping-pong floor); none for the reference backend.

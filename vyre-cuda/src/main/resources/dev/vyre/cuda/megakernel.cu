@@ -571,7 +571,8 @@ __device__ bool vyre_run_batch(const VyreKernelArgs& a, unsigned lane, const uns
 // load per lane covers the doorbells and control words 0..31. (A mask that
 // changes between two publishes takes effect with the next doorbell the scout sees.) It polls
 // without sleeping for scout_hot_ns after the last doorbell change (round-trip latency), then
-// backs off to scout_idle_ns, so an idle kernel makes one small PCIe read per scout_idle_ns. When
+// backs off to scout_idle_ns, and after 1,000 of those to 20x that (at most 1 ms), so an idle
+// kernel makes one small PCIe read (and one heartbeat write) per poll. When
 // work stops it re-syncs the control mirror; when a doorbell rings it runs a batch itself.
 __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets) {
   VyreDeviceState* s = a.state;
@@ -665,7 +666,11 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
       if (lane == 0 && sleep_ns >= a.scout_idle_ns) {
         vyre_write(a, VYRE_CTL_HEARTBEAT, vyre_load_gpu(a.dcontrol + VYRE_CTL_HEARTBEAT) + 1u);
       }
-      sleep_ns = sleep_ns == 0 ? 256 : (sleep_ns * 2 > a.scout_idle_ns ? a.scout_idle_ns : sleep_ns * 2);
+      // Deep idle: after 1,000 idle polls' worth of quiet, poll 20x less often (at most every
+      // 1 ms, __nanosleep's limit): the first task after a long quiet spell waits that long.
+      unsigned long long cap = now - last_activity > 1000ull * a.scout_idle_ns ? 20ull * a.scout_idle_ns : a.scout_idle_ns;
+      if (cap > 1000000ull) cap = 1000000ull;
+      sleep_ns = sleep_ns == 0 ? 256 : (sleep_ns * 2ull > cap ? (unsigned)cap : sleep_ns * 2);
       __nanosleep(sleep_ns);
     }
   }

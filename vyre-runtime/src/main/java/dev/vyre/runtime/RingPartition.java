@@ -89,7 +89,7 @@ final class RingPartition {
   void commit(MemorySegment control, long first, int count) {
     int waits = 0;
     while (committed != first) {
-      Backoff.pause(waits++);
+      Backoff.pauseBriefly(waits++);
     }
     // The slot stores happen-before this release store; the kernel acquires the doorbell before
     // it reads any slot below it.
