@@ -47,7 +47,7 @@ else
   echo "== sanitizer: compute-sanitizer not found, skipped"
 fi
 step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --json "$out/dispatch.json"
-step bench-scan "${vyre[@]}" bench scan --backend auto --runs 2 --json "$out/scan.json"
+step bench-scan "${vyre[@]}" bench scan --backend auto --runs 3 --json "$out/scan.json"
 tail -25 "$out/bench-scan.log" 2>/dev/null
 cat "$out/bench-dispatch.log" 2>/dev/null | tail -30
 failed_steps="${names[*]:-}"

@@ -28,7 +28,7 @@ dispatch() { # label, then -D properties and/or bench flags
   for a in "$@"; do if [[ $a == -D* ]]; then props+=("$a"); else flags+=("$a"); fi; done
   timeout 240 "${jvm[@]}" "${props[@]}" -jar vyre-cli/target/vyre.jar bench dispatch --backend cuda --tasks 10000000 \
     --json "$out/dispatch-$label.json" "${flags[@]}" > "$out/dispatch-$label.log" 2>&1
-  printf 'dispatch %-18s %s\n' "$label" "$(grep -E '^(round_trip_p50_us|round_trip_p99_us|throughput_mtasks_per_s|pingpong_floor_p50_us) ' "$out/dispatch-$label.log" | awk '{printf "%s=%s ", $1, $2}') ($*)"
+  printf 'dispatch %-18s %s\n' "$label" "$(grep -E '^(round_trip_p50_us|round_trip_p99_us|throughput_mtasks_per_s|pingpong_floor_p50_us|device_[a-z_]*) ' "$out/dispatch-$label.log" | awk '{printf "%s=%s ", $1, $2}') ($*)"
 }
 
 [ $# -eq 0 ] && set -- scan dispatch
@@ -49,11 +49,13 @@ for what in "$@"; do
       ;;
     dispatch)
       dispatch default
+      dispatch publishers4-batch256 --publishers 4 --batch 256
+      dispatch publishers2 --publishers 2
+      dispatch publishers4 --publishers 4
+      dispatch publishers12 --publishers 12
+      dispatch batch512 --batch 512
       dispatch blocks16 -Dvyre.cuda.blocks=16
-      dispatch blocks1 -Dvyre.cuda.blocks=1
-      dispatch idle10us -Dvyre.cuda.workerIdleNs=10000
-      dispatch publishers8 --publishers 8
-      dispatch batch4096 --batch 4096
+      dispatch trace -Dvyre.cuda.trace=true
       ;;
   esac
 done
