@@ -31,8 +31,15 @@ import org.junit.jupiter.api.Test;
 @Tag("gpu")
 class CudaDfaStepGpuTest {
 
+  /** Short and long ranges: a lane scans each from its start, crossing 16-byte load boundaries. */
   @Test
   void gpuDfaStepFindsEveryOverlappingMatchOnceAcrossChunks() throws Exception {
+    for (int chunkBytes : new int[] {4093, 65_521, 1_000_003}) {
+      findsEveryMatch(chunkBytes);
+    }
+  }
+
+  private static void findsEveryMatch(int chunkBytes) throws Exception {
     List<String> words = List.of("he", "she", "his", "hers", "vyre", "error", "rror", "kernel");
     PatternSet patterns = PatternSet.fromArguments(words, false);
     DfaTable table = AhoCorasickCompiler.compile(patterns);
@@ -55,7 +62,7 @@ class CudaDfaStepGpuTest {
       Words.set(header, HitBufferLayout.CAPACITY_WORD, capacity);
       kernel.writeResource(hitHandle, 0, header);
       TaskBatch batch = new TaskBatch(1024);
-      for (ChunkPlanner.Chunk chunk : ChunkPlanner.of(input.length, 4093, patterns.maxLength()).chunks()) {
+      for (ChunkPlanner.Chunk chunk : ChunkPlanner.of(input.length, chunkBytes, patterns.maxLength()).chunks()) {
         int[] args = new DfaStepArgs(inputHandle, chunk.readOffset(), chunk.readLength(), dfaHandle, table.startState(),
             hitHandle, 7, chunk.readOffset(), chunk.reportFrom()).toArgs();
         if (batch.size() == batch.capacity()) {
@@ -70,7 +77,7 @@ class CudaDfaStepGpuTest {
       MemorySegment hits = arena.allocate(HitBufferLayout.byteSize(capacity), 8);
       kernel.readResource(hitHandle, 0, hits);
       long count = Integer.toUnsignedLong(Words.get(hits, HitBufferLayout.CURSOR_WORD));
-      assertEquals(expected.size(), count, "hit count");
+      assertEquals(expected.size(), count, "hit count with chunks of " + chunkBytes);
       List<Hit> actual = new ArrayList<>();
       for (long i = 0; i < count; i++) {
         long start = Integer.toUnsignedLong(Words.get(hits, HitBufferLayout.recordWord(i, HitBufferLayout.START_LO_FIELD)))
@@ -81,7 +88,7 @@ class CudaDfaStepGpuTest {
       actual.sort(null);
       List<Hit> sorted = new ArrayList<>(expected);
       sorted.sort(null);
-      assertEquals(sorted, actual);
+      assertEquals(sorted, actual, "hits with chunks of " + chunkBytes);
     }
   }
 }
