@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.vyre.cuda.ffm.CudaDriver;
-import dev.vyre.cuda.ffm.Nvrtc;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.Arena;
@@ -31,17 +30,11 @@ public final class CudaBaselines {
     CudaDevice device = CudaDevice.query(driver, CudaDevice.selectedOrdinal());
     MemorySegment context = driver.retainPrimaryContext(driver.device(device.ordinal()));
     driver.setCurrent(context);
-    Nvrtc nvrtc = Nvrtc.load();
-    String source = KernelSource.resource(KernelSource.BASELINES);
-    List<String> options = List.of("--gpu-architecture=" + device.architecture(), "--std=c++17");
-    String identity = device.name() + "|" + device.architecture() + "|driver " + device.driverVersion() + "|nvrtc " + nvrtc.version();
-    byte[] cubin = PipelineCache.standard().getOrCompile(PipelineCache.key(source, options, identity), nvrtc, source,
-        KernelSource.BASELINES, options).cubin();
+    byte[] cubin = PipelineCache.standard().compileFor(device, KernelSource.resource(KernelSource.BASELINES),
+        KernelSource.BASELINES, List.of()).cubin();
     Map<String, Object> results = new LinkedHashMap<>();
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment image = arena.allocate(cubin.length);
-      image.copyFrom(MemorySegment.ofArray(cubin));
-      MemorySegment module = driver.loadModule(image);
+      MemorySegment module = driver.loadModule(cubin);
       MemorySegment oneshot = driver.function(module, "vyre_oneshot_nop");
       MemorySegment pingpong = driver.function(module, "vyre_pingpong");
       MemorySegment stream = driver.createStream();

@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.vyre.cuda.ffm.CudaDriver;
-import dev.vyre.cuda.ffm.Nvrtc;
 import dev.vyre.driver.error.DeviceException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
@@ -92,19 +91,11 @@ final class CudaSession implements KernelSession {
     this.device = CudaDevice.query(driver, CudaDevice.selectedOrdinal());
     this.context = driver.retainPrimaryContext(driver.device(device.ordinal()));
     driver.setCurrent(context);
-    String source = KernelSource.megakernel(spec.userOpcodes());
-    Nvrtc nvrtc = Nvrtc.load();
-    List<String> options = new ArrayList<>(List.of("--gpu-architecture=" + device.architecture(), "--std=c++17", "-default-device"));
-    if (TRACE) {
-      options.add("-DVYRE_TRACE");
-    }
-    String identity = device.name() + "|" + device.architecture() + "|driver " + device.driverVersion() + "|nvrtc " + nvrtc.version();
-    PipelineCache.Entry compiled = PipelineCache.standard().getOrCompile(PipelineCache.key(source, options, identity), nvrtc,
-        source, KernelSource.MEGAKERNEL, options);
+    List<String> options = TRACE ? List.of("-default-device", "-DVYRE_TRACE") : List.of("-default-device");
+    PipelineCache.Entry compiled = PipelineCache.standard().compileFor(device, KernelSource.megakernel(spec.userOpcodes()),
+        KernelSource.MEGAKERNEL, options);
     this.cacheOutcome = compiled.outcome();
-    MemorySegment image = arena.allocate(compiled.cubin().length);
-    image.copyFrom(MemorySegment.ofArray(compiled.cubin()));
-    this.module = driver.loadModule(image);
+    this.module = driver.loadModule(compiled.cubin());
     this.function = driver.function(module, "vyre_megakernel");
     this.stream = driver.createStream();
     MemorySegment control = mapped(ControlLayout.byteLength(spec.observableSlots()));

@@ -11,6 +11,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -50,6 +51,19 @@ public final class PipelineCache {
 
   public Path directory() {
     return directory;
+  }
+
+  /**
+   * The CUBIN of {@code source} for {@code device}: NVRTC with the device's architecture, C++17
+   * and {@code extraOptions}, or this cache's entry for exactly that source, those options, that
+   * device, driver and NVRTC.
+   */
+  public Entry compileFor(CudaDevice device, String source, String name, List<String> extraOptions) {
+    Nvrtc nvrtc = Nvrtc.load();
+    List<String> options = new ArrayList<>(List.of("--gpu-architecture=" + device.architecture(), "--std=c++17"));
+    options.addAll(extraOptions);
+    String identity = device.name() + "|" + device.architecture() + "|driver " + device.driverVersion() + "|nvrtc " + nvrtc.version();
+    return getOrCompile(key(source, options, identity), nvrtc, source, name, options);
   }
 
   /** The cache key: SHA-256 over source, options and everything about the device and compiler. */

@@ -193,27 +193,16 @@ public final class CudaDriver {
   // ---------------------------------------------------------------- devices and contexts
 
   public int driverVersion() {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(JAVA_INT);
-      check(invokeInt(cuDriverGetVersion, out), "cuDriverGetVersion", "update the NVIDIA driver");
-      return out.get(JAVA_INT, 0);
-    }
+    return callForInt(cuDriverGetVersion, "cuDriverGetVersion", "update the NVIDIA driver");
   }
 
   public int deviceCount() {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(JAVA_INT);
-      check(invokeInt(cuDeviceGetCount, out), "cuDeviceGetCount", "check that a GPU is visible (nvidia-smi, CUDA_VISIBLE_DEVICES)");
-      return out.get(JAVA_INT, 0);
-    }
+    return callForInt(cuDeviceGetCount, "cuDeviceGetCount",
+        "check that a GPU is visible (nvidia-smi, CUDA_VISIBLE_DEVICES)");
   }
 
   public int device(int ordinal) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(JAVA_INT);
-      check(invokeInt(cuDeviceGet, out, ordinal), "cuDeviceGet", "pick a device ordinal below the device count");
-      return out.get(JAVA_INT, 0);
-    }
+    return callForInt(cuDeviceGet, "cuDeviceGet", "pick a device ordinal below the device count", ordinal);
   }
 
   public String deviceName(int device) {
@@ -225,27 +214,17 @@ public final class CudaDriver {
   }
 
   public int attribute(int device, int attribute) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(JAVA_INT);
-      check(invokeInt(cuDeviceGetAttribute, out, attribute, device), "cuDeviceGetAttribute(" + attribute + ")", "check the device ordinal");
-      return out.get(JAVA_INT, 0);
-    }
+    return callForInt(cuDeviceGetAttribute, "cuDeviceGetAttribute(" + attribute + ")",
+        "check the device ordinal", attribute, device);
   }
 
   public long totalMemory(int device) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(JAVA_LONG);
-      check(invokeInt(cuDeviceTotalMem, out, device), "cuDeviceTotalMem_v2", "check the device ordinal");
-      return out.get(JAVA_LONG, 0);
-    }
+    return callForLong(cuDeviceTotalMem, "cuDeviceTotalMem_v2", "check the device ordinal", device);
   }
 
   public MemorySegment retainPrimaryContext(int device) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(ADDRESS);
-      check(invokeInt(cuDevicePrimaryCtxRetain, out, device), "cuDevicePrimaryCtxRetain", "check that the GPU is not in exclusive-process mode held by another process");
-      return out.get(ADDRESS, 0);
-    }
+    return callForAddress(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",
+        "check that the GPU is not in exclusive-process mode held by another process", device);
   }
 
   public void releasePrimaryContext(int device) {
@@ -268,11 +247,8 @@ public final class CudaDriver {
   // ---------------------------------------------------------------- memory
 
   public long allocDevice(long bytes) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(JAVA_LONG);
-      check(invokeInt(cuMemAlloc, out, bytes), "cuMemAlloc_v2(" + bytes + ")", "free device memory or request a smaller ring");
-      return out.get(JAVA_LONG, 0);
-    }
+    return callForLong(cuMemAlloc, "cuMemAlloc_v2(" + bytes + ")",
+        "free device memory or request a smaller ring", bytes);
   }
 
   public void freeDevice(long pointer) {
@@ -281,12 +257,8 @@ public final class CudaDriver {
 
   /** Pinned host memory mapped into the device's address space (PORTABLE | DEVICEMAP). */
   public MemorySegment allocMappedHost(long bytes) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(ADDRESS);
-      check(invokeInt(cuMemHostAlloc, out, bytes, MEMHOSTALLOC_PORTABLE | MEMHOSTALLOC_DEVICEMAP),
-          "cuMemHostAlloc(" + bytes + ")", "raise the locked-memory limit (ulimit -l) or request less pinned memory");
-      return out.get(ADDRESS, 0).reinterpret(bytes);
-    }
+    return callForAddress(cuMemHostAlloc, "cuMemHostAlloc(" + bytes + ")",
+        "raise the locked-memory limit (ulimit -l) or request less pinned memory", bytes, MEMHOSTALLOC_PORTABLE | MEMHOSTALLOC_DEVICEMAP).reinterpret(bytes);
   }
 
   public void freeHost(MemorySegment host) {
@@ -294,12 +266,8 @@ public final class CudaDriver {
   }
 
   public long devicePointer(MemorySegment host) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(JAVA_LONG);
-      check(invokeInt(cuMemHostGetDevicePointer, out, host, 0), "cuMemHostGetDevicePointer_v2",
-          "allocate the buffer with cuMemHostAlloc(DEVICEMAP) on a device that can map host memory");
-      return out.get(JAVA_LONG, 0);
-    }
+    return callForLong(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2",
+        "allocate the buffer with cuMemHostAlloc(DEVICEMAP) on a device that can map host memory", host, 0);
   }
 
   public void copyToDevice(long device, MemorySegment host, long bytes) {
@@ -324,11 +292,7 @@ public final class CudaDriver {
 
   /** An event without timing (the cheapest kind), for asking whether a stream got past a point. */
   public MemorySegment createEvent() {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(ADDRESS);
-      check(invokeInt(cuEventCreate, out, EVENT_DISABLE_TIMING), "cuEventCreate", "make a context current first");
-      return out.get(ADDRESS, 0);
-    }
+    return callForAddress(cuEventCreate, "cuEventCreate", "make a context current first", EVENT_DISABLE_TIMING);
   }
 
   public void recordEvent(MemorySegment event, MemorySegment stream) {
@@ -370,13 +334,17 @@ public final class CudaDriver {
 
   // ---------------------------------------------------------------- modules, launches, streams
 
+  /** Loads a CUBIN (the driver copies the image, so it need not outlive the call). */
+  public MemorySegment loadModule(byte[] image) {
+    try (Arena arena = Arena.ofConfined()) {
+      return loadModule(arena.allocate(image.length).copyFrom(MemorySegment.ofArray(image)));
+    }
+  }
+
   /** Loads PTX or CUBIN bytes (PTX must be NUL-terminated). */
   public MemorySegment loadModule(MemorySegment image) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(ADDRESS);
-      check(invokeInt(cuModuleLoadData, out, image), "cuModuleLoadData", "rebuild the kernel for this device's architecture (delete the pipeline cache)");
-      return out.get(ADDRESS, 0);
-    }
+    return callForAddress(cuModuleLoadData, "cuModuleLoadData",
+        "rebuild the kernel for this device's architecture (delete the pipeline cache)", image);
   }
 
   public void unloadModule(MemorySegment module) {
@@ -393,12 +361,8 @@ public final class CudaDriver {
   }
 
   public int maxActiveBlocksPerSm(MemorySegment function, int blockSize) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(JAVA_INT);
-      check(invokeInt(cuOccupancyMaxActiveBlocksPerMultiprocessor, out, function, blockSize, 0L),
-          "cuOccupancyMaxActiveBlocksPerMultiprocessor", "use a block size the kernel supports");
-      return out.get(JAVA_INT, 0);
-    }
+    return callForInt(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+        "use a block size the kernel supports", function, blockSize, 0L);
   }
 
   /** Returns the raw result so that hot loops (baselines) can check it without allocating. */
@@ -420,11 +384,7 @@ public final class CudaDriver {
   }
 
   public MemorySegment createStream() {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(ADDRESS);
-      check(invokeInt(cuStreamCreate, out, STREAM_NON_BLOCKING), "cuStreamCreate", "make a context current first");
-      return out.get(ADDRESS, 0);
-    }
+    return callForAddress(cuStreamCreate, "cuStreamCreate", "make a context current first", STREAM_NON_BLOCKING);
   }
 
   public void destroyStream(MemorySegment stream) {
@@ -484,6 +444,40 @@ public final class CudaDriver {
   }
 
   // ---------------------------------------------------------------- invocation
+
+  // ---------------------------------------------------------------- out-parameter calls
+
+  /** Calls a driver function whose first parameter receives an int, checks it, returns the int. */
+  private int callForInt(MethodHandle handle, String call, String fix, Object... args) {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment out = arena.allocate(JAVA_INT);
+      check(invokeInt(handle, withOut(out, args)), call, fix);
+      return out.get(JAVA_INT, 0);
+    }
+  }
+
+  private long callForLong(MethodHandle handle, String call, String fix, Object... args) {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment out = arena.allocate(JAVA_LONG);
+      check(invokeInt(handle, withOut(out, args)), call, fix);
+      return out.get(JAVA_LONG, 0);
+    }
+  }
+
+  private MemorySegment callForAddress(MethodHandle handle, String call, String fix, Object... args) {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment out = arena.allocate(ADDRESS);
+      check(invokeInt(handle, withOut(out, args)), call, fix);
+      return out.get(ADDRESS, 0);
+    }
+  }
+
+  private static Object[] withOut(MemorySegment out, Object[] args) {
+    Object[] all = new Object[args.length + 1];
+    all[0] = out;
+    System.arraycopy(args, 0, all, 1, args.length);
+    return all;
+  }
 
   static int invokeInt(MethodHandle handle, Object... args) {
     try {
