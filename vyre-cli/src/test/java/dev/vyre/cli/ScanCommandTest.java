@@ -193,6 +193,18 @@ class ScanCommandTest {
   }
 
   @Test
+  void stagingAndParallelReadsFindTheSameMatchesAndBadModesHaveAFix() {
+    Run run = run("--stage", "device", "--parallel-reads", "on", "--verbose", "-e", "sells", "-e", "shells", a.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(a + ":4:sells\n" + a + ":14:shells\n", run.out());
+    assertTrue(run.err().contains("each chunk copied to device memory"), run.err());
+    assertTrue(run.err().contains("waiting for reads"), "the time split: " + run.err());
+    Run bad = run("--parallel-reads", "sometimes", "-e", "x", a.toString());
+    assertEquals(2, bad.status());
+    assertTrue(bad.err().contains("'sometimes' is not auto, on or off. Fix: pass --parallel-reads auto, on or off"), bad.err());
+  }
+
+  @Test
   void tinyChunksAndTasksFindMatchesAcrossTheirBoundaries() {
     Run run = run("--chunk-size", "3", "--task-size", "2", "--buffers", "2", "-e", "sells", "-e", "shells", a.toString());
     assertEquals(0, run.status(), run.err());

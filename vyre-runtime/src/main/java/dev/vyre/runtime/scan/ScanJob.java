@@ -21,10 +21,10 @@ import java.util.function.Consumer;
  * The {@code vyre scan} engine: reads files in chunks into a fixed pool of HOST_MAPPED resources
  * (io_uring where it works, so on CUDA the bytes land straight in pinned memory), copies each
  * chunk into a DEVICE resource when {@link ScanOptions#stageOnDevice()} says so (one bulk DMA by
- * the copy engine instead of every task reading across PCIe), publishes one DFA_STEP task per {@link
- * ScanOptions#taskBytes()} of each chunk, reads each chunk's hits back
- * once its tasks finished, and hands every file's matches, sorted by offset, to a sink in file
- * order. A chunk whose hits overflow its buffer is rescanned with a buffer that holds them all.
+ * the copy engine instead of every task reading across PCIe), publishes one DFA_STEP task per
+ * {@link ScanOptions#taskBytes()} of each chunk, reads each chunk's hits back once its tasks
+ * finished, and hands every file's matches, sorted by offset, to a sink in file order. A chunk
+ * whose hits overflow its buffer is rescanned with a buffer that holds them all.
  *
  * <p>One thread drives it as an event loop: it runs every step that is ready (publishing copied
  * chunks, collecting finished ones, taking finished reads, starting reads into free buffers) and
@@ -347,10 +347,11 @@ public final class ScanJob implements AutoCloseable {
       file.fail(cursor + " matches in the chunk at offset " + slot.chunk.readOffset() + " exceed the "
           + MAX_HIT_CAPACITY + " a hit buffer holds; the matches there are not reported");
     } else {
-      // Counting needs only the cursor: the records are read back when they are printed.
-      long foreign = options.keepHits() ? hitResources.collect(slot.hitHandle, cursor, file.inputId, file::hit) : 0;
-      if (!options.keepHits()) {
-        file.matches += cursor;
+      long foreign = 0;
+      if (options.keepHits()) {
+        foreign = hitResources.collect(slot.hitHandle, cursor, file.inputId, file::hit);
+      } else {
+        file.matches += cursor;  // counting needs only the cursor
       }
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
       if (foreign > 0) {

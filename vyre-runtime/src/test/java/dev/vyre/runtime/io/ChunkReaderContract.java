@@ -85,6 +85,36 @@ public abstract class ChunkReaderContract {
   }
 
   @Test
+  public void pollNeverWaitsAndReturnsEachReadOnce() throws IOException {
+    Path path = file(3 * BUFFER_BYTES);
+    byte[] content = Files.readAllBytes(path);
+    try (ChunkReader reader = open(pool(3))) {
+      assertNull(reader.poll(), "nothing in flight, nothing finished");
+      int file = reader.openFile(path);
+      for (int chunk = 0; chunk < 3; chunk++) {
+        reader.submit(file, (long) chunk * BUFFER_BYTES, BUFFER_BYTES, chunk, chunk);
+      }
+      BitSet seen = new BitSet();
+      while (reader.inFlight() > 0) {
+        ReadCompletion done = reader.poll();
+        if (done == null) {
+          Thread.onSpinWait();
+          continue;
+        }
+        assertNull(done.error());
+        int offset = (int) done.userData() * BUFFER_BYTES;
+        assertArrayEquals(Arrays.copyOfRange(content, offset, offset + BUFFER_BYTES),
+            bytes(reader.pool().buffer(done.bufferIndex()), BUFFER_BYTES));
+        assertFalse(seen.get((int) done.userData()), "each read is returned once");
+        seen.set((int) done.userData());
+      }
+      assertEquals(3, seen.cardinality());
+      assertNull(reader.poll());
+      reader.closeFile(file);
+    }
+  }
+
+  @Test
   public void aReadPastTheEndReturnsWhatThereIs() throws IOException {
     Path path = file(10);
     try (ChunkReader reader = open(pool(1))) {

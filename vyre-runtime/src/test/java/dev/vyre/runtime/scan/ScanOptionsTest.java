@@ -19,6 +19,14 @@ class ScanOptionsTest {
   }
 
   @Test
+  void aGpuScansSmallTasksOfDeviceCopiesReadInParallel() {
+    assertEquals(ScanOptions.defaults(), ScanOptions.forBackend("reference"));
+    ScanOptions gpu = ScanOptions.forBackend("cuda");
+    assertEquals(new ScanOptions(4L << 20, 4096, 32, true, true, true), gpu);
+    assertEquals(32 * 1024, gpu.ringSlots());
+  }
+
+  @Test
   void hitCapacityIsTheLaunchPolicysForOneChunksTasks() {
     // 64 tasks x (65536 / 256) expected hits x the standard multiplier 2.
     assertEquals(64L * 256 * 2, ScanOptions.defaults().hitCapacity());

@@ -74,9 +74,10 @@ class IoUringChunkReaderTest extends ChunkReaderContract {
   }
 
   @Test
-  void namesItself() {
-    try (ChunkReader reader = open(pool(1))) {
+  void namesItselfAndItsReadMode() {
+    try (ChunkReader reader = new IoUringChunkReader(pool(1)); ChunkReader parallel = new IoUringChunkReader(pool(1), true)) {
       assertEquals("io_uring", reader.backend());
+      assertEquals("io_uring (parallel reads in io-wq workers)", parallel.backend());
     }
   }
 }
