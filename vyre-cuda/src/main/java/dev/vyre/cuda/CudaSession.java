@@ -243,7 +243,8 @@ final class CudaSession implements KernelSession {
 
   @Override
   public synchronized boolean copyFinished(long copy) {
-    if (copies == null) {
+    // close() waited for every copy before it freed the queue.
+    if (copies == null || closed) {
       return true;
     }
     driver.setCurrent(context);

@@ -329,6 +329,7 @@ public final class Megakernel implements AutoCloseable {
    * that read the copy only after it finished; keep the source unchanged until then.
    */
   public long startCopy(int from, int to, long bytes) {
+    checkOpen();
     return session.startCopy(from, to, bytes);
   }
 
