@@ -16,6 +16,7 @@ import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -128,8 +129,8 @@ public final class Megakernel implements AutoCloseable {
 
   /**
    * Publishes a whole batch into consecutive slots of its priority's partition with one doorbell
-   * update; returns the ticket of the first task (the others follow consecutively). Validates every
-   * task before writing any.
+   * update; returns the ticket of the first task (the others follow consecutively). Every task was
+   * validated when it was added to the batch, so a batch is published whole or not at all.
    */
   public long publish(TaskBatch batch) {
     int n = batch.size();
@@ -137,23 +138,28 @@ public final class Megakernel implements AutoCloseable {
       return -1;
     }
     checkOpen();
-    for (int i = 0; i < n; i++) {
-      RingPublisher.checkPayload(batch.tenant(i), batch.opcode(i), batch.argCount(i));
-    }
     RingPartition part = partition(batch.priority());
     if (n > part.length) {
       throw PipelineException.queueFull("submission", "batch of " + n + " exceeds the " + batch.priority() + " partition of " + part.length + " slots",
           "publish smaller batches or bootstrap with more slots");
     }
     long first = reserve(part, n);
-    int[] words = batch.argWords();
-    for (int i = 0; i < n; i++) {
-      int slot = part.slotOf(first + i);
-      futures[slot] = null;
-      RingPublisher.writeSlot(ring, slot, batch.tenant(i), part.level, batch.opcode(i), words, i * SlotLayout.ARGS_PER_SLOT, batch.argCount(i));
-    }
+    int[] words = batch.slotWords(part.level);
+    // The tasks were checked as they were added; they land in at most two runs of contiguous slots
+    // (the partition wraps), copied in bulk. The kernel reads none of them before the doorbell.
+    int slot = part.slotOf(first);
+    int head = Math.min(n, part.start + part.length - slot);
+    copySlots(words, 0, slot, head);
+    copySlots(words, head, part.start, n - head);
     commit(part, first, n);
     return part.ticketOf(first);
+  }
+
+  private void copySlots(int[] words, int fromTask, int slot, int count) {
+    if (count > 0) {
+      Arrays.fill(futures, slot, slot + count, null);
+      Words.copy(words, fromTask * SlotLayout.SLOT_WORDS, ring, SlotLayout.slotBase(slot), count * SlotLayout.SLOT_WORDS);
+    }
   }
 
   /**

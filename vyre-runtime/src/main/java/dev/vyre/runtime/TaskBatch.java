@@ -1,20 +1,21 @@
 package dev.vyre.runtime;
 
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.wire.RingPublisher;
 import dev.vyre.runtime.wire.SlotLayout;
+import java.util.Arrays;
 
 /**
- * A reusable, caller-owned batch of tasks for one priority level. Publishing a batch takes
- * contiguous slots, writes them, and rings the doorbell once. Filling and publishing allocate
- * nothing, so a publisher thread can reuse one batch forever.
+ * A reusable, caller-owned batch of tasks for one priority level. Tasks are validated as they are
+ * added and kept in the ring's own slot layout (status PUBLISHED, opcode, tenant, priority, twelve
+ * arguments), so publishing copies them into contiguous slots in bulk and rings the doorbell once.
+ * Filling and publishing allocate nothing, so a publisher thread can reuse one batch forever.
  */
 public final class TaskBatch {
 
   private final int capacity;
-  private final int[] tenants;
-  private final int[] opcodes;
-  private final int[] argCounts;
-  private final int[] args;
+  /** {@code capacity} slots of {@link SlotLayout#SLOT_WORDS} words; the priority word is stamped at publish. */
+  private final int[] slotWords;
   private Priority priority = Priority.NORMAL;
   private int size;
 
@@ -23,10 +24,7 @@ public final class TaskBatch {
       throw PipelineException.queueFull("submission", "batch capacity " + capacity + " is below 1", "create a batch of at least one task");
     }
     this.capacity = capacity;
-    this.tenants = new int[capacity];
-    this.opcodes = new int[capacity];
-    this.argCounts = new int[capacity];
-    this.args = new int[capacity * SlotLayout.ARGS_PER_SLOT];
+    this.slotWords = new int[Math.multiplyExact(capacity, SlotLayout.SLOT_WORDS)];
   }
 
   public TaskBatch priority(Priority level) {
@@ -38,34 +36,42 @@ public final class TaskBatch {
     return priority;
   }
 
-  /** Appends a task; returns this batch. */
+  /**
+   * Appends a task; returns this batch.
+   *
+   * @throws PipelineException when the batch is full, or the tenant, opcode or argument count is
+   *     one a publisher refuses (the batch is unchanged)
+   */
   public TaskBatch add(int tenant, int opcode, int... taskArgs) {
-    if (size == capacity) {
-      throw PipelineException.queueFull("submission", "batch is full at " + capacity + " tasks", "publish the batch, clear() it, and continue");
-    }
-    SlotLayout.checkArgCount(taskArgs.length);
-    tenants[size] = tenant;
-    opcodes[size] = opcode;
-    argCounts[size] = taskArgs.length;
-    System.arraycopy(taskArgs, 0, args, size * SlotLayout.ARGS_PER_SLOT, taskArgs.length);
+    int base = begin(tenant, opcode, taskArgs.length);
+    System.arraycopy(taskArgs, 0, slotWords, base + SlotLayout.ARG0_WORD, taskArgs.length);
+    Arrays.fill(slotWords, base + SlotLayout.ARG0_WORD + taskArgs.length, base + SlotLayout.SLOT_WORDS, 0);
     size++;
     return this;
   }
 
   /** Allocation-free append for up to three arguments. */
   public TaskBatch add3(int tenant, int opcode, int arg0, int arg1, int arg2) {
+    int base = begin(tenant, opcode, 3);
+    slotWords[base + SlotLayout.ARG0_WORD] = arg0;
+    slotWords[base + SlotLayout.ARG0_WORD + 1] = arg1;
+    slotWords[base + SlotLayout.ARG0_WORD + 2] = arg2;
+    Arrays.fill(slotWords, base + SlotLayout.ARG0_WORD + 3, base + SlotLayout.SLOT_WORDS, 0);
+    size++;
+    return this;
+  }
+
+  /** Checks a task as every publisher does and writes its header words; returns its first word. */
+  private int begin(int tenant, int opcode, int argCount) {
     if (size == capacity) {
       throw PipelineException.queueFull("submission", "batch is full at " + capacity + " tasks", "publish the batch, clear() it, and continue");
     }
-    int base = size * SlotLayout.ARGS_PER_SLOT;
-    tenants[size] = tenant;
-    opcodes[size] = opcode;
-    argCounts[size] = 3;
-    args[base] = arg0;
-    args[base + 1] = arg1;
-    args[base + 2] = arg2;
-    size++;
-    return this;
+    RingPublisher.checkPayload(tenant, opcode, argCount);
+    int base = size * SlotLayout.SLOT_WORDS;
+    slotWords[base + SlotLayout.STATUS_WORD] = SlotLayout.STATUS_PUBLISHED;
+    slotWords[base + SlotLayout.OPCODE_WORD] = opcode;
+    slotWords[base + SlotLayout.TENANT_WORD] = tenant;
+    return base;
   }
 
   public TaskBatch clear() {
@@ -81,19 +87,11 @@ public final class TaskBatch {
     return capacity;
   }
 
-  int tenant(int i) {
-    return tenants[i];
-  }
-
-  int opcode(int i) {
-    return opcodes[i];
-  }
-
-  int argCount(int i) {
-    return argCounts[i];
-  }
-
-  int[] argWords() {
-    return args;
+  /** The tasks' slot words, each slot's priority word set to {@code level}; valid up to {@link #size()} slots. */
+  int[] slotWords(int level) {
+    for (int i = 0; i < size; i++) {
+      slotWords[i * SlotLayout.SLOT_WORDS + SlotLayout.PRIORITY_WORD] = level;
+    }
+    return slotWords;
   }
 }

@@ -37,6 +37,11 @@ public final class Words {
     segment.set(PLAIN, word * 4, value);
   }
 
+  /** Copies {@code count} words of {@code source} from index {@code from} into the segment at word {@code word}. */
+  public static void copy(int[] source, int from, MemorySegment segment, long word, int count) {
+    MemorySegment.copy(source, from, segment, PLAIN, word * 4, count);
+  }
+
   /** The number of whole words in the segment. */
   public static long count(MemorySegment segment) {
     return segment.byteSize() / 4;

@@ -1,0 +1,41 @@
+package dev.vyre.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.driver.error.VyreException;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.SlotLayout;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class TaskBatchTest {
+
+  @Test
+  void tasksAreKeptInTheRingsSlotLayoutWithStaleArgumentsCleared() {
+    TaskBatch batch = new TaskBatch(2);
+    batch.add(1, Opcodes.STORE_U32, 9, 8, 7, 6, 5, 4, 3, 2, 1, 10, 11, 12);
+    batch.clear();
+    batch.add3(2, Opcodes.NOP, 1, 2, 3).add(3, Opcodes.ATOMIC_ADD, 5);
+    int[] words = batch.slotWords(Priority.HIGH.level());
+    assertArrayEquals(new int[] {SlotLayout.STATUS_PUBLISHED, Opcodes.NOP, 2, Priority.HIGH.level(), 1, 2, 3, 0, 0, 0, 0, 0, 0,
+        0, 0, 0}, Arrays.copyOfRange(words, 0, 16), "slot 0: the arguments of the cleared task are gone");
+    assertArrayEquals(new int[] {SlotLayout.STATUS_PUBLISHED, Opcodes.ATOMIC_ADD, 3, Priority.HIGH.level(), 5, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0}, Arrays.copyOfRange(words, 16, 32));
+  }
+
+  @Test
+  void aTaskNoPublisherWouldAcceptIsRefusedWhenAddedAndLeavesTheBatchAsItWas() {
+    TaskBatch batch = new TaskBatch(4).add3(0, Opcodes.NOP, 0, 0, 0);
+    VyreException badTenant = assertThrows(VyreException.class, () -> batch.add(99, Opcodes.NOP));
+    assertEquals(true, badTenant.getMessage().contains("Fix:"), badTenant.getMessage());
+    assertThrows(VyreException.class, () -> batch.add(0, 0xFFF5), "a reserved system opcode");
+    assertThrows(VyreException.class, () -> batch.add(0, Opcodes.NOP, new int[13]));
+    assertEquals(1, batch.size());
+    batch.add3(0, Opcodes.NOP, 0, 0, 0).add3(0, Opcodes.NOP, 0, 0, 0).add3(0, Opcodes.NOP, 0, 0, 0);
+    PipelineException full = assertThrows(PipelineException.class, () -> batch.add3(0, Opcodes.NOP, 0, 0, 0));
+    assertEquals(true, full.isQueueFull());
+  }
+}
