@@ -406,6 +406,9 @@ public final class Megakernel implements AutoCloseable {
       }
       if (!isKernelRunning() && retireBacklog()) {
         // The kernel exited (a SHUTDOWN opcode or word) with work in flight: nothing will finish it.
+        // It stored every status before it exited, and the pass above may have looked before the
+        // last ones landed, so one more pass retires what did run; the rest fails.
+        retireNow();
         failPendingFutures(KernelException.closed(backend.name()));
         parkBriefly();
         continue;
@@ -451,6 +454,18 @@ public final class Megakernel implements AutoCloseable {
       }
     }
     return false;
+  }
+
+  /** Retires what has finished, after any waiter that is retiring now. */
+  private void retireNow() {
+    while (!retiring.compareAndSet(false, true)) {
+      Thread.onSpinWait();
+    }
+    try {
+      retireAvailable();
+    } finally {
+      retiring.set(false);
+    }
   }
 
   /** Retires what has finished unless another thread is already retiring; returns how many. */
