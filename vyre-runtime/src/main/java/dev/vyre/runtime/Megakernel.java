@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -345,7 +346,7 @@ public final class Megakernel implements AutoCloseable {
   }
 
   /** Device-side timings of tasks where the backend was built to trace them, else empty; see KernelSession. */
-  public java.util.Map<String, Double> deviceTrace(boolean reset) {
+  public Map<String, Double> deviceTrace(boolean reset) {
     return session.deviceTrace(reset);
   }
 
