@@ -7,19 +7,6 @@ final class Backoff {
 
   private Backoff() {}
 
-  /**
-   * Waits for another thread that is already doing bounded work (a publisher ahead writing its
-   * batch): spins, then yields so a descheduled one can run, but never parks, since a 50 µs park
-   * behind every batch would serialize the publishers.
-   */
-  static void pauseBriefly(int round) {
-    if (round < 256) {
-      Thread.onSpinWait();
-    } else {
-      Thread.yield();
-    }
-  }
-
   /** Waits a little; {@code round} counts the waits so far. */
   static void pause(int round) {
     if (round < 128) {

@@ -4,13 +4,15 @@ import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One priority level's share of the ring, used as a circular queue of tickets (docs/PROTOCOL.md):
- * publishers take consecutive tickets, commit them in ticket order by advancing the level's
- * doorbell, and the retire step moves {@link #retired} past finished ones, freeing their slots.
- * Ticket {@code t} lives in slot {@code start + t mod length}.
+ * publishers take consecutive tickets, write their slots and mark them written; the level's
+ * doorbell moves over written tickets in order, and the retire step moves {@link #retired} past
+ * finished ones, freeing their slots. Ticket {@code t} lives in slot {@code start + t mod length}.
  */
 final class RingPartition {
 
@@ -20,7 +22,23 @@ final class RingPartition {
   final int level;
   final int start;
   final int length;
+  private static final VarHandle COMMITTED;
+  private static final VarHandle RUN_END = MethodHandles.arrayElementVarHandle(long[].class);
+
+  static {
+    try {
+      COMMITTED = MethodHandles.lookup().findVarHandle(RingPartition.class, "committed", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final AtomicLong next = new AtomicLong();
+  /**
+   * Per slot, the end of the run of tickets written starting there (0: none yet). Only the entry at
+   * {@link #committed} is read, and an entry left from an earlier lap ends at or before it.
+   */
+  private final long[] runEnd;
   /** Tickets below this are visible to the kernel (the doorbell's value, unwrapped). */
   volatile long committed;
   /** Tickets below this have finished and been seen by the host; their slots may be reused. */
@@ -30,6 +48,7 @@ final class RingPartition {
     this.level = level;
     this.start = start;
     this.length = length;
+    this.runEnd = new long[Math.max(length, 1)];
   }
 
   /**
@@ -83,18 +102,47 @@ final class RingPartition {
   }
 
   /**
-   * Makes tickets {@code [first, first + count)} visible to the kernel, after every earlier ticket:
-   * waits for the publishers ahead, then stores the doorbell with release semantics.
+   * Makes tickets {@code [first, first + count)} visible to the kernel once every earlier ticket
+   * is: marks the run as written, then moves the doorbell over every written run that follows it.
+   * A publisher never waits for the ones ahead of it: whichever marks last moves the doorbell over
+   * all of them (as the LMAX Disruptor's multi-producer sequencer does), so one descheduled
+   * publisher delays the doorbell but no other publisher's thread.
    */
   void commit(MemorySegment control, long first, int count) {
-    int waits = 0;
-    while (committed != first) {
-      Backoff.pauseBriefly(waits++);
+    // Volatile on both sides (mark then read the doorbell; move the doorbell then read the mark),
+    // so that of two publishers racing here at least one sees the other's run.
+    RUN_END.setVolatile(runEnd, (int) (first % length), first + count);
+    advance(control);
+  }
+
+  /** Moves {@link #committed} and the doorbell over each written run at the doorbell. */
+  private void advance(MemorySegment control) {
+    while (true) {
+      long from = committed;
+      // A run that starts here in an earlier lap ended at or before `from`: not written yet.
+      long end = (long) RUN_END.getVolatile(runEnd, (int) (from % length));
+      if (end <= from) {
+        return;
+      }
+      if (COMMITTED.compareAndSet(this, from, end)) {
+        raiseDoorbell(control, end);
+      }
     }
-    // The slot stores happen-before this release store; the kernel acquires the doorbell before
-    // it reads any slot below it.
-    Words.setRelease(control, ControlLayout.publishSeqWord(level), (int) (first + count));
-    committed = first + count;
+  }
+
+  /**
+   * The doorbell only grows, even when two publishers who moved {@link #committed} one after the
+   * other store in the opposite order. The slot stores happen-before this store; the kernel reads
+   * no slot at or above the doorbell.
+   */
+  private void raiseDoorbell(MemorySegment control, long end) {
+    long word = ControlLayout.publishSeqWord(level);
+    while (true) {
+      int bell = Words.getAcquire(control, word);
+      if ((int) end - bell <= 0 || Words.compareAndSet(control, word, bell, (int) end)) {
+        return;
+      }
+    }
   }
 
   /** The public ticket of sequence number {@code sequence} in this level. */
