@@ -5,6 +5,8 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -106,8 +108,7 @@ final class DispatchMeasurements {
   }
 
   private static long heartbeat(Megakernel kernel) {
-    return Integer.toUnsignedLong(java.nio.ByteBuffer.wrap(kernel.controlSnapshot()).order(java.nio.ByteOrder.LITTLE_ENDIAN)
-        .getInt(dev.vyre.runtime.wire.ControlLayout.HEARTBEAT * 4));
+    return Integer.toUnsignedLong(Words.get(MemorySegment.ofArray(kernel.controlSnapshot()), ControlLayout.HEARTBEAT));
   }
 
   /**

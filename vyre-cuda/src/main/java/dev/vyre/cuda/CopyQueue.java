@@ -15,14 +15,17 @@ final class CopyQueue implements AutoCloseable {
   static final int EVENTS = 64;
 
   private final CudaDriver driver;
+  private final MemorySegment context;
   private final MemorySegment stream;
   private final MemorySegment[] events = new MemorySegment[EVENTS];
   private long started;
   /** Every copy numbered below this has finished. */
   private long finishedBelow;
 
-  CopyQueue(CudaDriver driver) {
+  CopyQueue(CudaDriver driver, MemorySegment context) {
     this.driver = driver;
+    this.context = context;
+    driver.setCurrent(context);
     this.stream = driver.createStream();
     for (int i = 0; i < EVENTS; i++) {
       events[i] = driver.createEvent();
@@ -31,6 +34,7 @@ final class CopyQueue implements AutoCloseable {
 
   /** Queues a copy from pinned host memory and returns its number. */
   long start(long device, MemorySegment pinnedHost) {
+    driver.setCurrent(context);
     if (started - finishedBelow == EVENTS) {
       driver.synchronizeEvent(events[(int) (finishedBelow % EVENTS)]);
       finishedBelow++;
@@ -40,7 +44,12 @@ final class CopyQueue implements AutoCloseable {
     return started++;
   }
 
+  /** Asks the driver only about copies not yet known to have finished (polled in the scan's loop). */
   boolean finished(long copy) {
+    if (copy < finishedBelow) {
+      return true;
+    }
+    driver.setCurrent(context);
     while (finishedBelow <= copy && finishedBelow < started && driver.eventReached(events[(int) (finishedBelow % EVENTS)])) {
       finishedBelow++;
     }
@@ -50,6 +59,7 @@ final class CopyQueue implements AutoCloseable {
   /** Waits for every queued copy, then frees the stream and events. */
   @Override
   public void close() {
+    driver.setCurrent(context);
     driver.synchronizeStreamRaw(stream);
     for (MemorySegment event : events) {
       driver.destroyEvent(event);

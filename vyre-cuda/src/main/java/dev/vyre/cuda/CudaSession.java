@@ -234,9 +234,8 @@ final class CudaSession implements KernelSession {
     if (source.host() == null) {
       throw PipelineException.queueFull("resource", "resource " + from + " is not HOST_MAPPED", "copy from a HOST_MAPPED resource");
     }
-    driver.setCurrent(context);
     if (copies == null) {
-      copies = new CopyQueue(driver);
+      copies = new CopyQueue(driver, context);
     }
     return copies.start(target.devicePointer(), source.host().asSlice(0, bytes));
   }
@@ -247,7 +246,6 @@ final class CudaSession implements KernelSession {
     if (copies == null || closed) {
       return true;
     }
-    driver.setCurrent(context);
     return copies.finished(copy);
   }
 

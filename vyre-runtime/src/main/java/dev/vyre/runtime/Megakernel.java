@@ -145,7 +145,7 @@ public final class Megakernel implements AutoCloseable {
           "publish smaller batches or bootstrap with more slots");
     }
     long first = reserve(part, n);
-    int[] words = batch.slotWords(part.level);
+    int[] words = batch.slotWords();
     // The tasks were checked as they were added; they land in at most two runs of contiguous slots
     // (the partition wraps), copied in bulk. The kernel reads none of them before the doorbell.
     int slot = part.slotOf(first);
@@ -409,7 +409,7 @@ public final class Megakernel implements AutoCloseable {
         // The kernel exited (a SHUTDOWN opcode or word) with work in flight: nothing will finish it.
         // It stored every status before it exited, and the pass above may have looked before the
         // last ones landed, so one more pass retires what did run; the rest fails.
-        retireNow();
+        retire(true);
         failPendingFutures(KernelException.closed(backend.name()));
         parkBriefly();
         continue;
@@ -457,22 +457,21 @@ public final class Megakernel implements AutoCloseable {
     return false;
   }
 
-  /** Retires what has finished, after any waiter that is retiring now. */
-  private void retireNow() {
-    while (!retiring.compareAndSet(false, true)) {
-      Thread.onSpinWait();
-    }
-    try {
-      retireAvailable();
-    } finally {
-      retiring.set(false);
-    }
-  }
-
   /** Retires what has finished unless another thread is already retiring; returns how many. */
   private int tryRetire() {
-    if (!retiring.compareAndSet(false, true)) {
-      return 0;
+    return retire(false);
+  }
+
+  /**
+   * Retires what has finished and returns how many; when another thread is retiring, returns 0
+   * at once or, with {@code waitForTurn}, retires after it.
+   */
+  private int retire(boolean waitForTurn) {
+    while (!retiring.compareAndSet(false, true)) {
+      if (!waitForTurn) {
+        return 0;
+      }
+      Thread.onSpinWait();
     }
     try {
       return retireAvailable();

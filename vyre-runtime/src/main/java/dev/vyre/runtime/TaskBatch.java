@@ -14,7 +14,7 @@ import java.util.Arrays;
 public final class TaskBatch {
 
   private final int capacity;
-  /** {@code capacity} slots of {@link SlotLayout#SLOT_WORDS} words; the priority word is stamped at publish. */
+  /** {@code capacity} slots of {@link SlotLayout#SLOT_WORDS} words, priority word included. */
   private final int[] slotWords;
   private Priority priority = Priority.NORMAL;
   private int size;
@@ -27,8 +27,12 @@ public final class TaskBatch {
     this.slotWords = new int[Math.multiplyExact(capacity, SlotLayout.SLOT_WORDS)];
   }
 
+  /** The level the batch publishes at; tasks already added move with it. */
   public TaskBatch priority(Priority level) {
     this.priority = level;
+    for (int i = 0; i < size; i++) {
+      slotWords[i * SlotLayout.SLOT_WORDS + SlotLayout.PRIORITY_WORD] = level.level();
+    }
     return this;
   }
 
@@ -71,6 +75,7 @@ public final class TaskBatch {
     slotWords[base + SlotLayout.STATUS_WORD] = SlotLayout.STATUS_PUBLISHED;
     slotWords[base + SlotLayout.OPCODE_WORD] = opcode;
     slotWords[base + SlotLayout.TENANT_WORD] = tenant;
+    slotWords[base + SlotLayout.PRIORITY_WORD] = priority.level();
     return base;
   }
 
@@ -87,11 +92,8 @@ public final class TaskBatch {
     return capacity;
   }
 
-  /** The tasks' slot words, each slot's priority word set to {@code level}; valid up to {@link #size()} slots. */
-  int[] slotWords(int level) {
-    for (int i = 0; i < size; i++) {
-      slotWords[i * SlotLayout.SLOT_WORDS + SlotLayout.PRIORITY_WORD] = level;
-    }
+  /** The tasks' slot words, ready to copy into the ring; valid up to {@link #size()} slots. */
+  int[] slotWords() {
     return slotWords;
   }
 }

@@ -19,7 +19,7 @@ class TaskBatchTest {
     batch.add(1, Opcodes.STORE_U32, 9, 8, 7, 6, 5, 4, 3, 2, 1, 10, 11, 12);
     batch.clear();
     batch.add3(2, Opcodes.NOP, 1, 2, 3).add(3, Opcodes.ATOMIC_ADD, 5);
-    int[] words = batch.slotWords(Priority.HIGH.level());
+    int[] words = batch.priority(Priority.HIGH).slotWords();
     assertArrayEquals(new int[] {SlotLayout.STATUS_PUBLISHED, Opcodes.NOP, 2, Priority.HIGH.level(), 1, 2, 3, 0, 0, 0, 0, 0, 0,
         0, 0, 0}, Arrays.copyOfRange(words, 0, 16), "slot 0: the arguments of the cleared task are gone");
     assertArrayEquals(new int[] {SlotLayout.STATUS_PUBLISHED, Opcodes.ATOMIC_ADD, 3, Priority.HIGH.level(), 5, 0, 0, 0, 0, 0,

@@ -52,6 +52,10 @@ public record DfaStepArgs(int inputHandle, long inputOffset, long length, int df
   public static final int SLOT_ARGS = 12;
 
   public DfaStepArgs {
+    requireRanges(inputOffset, length, reportFrom);
+  }
+
+  private static void requireRanges(long inputOffset, long length, long reportFrom) {
     requireU32("input offset (arg1)", inputOffset);
     requireU32("length (arg2)", length);
     requireU32("report_from (arg9)", reportFrom);
@@ -78,9 +82,7 @@ public record DfaStepArgs(int inputHandle, long inputOffset, long length, int df
    */
   public static void write(int[] args, int inputHandle, long inputOffset, long length, int dfaHandle, int startState,
       int hitHandle, int inputId, long baseOffset, long reportFrom) {
-    requireU32("input offset (arg1)", inputOffset);
-    requireU32("length (arg2)", length);
-    requireU32("report_from (arg9)", reportFrom);
+    requireRanges(inputOffset, length, reportFrom);
     args[INPUT_HANDLE_ARG] = inputHandle;
     args[INPUT_OFFSET_ARG] = (int) inputOffset;
     args[LENGTH_ARG] = (int) length;

@@ -56,9 +56,7 @@ final class HitResources {
    */
   long fetch(int handle, long capacity, boolean withRecords) {
     fetched = withRecords ? Math.min(readAhead, capacity) : 0;
-    if (staging.byteSize() < HitBufferLayout.byteSize(fetched)) {
-      staging = pinned(HitBufferLayout.byteSize(Math.max(fetched, 2 * (staging.byteSize() / 16))));
-    }
+    ensureStaging(fetched, 0);
     kernel.readResource(handle, 0, staging.asSlice(0, HitBufferLayout.byteSize(fetched)));
     long cursor = HitBufferLayout.cursor(staging);
     if (withRecords) {
@@ -74,11 +72,7 @@ final class HitResources {
    */
   long collect(int handle, long count, int inputId, HitSink sink) {
     if (count > fetched) {
-      if (staging.byteSize() < HitBufferLayout.byteSize(count)) {
-        MemorySegment larger = pinned(HitBufferLayout.byteSize(count));
-        larger.asSlice(0, HitBufferLayout.byteSize(fetched)).copyFrom(staging.asSlice(0, HitBufferLayout.byteSize(fetched)));
-        staging = larger;
-      }
+      ensureStaging(count, fetched);
       long from = HitBufferLayout.byteSize(fetched);
       kernel.readResource(handle, from, staging.asSlice(from, HitBufferLayout.byteSize(count) - from));
     }
@@ -93,6 +87,20 @@ final class HitResources {
       sink.hit(start, Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.PATTERN_ID_FIELD)));
     }
     return foreign;
+  }
+
+  /**
+   * Makes the host copy hold the header and {@code records} records, keeping the header and the
+   * first {@code keep} records it holds; a new copy is pinned memory of at least twice the old.
+   */
+  private void ensureStaging(long records, long keep) {
+    long bytes = HitBufferLayout.byteSize(records);
+    if (staging.byteSize() < bytes) {
+      MemorySegment larger = pinned(Math.max(bytes, 2 * staging.byteSize()));
+      long kept = HitBufferLayout.byteSize(keep);
+      larger.asSlice(0, kept).copyFrom(staging.asSlice(0, kept));
+      staging = larger;
+    }
   }
 
   /** Receives one hit record. */
