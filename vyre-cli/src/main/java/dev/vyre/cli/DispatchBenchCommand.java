@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vyre.cli.conform.Json;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.wire.Opcodes;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,6 +74,9 @@ final class DispatchBenchCommand implements Callable<Integer> {
       results.put("round_trip_p50_us", trip.p50Micros());
       results.put("round_trip_p99_us", trip.p99Micros());
       results.put("round_trip_min_us", trip.minMicros());
+      DispatchMeasurements.RoundTrip store = DispatchMeasurements.roundTrip(kernel, roundTrips, Opcodes.STORE_U32);
+      results.put("round_trip_store_u32_p50_us", store.p50Micros());
+      results.put("round_trip_store_u32_p99_us", store.p99Micros());
       // The warm-up run lets the JIT compile the publish and retire paths before the clock runs.
       DispatchMeasurements.throughput(kernel, Math.max(1, tasks / 5), threads, batch);
       DispatchMeasurements.Throughput[] timed = new DispatchMeasurements.Throughput[Math.max(1, runs)];

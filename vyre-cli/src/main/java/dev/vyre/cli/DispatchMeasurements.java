@@ -25,12 +25,23 @@ final class DispatchMeasurements {
   private DispatchMeasurements() {}
 
   /** Publishes one NOP at a time and spins until the host sees it retired. */
+  /** One NOP at a time: published, then awaited. */
   static RoundTrip roundTrip(Megakernel kernel, int samples) {
+    return roundTrip(kernel, samples, Opcodes.NOP);
+  }
+
+  /**
+   * One task at a time, published then awaited: a NOP (nothing to order before its status), or a
+   * STORE_U32 into the first observable word (a result the host may read once it sees DONE).
+   */
+  static RoundTrip roundTrip(Megakernel kernel, int samples, int opcode) {
     int warmup = Math.max(1000, samples / 5);
     long[] nanos = new long[samples];
     for (int i = 0; i < warmup + samples; i++) {
       long start = System.nanoTime();
-      long ticket = kernel.publish(0, Priority.NORMAL, Opcodes.NOP);
+      long ticket = opcode == Opcodes.STORE_U32
+          ? kernel.publish(0, Priority.NORMAL, Opcodes.STORE_U32, i, ControlLayout.OBSERVABLE_BASE)
+          : kernel.publish(0, Priority.NORMAL, opcode);
       if (!kernel.await(ticket, Duration.ofSeconds(10))) {
         throw new IllegalStateException("round trip " + i + " did not finish within 10 s: " + kernel.summary());
       }

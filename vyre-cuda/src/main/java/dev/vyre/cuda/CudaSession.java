@@ -14,6 +14,7 @@ import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
+import dev.vyre.runtime.wire.ExpressLayout;
 import dev.vyre.runtime.wire.IoQueueLayout;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
@@ -41,10 +42,10 @@ final class CudaSession implements KernelSession {
 
   static final int BLOCK_SIZE = 256;
   /** sizeof(VyreDeviceState) (static_assert in megakernel.cu). */
-  private static final long DEVICE_STATE_BYTES = 256;
-  /** offsetof(VyreDeviceState, trace_seen): then trace_sum[5] and trace_count[2], all u64. */
+  private static final long DEVICE_STATE_BYTES = 264;
+  /** offsetof(VyreDeviceState, trace_seen): then trace_sum[5] and trace_count[3], all u64. */
   private static final long DEVICE_STATE_TRACE_OFFSET = 192;
-  private static final long DEVICE_STATE_TRACE_BYTES = 64;
+  private static final long DEVICE_STATE_TRACE_BYTES = 72;
   /** Builds the kernel with -DVYRE_TRACE: per-stage device timings for round trips (vyre bench dispatch). */
   private static final boolean TRACE = Boolean.getBoolean("vyre.cuda.trace");
   /** offsetof(VyreDeviceState, abort): claim 5x8, doorbell 5x4, shutdown, tenant_base, 29 masks, live_warps. */
@@ -52,7 +53,7 @@ final class CudaSession implements KernelSession {
   private static final long HOST_MAPPED_FLAG = 1L << 63;
   private static final int RESOURCE_CAPACITY = 4096;
   private static final long RESOURCE_ENTRY_BYTES = 16;
-  private static final long KERNEL_ARGS_BYTES = 88;
+  private static final long KERNEL_ARGS_BYTES = 96;
   private static final int SCOUT_IDLE_NS = Integer.getInteger("vyre.cuda.scoutIdleNs", 50_000);
   private static final int SCOUT_HOT_NS = Integer.getInteger("vyre.cuda.scoutHotNs", 2_000_000);
   private static final int WORKER_IDLE_NS = Integer.getInteger("vyre.cuda.workerIdleNs", 1_000);
@@ -102,7 +103,8 @@ final class CudaSession implements KernelSession {
     MemorySegment ring = mapped(SlotLayout.ringByteLength(spec.slotCount()));
     MemorySegment debug = mapped(DebugLogLayout.BUFFER_BYTES);
     MemorySegment io = mapped(IoQueueLayout.byteLength(IoQueueLayout.IO_SLOT_COUNT));
-    this.memory = new KernelMemory(control, ring, debug, io);
+    MemorySegment express = mapped(ExpressLayout.byteLength(spec.slotCount()));
+    this.memory = new KernelMemory(control, ring, debug, io, express);
     this.deviceControl = driver.allocDevice(control.byteSize());
     this.deviceDebugLog = driver.allocDevice(debug.byteSize());
     driver.memset(deviceDebugLog, 0, debug.byteSize());
@@ -214,12 +216,13 @@ final class CudaSession implements KernelSession {
       driver.copyToHost(copy, deviceState + DEVICE_STATE_TRACE_OFFSET, DEVICE_STATE_TRACE_BYTES);
       double tasks = Math.max(1, copy.get(JAVA_LONG, 48));
       double polls = Math.max(1, copy.get(JAVA_LONG, 56));
-      String[] stages = {"seen_to_claimed", "claimed_to_ran", "ran_to_counted", "counted_to_stored"};
+      String[] stages = {"seen_to_slot_in_hand", "slot_in_hand_to_ran", "ran_to_counted", "counted_to_stored"};
       for (int i = 0; i < stages.length; i++) {
         trace.put("device_" + stages[i] + "_us", copy.get(JAVA_LONG, 8 + 8L * i) / tasks / 1e3);
       }
       trace.put("device_scout_poll_us", copy.get(JAVA_LONG, 40) / polls / 1e3);
       trace.put("device_traced_tasks", (double) copy.get(JAVA_LONG, 48));
+      trace.put("device_express_tasks", (double) copy.get(JAVA_LONG, 64));
       if (reset) {
         driver.memset(deviceState + DEVICE_STATE_TRACE_OFFSET + 8, 0, DEVICE_STATE_TRACE_BYTES - 8);
       }
@@ -348,6 +351,7 @@ final class CudaSession implements KernelSession {
     args.set(JAVA_INT, 76, SCOUT_IDLE_NS);
     args.set(JAVA_INT, 80, WORKER_IDLE_NS);
     args.set(JAVA_INT, 84, SCOUT_HOT_NS);
+    args.set(JAVA_LONG, 88, driver.devicePointer(memory.express()));
     MemorySegment params = arena.allocate(ADDRESS);
     params.set(ADDRESS, 0, args);
     if (cooperative) {
@@ -471,6 +475,7 @@ final class CudaSession implements KernelSession {
     driver.freeHost(memory.ring());
     driver.freeHost(memory.debugLog());
     driver.freeHost(memory.ioQueue());
+    driver.freeHost(memory.express());
     driver.freeDevice(deviceState);
     driver.freeDevice(deviceControl);
     driver.freeDevice(deviceDebugLog);

@@ -68,6 +68,7 @@
 #define VYRE_METERED_OPCODES 32u
 
 #define VYRE_DEBUG_RECORD_WORDS 4u
+#define VYRE_EXPRESS_LINES 8u
 
 #define VYRE_FAULT_CONTROL_INDEX 1
 #define VYRE_FAULT_TENANT 2
@@ -97,15 +98,15 @@ struct VyreDeviceState {
   unsigned live_warps;                             // warps still in their loop
   unsigned abort;                                  // set by the host (device memset): every warp traps
   // Built with -DVYRE_TRACE only (vyre.cuda.trace): where a task's time goes on the device, in
-  // globaltimer ns, summed over tasks: doorbell seen -> claimed -> slot read and run -> counters
+  // globaltimer ns, summed over tasks: work seen -> claimed and slot in hand -> run -> counters
   // added -> status stored; and the scout's poll period. Meaningful one task at a time (round trips).
   unsigned long long trace_seen;                   // when the scout last saw a doorbell change
   unsigned long long trace_sum[5];                 // seen->start, start->ran, ran->counted, counted->stored, poll
-  unsigned long long trace_count[2];               // tasks traced, polls traced
+  unsigned long long trace_count[3];               // tasks traced, polls traced, tasks run from express copies
 };
-// CudaSession allocates 256 bytes, writes abort at byte 188 and reads the trace from byte 192
+// CudaSession allocates 264 bytes, writes abort at byte 188 and reads the trace from byte 192
 // (NVRTC has no offsetof; the fields above are laid out without padding up to trace_seen).
-static_assert(sizeof(VyreDeviceState) == 256, "VyreDeviceState must stay 256 bytes (CudaSession.DEVICE_STATE_BYTES)");
+static_assert(sizeof(VyreDeviceState) == 264, "VyreDeviceState must stay 264 bytes (CudaSession.DEVICE_STATE_BYTES)");
 
 struct VyreKernelArgs {
   unsigned* control;        // host-mapped: host-written words, and the mirror of the rest
@@ -121,6 +122,7 @@ struct VyreKernelArgs {
   unsigned scout_idle_ns;   // longest scout sleep while idle (bounds idle PCIe traffic and wake latency)
   unsigned worker_idle_ns;  // longest worker sleep while idle (device-memory polling only)
   unsigned scout_hot_ns;    // after the last doorbell change the scout polls without sleeping this long
+  const uint4* express;     // host-mapped: ExpressLayout, VYRE_EXPRESS_LINES lines per ring slot
 };
 
 __device__ __forceinline__ unsigned vyre_load_sys(const unsigned* p) {
@@ -131,6 +133,11 @@ __device__ __forceinline__ unsigned vyre_load_sys(const unsigned* p) {
 
 __device__ __forceinline__ void vyre_store_sys(unsigned* p, unsigned v) {
   asm volatile("st.release.sys.global.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory");
+}
+
+// A store with nothing to order before it: no system-scope fence (about a microsecond on PCIe).
+__device__ __forceinline__ void vyre_store_sys_relaxed(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.sys.global.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory");
 }
 
 __device__ __forceinline__ unsigned vyre_load_gpu(const volatile unsigned* p) { return *p; }
@@ -394,8 +401,9 @@ __device__ __forceinline__ bool vyre_authorized(const VyreKernelArgs& a, unsigne
 }
 
 // Executes one claimed slot and returns its final status; on FAULT the reason is stored in the
-// slot's priority word and returned through fault_out.
-__device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, unsigned* words, unsigned* opcode_out, unsigned* tenant_out, unsigned* fault_out) {
+// slot's priority word and returned through fault_out. `known_authorized` is 0 or 1 when the
+// caller already read the tenant's mask word, -1 to look it up.
+__device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, unsigned* words, int known_authorized, unsigned* opcode_out, unsigned* tenant_out, unsigned* fault_out) {
   unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
   unsigned opcode = words[1];
   unsigned tenant = words[2];
@@ -403,7 +411,7 @@ __device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, un
   *tenant_out = tenant;
   unsigned* args = words + 4;
   vyre_result r;
-  if (!vyre_authorized(a, tenant)) {
+  if (known_authorized >= 0 ? known_authorized == 0 : !vyre_authorized(a, tenant)) {
     r = -VYRE_FAULT_TENANT;
   } else if (opcode == VYRE_OP_PACKED_SLOT) {
     r = vyre_packed(a, slot, args);
@@ -480,17 +488,18 @@ __device__ void vyre_read_slots(const VyreKernelArgs& a, unsigned lane, unsigned
   }
 }
 
-// Finishes the lanes in `ready` (one claimed slot each): executes, adds the warp's counters with
-// fire-and-forget device atomics (the scout re-syncs the mirror), then stores the statuses.
-__device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned ready, int level, unsigned slot) {
+// Finishes the lanes in `ready` (one claimed slot each, its words in `words`): executes, adds the
+// warp's counters with fire-and-forget device atomics (the scout re-syncs the mirror), then stores
+// the statuses. Results must reach the host before their status does, which costs a system-scope
+// release (about a microsecond: it waits for the counters too); a warp whose every slot is a NOP
+// that finished DONE has no results, so it stores without one.
+__device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned ready, int level, unsigned slot, unsigned* words, int known_authorized) {
   bool mine = (ready >> lane) & 1u;
   unsigned status = 0, opcode = 0xFFFFFFFFu, tenant = 0, fault = 0;
 #ifdef VYRE_TRACE
   unsigned long long t_start = vyre_globaltimer();
 #endif
-  unsigned words[VYRE_SLOT_WORDS];
-  vyre_read_slots(a, lane, ready, slot, words);
-  if (mine) status = vyre_execute_slot(a, slot, words, &opcode, &tenant, &fault);
+  if (mine) status = vyre_execute_slot(a, slot, words, known_authorized, &opcode, &tenant, &fault);
 #ifdef VYRE_TRACE
   unsigned long long t_ran = vyre_globaltimer();
 #endif
@@ -517,8 +526,12 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
 #ifdef VYRE_TRACE
   unsigned long long t_counted = vyre_globaltimer();
 #endif
-  // Each lane's results reach the host before its status does (release at system scope).
-  if (mine) vyre_store_sys(a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS, status);
+  bool results = __any_sync(0xFFFFFFFFu, mine && (opcode != VYRE_OP_NOP || status != VYRE_STATUS_DONE));
+  unsigned* status_word = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
+  if (mine) {
+    if (results) vyre_store_sys(status_word, status);
+    else vyre_store_sys_relaxed(status_word, status);
+  }
 #ifdef VYRE_TRACE
   if (mine) {
     unsigned long long t_stored = vyre_globaltimer();
@@ -553,7 +566,9 @@ __device__ bool vyre_run_batch(const VyreKernelArgs& a, unsigned lane, const uns
     unsigned bell = vyre_load_gpu(&s->doorbell[level]);
     unsigned ready = __ballot_sync(0xFFFFFFFFu, ((remaining >> lane) & 1u) && (int)(bell - (unsigned)ticket) > 0);
     if (ready) {
-      vyre_finish(a, lane, ready, level, slot);
+      unsigned words[VYRE_SLOT_WORDS];
+      vyre_read_slots(a, lane, ready, slot, words);
+      vyre_finish(a, lane, ready, level, slot, words, -1);
       remaining &= ~ready;
       sleep_ns = 0;
     } else {
@@ -566,19 +581,66 @@ __device__ bool vyre_run_batch(const VyreKernelArgs& a, unsigned lane, const uns
   return true;
 }
 
+// Where this lane reads the express copy of `level`'s next ticket (lines lane % 8), and the stamp
+// that copy carries when it holds that ticket (ExpressLayout); null for an empty level.
+__device__ const uint4* vyre_express_line(const VyreKernelArgs& a, const unsigned* offsets, unsigned level,
+                                          unsigned long long ticket, unsigned lane, unsigned* stamp) {
+  if (level >= VYRE_PRIORITY_LEVELS) return nullptr;
+  unsigned length = offsets[level + 1] - offsets[level];
+  if (length == 0u) return nullptr;
+  *stamp = (unsigned)(ticket % 0xFFFFFFFFull) + 1u;
+  unsigned long long slot = offsets[level] + (unsigned)(ticket % length);
+  return a.express + slot * VYRE_EXPRESS_LINES + (lane % VYRE_EXPRESS_LINES);
+}
+
+// Runs `level`'s ticket `ticket` from its express copy, which lanes `first`..`first + 7` hold in
+// `line` (slot words 2i and 2i + 1 in .x and .z of lane first + i), if the scout wins the claim;
+// false if a worker took the ticket first. The tenant's mask comes from the same poll (`head`).
+__device__ bool vyre_run_express(const VyreKernelArgs& a, unsigned lane, unsigned level, unsigned long long ticket,
+                                 unsigned slot, unsigned first, uint4 line, const uint4& head) {
+  unsigned won = 0;
+  if (lane == 0) won = atomicCAS(&a.state->claim[level], ticket, ticket + 1ull) == ticket;
+  if (!__shfl_sync(0xFFFFFFFFu, won, 0)) return false;
+  unsigned words[VYRE_SLOT_WORDS];
+#pragma unroll
+  for (unsigned i = 0; i < VYRE_EXPRESS_LINES; i++) {
+    words[2 * i] = __shfl_sync(0xFFFFFFFFu, line.x, first + i);
+    words[2 * i + 1] = __shfl_sync(0xFFFFFFFFu, line.z, first + i);
+  }
+  // Lanes 0..7 hold control words 0..31: the tenant base (word 2) and, at its usual place, the
+  // mask table, so the mask needs no device-memory read. A moved table is looked up (-1).
+  unsigned base = __shfl_sync(0xFFFFFFFFu, head.z, 0);
+  unsigned tenant = words[2];
+  unsigned word = VYRE_CTL_TENANT_TABLE_START + (tenant < VYRE_MAX_TENANTS ? tenant : 0u);
+  unsigned component = word & 3u;
+  unsigned mine = component == 0u ? head.x : component == 1u ? head.y : component == 2u ? head.z : head.w;
+  unsigned mask = __shfl_sync(0xFFFFFFFFu, mine, word >> 2);
+  int authorized = base != VYRE_CTL_TENANT_TABLE_START ? -1 : (tenant < VYRE_MAX_TENANTS && mask != 0u ? 1 : 0);
+  vyre_finish(a, lane, 1u, (int)level, slot, words, authorized);
+  return true;
+}
+
 // The scout: mirrors the host-written doorbells, SHUTDOWN and tenant table into device memory
 // and the claim cursors back into the control block. One poll is one PCIe round trip: one 16-byte
-// load per lane covers the doorbells and control words 0..31. (A mask that
-// changes between two publishes takes effect with the next doorbell the scout sees.) It polls
-// without sleeping for scout_hot_ns after the last doorbell change (round-trip latency), then
-// backs off to scout_idle_ns, and after 1,000 of those to 20x that (at most 1 ms), so an idle
-// kernel makes one small PCIe read (and one heartbeat write) per poll. When
-// work stops it re-syncs the control mirror; when a doorbell rings it runs a batch itself.
+// load per lane covers the doorbells and control words 0..31, and while work is arriving two more
+// loads, issued with it, read the express copy of each level's next ticket (docs/PROTOCOL.md). (A
+// mask that changes between two publishes takes effect with the next doorbell the scout sees.)
+// A stamped express copy is run at once, without waiting for the doorbell and without a second
+// read for the slot. The scout polls without sleeping for scout_hot_ns after the last work it saw
+// (round-trip latency), then backs off to scout_idle_ns, and after 1,000 of those to 20x that (at
+// most 1 ms), so an idle kernel makes one small PCIe read (and one heartbeat write) per poll. When
+// work stops it re-syncs the control mirror; when a doorbell shows waiting tickets it runs a batch.
 __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets) {
   VyreDeviceState* s = a.state;
   unsigned* control = a.control;
   unsigned long long last_claims = 0;  // this lane's level (lanes 0..4)
   unsigned last_doorbell = 0;          // this lane's level (lanes 0..4)
+  // The express copies read next: group 0 is levels 0..3 (eight lanes each), group 1 level 4
+  // (lanes 0..7). `cursor` (lanes 0..4) is the ticket they are for.
+  unsigned long long cursor = 0, express_ticket[2] = {0, 0};
+  unsigned express_stamp[2] = {0, 0};
+  const uint4* express_line[2] = {nullptr, nullptr};
+  bool express_stale = true;
   unsigned long long last_activity = vyre_globaltimer();
 #ifdef VYRE_TRACE
   unsigned long long last_poll = last_activity;
@@ -586,10 +648,20 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
   unsigned sleep_ns = 0;
   bool synced = true;
   while (true) {
+    if (express_stale) {
+      for (unsigned g = 0; g < 2u; g++) {
+        unsigned level = g == 0u ? lane / VYRE_EXPRESS_LINES : (lane < VYRE_EXPRESS_LINES ? 4u : VYRE_PRIORITY_LEVELS);
+        express_ticket[g] = __shfl_sync(0xFFFFFFFFu, cursor, level < VYRE_PRIORITY_LEVELS ? level : 0u);
+        express_line[g] = vyre_express_line(a, offsets, level, express_ticket[g], lane, &express_stamp[g]);
+      }
+      express_stale = false;
+    }
+    bool hot = sleep_ns == 0u;
     // One load instruction for the whole warp, so one PCIe round trip: lanes 0..7 read control
     // words 0..31 (SHUTDOWN, the tenant table), lanes 8 and 9 the 16-byte quads that hold the
     // doorbells (words 140..147), the other lanes repeat lanes 0..7 (the same lines, coalesced).
-    // Lanes taking turns (one branch per group) cost a round trip each.
+    // Lanes taking turns (one branch per group) cost a round trip each. The express loads are
+    // independent of it, so all three are in flight at once.
     // The device-memory words are loaded first so that their latency hides under the PCIe read.
     unsigned aborted = vyre_load_gpu(&s->abort);
     unsigned device_shutdown = vyre_load_gpu(&s->shutdown);
@@ -597,6 +669,11 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
     const unsigned bell_quad = VYRE_CTL_PUBLISH_SEQ_BASE / 4u;
     unsigned quad = lane == 8u ? bell_quad : lane == 9u ? bell_quad + 1u : (lane & 7u);
     uint4 head = __ldcv(reinterpret_cast<const uint4*>(control) + quad);
+    uint4 line[2];
+#pragma unroll
+    for (unsigned g = 0; g < 2u; g++) {
+      line[g] = hot && express_line[g] != nullptr ? __ldcv(express_line[g]) : make_uint4(0u, 0u, 0u, 0u);
+    }
     bool changed = false;
     {
       // Doorbell `lane` is word PUBLISH_SEQ_BASE + lane: component (word % 4) of lane 8 or 9.
@@ -614,6 +691,52 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
     if (aborted) __trap();
     unsigned shutdown = __shfl_sync(0xFFFFFFFFu, head.x, 0) | device_shutdown;
     bool any = __any_sync(0xFFFFFFFFu, changed);
+    // Levels whose next ticket's express copy carries its stamp in all 16 units (8 lanes x 2).
+    unsigned stamped[2];
+#pragma unroll
+    for (unsigned g = 0; g < 2u; g++) {
+      stamped[g] = __ballot_sync(0xFFFFFFFFu, express_line[g] != nullptr && line[g].y == express_stamp[g] && line[g].w == express_stamp[g]);
+    }
+    int express_level = -1;
+    for (unsigned p = 0; p < VYRE_PRIORITY_LEVELS && express_level < 0; p++) {
+      unsigned bits = p < 4u ? (stamped[0] >> (VYRE_EXPRESS_LINES * p)) & 0xFFu : stamped[1] & 0xFFu;
+      if (bits == 0xFFu) express_level = (int)p;
+    }
+    if (shutdown) {
+      if (lane == 0) atomicExch(&s->shutdown, 1u);
+      return;
+    }
+    unsigned long long now = vyre_globaltimer();
+#ifdef VYRE_TRACE
+    if (lane == 0) {
+      if (any || express_level >= 0) *(volatile unsigned long long*)&s->trace_seen = now;
+      if (now - last_poll < 100000ull) {  // hot polls only
+        atomicAdd(&s->trace_sum[4], now - last_poll);
+        atomicAdd(&s->trace_count[1], 1ull);
+      }
+      last_poll = now;
+    }
+#endif
+    // The express copy first (one task, no doorbell needed), unless a level above it waits, and
+    // before the doorbell reaches the workers' mirror: a worker polling it would claim the ticket
+    // first and read the slot again over PCIe.
+    unsigned long long known = claims;
+    bool ran_express = false;
+    if (express_level >= 0) {
+      unsigned level = (unsigned)express_level;
+      bool above = __any_sync(0xFFFFFFFFu, lane < level && (int)(last_doorbell - (unsigned)claims) > 0);
+      unsigned g = level < 4u ? 0u : 1u;
+      unsigned first = level < 4u ? VYRE_EXPRESS_LINES * level : 0u;
+      unsigned long long ticket = __shfl_sync(0xFFFFFFFFu, express_ticket[g], first);
+      unsigned slot = __shfl_sync(0xFFFFFFFFu, (unsigned)((express_line[g] - a.express) / VYRE_EXPRESS_LINES), first);
+      if (!above && vyre_run_express(a, lane, level, ticket, slot, first, line[g], head)) {
+        ran_express = true;
+#ifdef VYRE_TRACE
+        if (lane == 0) atomicAdd(&s->trace_count[2], 1ull);
+#endif
+        if (lane == level && known < ticket + 1ull) known = ticket + 1ull;
+      }
+    }
     if (any) {
       // The slots below a doorbell were stored before it (x86 keeps stores in order) and are read
       // after this load completed, with uncached loads: they cannot be older than the doorbell.
@@ -638,27 +761,17 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
         *(volatile unsigned long long*)(control + VYRE_CTL_CLAIM_SEQ_BASE + 2 * lane) = claims;
       }
     }
-    if (shutdown) {
-      if (lane == 0) atomicExch(&s->shutdown, 1u);
-      return;
-    }
-    unsigned long long now = vyre_globaltimer();
-#ifdef VYRE_TRACE
-    if (lane == 0) {
-      if (any) *(volatile unsigned long long*)&s->trace_seen = now;
-      if (now - last_poll < 100000ull) {  // hot polls only
-        atomicAdd(&s->trace_sum[4], now - last_poll);
-        atomicAdd(&s->trace_count[1], 1ull);
-      }
-      last_poll = now;
-    }
-#endif
-    if (any) {
+    bool waiting = __any_sync(0xFFFFFFFFu, lane < VYRE_PRIORITY_LEVELS && (int)(last_doorbell - (unsigned)known) > 0);
+    if (any || ran_express) {
       last_activity = now;
       sleep_ns = 0;
       synced = false;
+    }
+    if (waiting) {
       vyre_run_batch(a, lane, offsets, true);
-    } else if (now - last_activity > a.scout_hot_ns) {
+      // Where the cursors are now (workers and this batch moved them): the next express reads.
+      known = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;
+    } else if (!any && !ran_express && now - last_activity > a.scout_hot_ns) {
       if (!synced) {
         vyre_resync(a, lane, 32u);
         synced = true;
@@ -673,6 +786,8 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
       sleep_ns = sleep_ns == 0 ? 256 : (sleep_ns * 2ull > cap ? (unsigned)cap : sleep_ns * 2);
       __nanosleep(sleep_ns);
     }
+    express_stale = __any_sync(0xFFFFFFFFu, lane < VYRE_PRIORITY_LEVELS && known != cursor);
+    if (lane < VYRE_PRIORITY_LEVELS) cursor = known;
   }
 }
 

@@ -1,11 +1,13 @@
 package dev.vyre.reference;
 
+import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
+import dev.vyre.runtime.wire.ExpressLayout;
 import dev.vyre.runtime.wire.IoQueueLayout;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
@@ -28,6 +30,8 @@ final class ReferenceSession implements KernelSession {
   /** Workers parked while idle; publishers wake them only when this is non-zero. */
   final AtomicInteger sleepers = new AtomicInteger();
   volatile boolean aborted;
+  /** Set by a worker that found the host breaking the protocol; {@link #checkHealth()} reports it. */
+  volatile String protocolViolation;
   private final AtomicInteger running = new AtomicInteger();
 
   ReferenceSession(KernelSpec spec) {
@@ -36,7 +40,9 @@ final class ReferenceSession implements KernelSession {
     MemorySegment ring = arena.allocate(SlotLayout.ringByteLength(spec.slotCount()), 64);
     MemorySegment debug = arena.allocate(DebugLogLayout.BUFFER_BYTES, 64);
     MemorySegment io = arena.allocate(IoQueueLayout.byteLength(IoQueueLayout.IO_SLOT_COUNT), 64);
-    this.memory = new KernelMemory(control, ring, debug, io);
+    // The reference workers read slots from the ring; they check the express copies they are given.
+    MemorySegment express = arena.allocate(ExpressLayout.byteLength(spec.slotCount()), 64);
+    this.memory = new KernelMemory(control, ring, debug, io, express);
     int count = spec.workers() > 0 ? spec.workers() : ReferenceBackend.defaultWorkers();
     this.workers = new ReferenceWorker[count];
     this.threads = new Thread[count];
@@ -147,7 +153,12 @@ final class ReferenceSession implements KernelSession {
 
   @Override
   public void checkHealth() {
-    // Java workers report handler failures by faulting the slot; there is no asynchronous device error.
+    // Java workers report handler failures by faulting the slot; the only asynchronous error is a
+    // host that broke the protocol, which a GPU would have run silently.
+    String violation = protocolViolation;
+    if (violation != null) {
+      throw KernelException.protocolViolation("reference", violation);
+    }
   }
 
   @Override

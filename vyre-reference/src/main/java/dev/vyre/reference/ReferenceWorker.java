@@ -4,6 +4,7 @@ import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.OpcodeHandler;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.ExpressLayout;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
@@ -32,6 +33,8 @@ final class ReferenceWorker implements Runnable {
   private final ReferenceSession session;
   private final MemorySegment control;
   private final MemorySegment ring;
+  private final MemorySegment express;
+  private final int[] expressWords = new int[SlotLayout.SLOT_WORDS];
   private final ReferenceInterpreter interpreter;
   private final int[] partitionStart = new int[ControlLayout.PRIORITY_LEVELS];
   private final int[] partitionLength = new int[ControlLayout.PRIORITY_LEVELS];
@@ -46,6 +49,7 @@ final class ReferenceWorker implements Runnable {
     this.session = session;
     this.control = session.memory().control();
     this.ring = session.memory().ring();
+    this.express = session.memory().express();
     this.interpreter = new ReferenceInterpreter(session, handlerTable(spec));
   }
 
@@ -145,6 +149,7 @@ final class ReferenceWorker implements Runnable {
           int end = partitionStart[p] + length;
           for (int i = 0; i < count; i++) {
             batchSlots[i] = slot;
+            checkExpress(slot, claimed + i);
             if (++slot == end) {
               slot = partitionStart[p];
             }
@@ -155,6 +160,25 @@ final class ReferenceWorker implements Runnable {
       }
     }
     return 0;
+  }
+
+  /**
+   * A GPU kernel may run a task from its express copy instead of its ring slot, so a copy that
+   * carries the ticket's stamp must hold exactly the slot's words (checked here, where a wrong copy
+   * is a typed error instead of a silently different task).
+   */
+  private void checkExpress(int slot, long sequence) {
+    if (!ExpressLayout.read(express, slot, ExpressLayout.stamp(sequence), expressWords)) {
+      return;
+    }
+    long base = SlotLayout.slotBase(slot);
+    for (int w = 0; w < SlotLayout.SLOT_WORDS; w++) {
+      if (expressWords[w] != Words.get(ring, base + w)) {
+        session.protocolViolation = "express copy of slot " + slot + " (ticket " + sequence + ") differs from the ring at word " + w
+            + " (" + expressWords[w] + " vs " + Words.get(ring, base + w) + ")";
+        return;
+      }
+    }
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.MegakernelBackend;
 import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.ExpressLayout;
 import dev.vyre.runtime.wire.FaultReason;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.RingPublisher;
@@ -14,6 +15,7 @@ import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,6 +45,10 @@ public final class Megakernel implements AutoCloseable {
   // Replaced by heap copies at shutdown, so reads after close never touch freed device memory.
   private volatile MemorySegment control;
   private volatile MemorySegment ring;
+  /** The express lane (empty when the backend reads none); see {@link ExpressLayout}. */
+  private volatile MemorySegment express;
+  /** Per slot: its express copy holds a task that has not been retired (cleared at retire). */
+  private final boolean[] expressed;
   private final RingPartition[] partitions = new RingPartition[ControlLayout.PRIORITY_LEVELS];
   private final int slotCount;
   private final int tenantCount;
@@ -83,6 +89,8 @@ public final class Megakernel implements AutoCloseable {
     KernelMemory memory = session.memory();
     this.control = memory.control();
     this.ring = memory.ring();
+    this.express = memory.express();
+    express.fill((byte) 0);
     ControlLayout.encodeInto(control, false, builder.tenants);
     ControlLayout.writePriorityOffsets(control, offsets);
     ring.fill((byte) 0);
@@ -90,6 +98,7 @@ public final class Megakernel implements AutoCloseable {
       partitions[p] = new RingPartition(p, offsets[p], offsets[p + 1] - offsets[p]);
     }
     this.futures = new CompletableFuture[builder.slots];
+    this.expressed = new boolean[builder.slots];
     session.launch();
     this.retireThread = Thread.ofPlatform().daemon().name("vyre-retire-" + backend.name()).start(this::retireLoop);
   }
@@ -124,6 +133,7 @@ public final class Megakernel implements AutoCloseable {
     int slot = part.slotOf(ticket);
     futures[slot] = future;
     RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, args, 0, args.length);
+    expressCopy(slot, ticket);
     commit(part, ticket, 1);
     return part.ticketOf(ticket);
   }
@@ -152,6 +162,7 @@ public final class Megakernel implements AutoCloseable {
     int head = Math.min(n, part.start + part.length - slot);
     copySlots(words, 0, slot, head);
     copySlots(words, head, part.start, n - head);
+    expressCopy(slot, first);
     commit(part, first, n);
     return part.ticketOf(first);
   }
@@ -160,6 +171,29 @@ public final class Megakernel implements AutoCloseable {
     if (count > 0) {
       Arrays.fill(futures, slot, slot + count, null);
       Words.copy(words, fromTask * SlotLayout.SLOT_WORDS, ring, SlotLayout.slotBase(slot), count * SlotLayout.SLOT_WORDS);
+    }
+  }
+
+  /**
+   * Copies the first task of a publish, already in ring slot {@code slot}, to the express lane, so
+   * that an idle kernel can take it in the read that finds it (a round trip saves a PCIe read). The
+   * ring slot goes first: the kernel stores the task's final status there, after this copy.
+   */
+  private void expressCopy(int slot, long sequence) {
+    MemorySegment lane = express;
+    if (lane.byteSize() != 0) {
+      expressed[slot] = true;
+      VarHandle.releaseFence();
+      ExpressLayout.write(lane, ring, slot, ExpressLayout.stamp(sequence));
+    }
+  }
+
+  /** At retire, before the slot can be reused: a stale copy must never carry a later ticket's stamp. */
+  private void clearExpress(int slot) {
+    expressed[slot] = false;
+    MemorySegment lane = express;
+    if (lane.byteSize() != 0) {
+      ExpressLayout.clear(lane, slot);
     }
   }
 
@@ -508,6 +542,9 @@ public final class Megakernel implements AutoCloseable {
           futures[slot] = null;
           future.complete(resultOf(part.ticketOf(ticket), slot, status));
         }
+        if (expressed[slot]) {
+          clearExpress(slot);
+        }
         ticket++;
         // Publishers and waiters watch `retired`; publish progress every 256 tasks, not every task,
         // since each volatile store is a full fence.
@@ -658,6 +695,7 @@ public final class Megakernel implements AutoCloseable {
         ControlLayout.readWord(finalView, ControlLayout.FAULT_COUNT), inFlight, finalControl);
     control = heapCopy(control);
     ring = heapCopy(ring);
+    express = MemorySegment.ofArray(new long[0]);
     session.close();
     return report;
   }

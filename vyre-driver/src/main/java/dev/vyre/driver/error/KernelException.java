@@ -42,6 +42,14 @@ public final class KernelException extends VyreException {
         snapshot, cause);
   }
 
+  /** The host wrote something a kernel must not run (the reference backend checks what a GPU cannot). */
+  public static KernelException protocolViolation(String backend, String detail) {
+    return new KernelException("ProtocolViolation", fieldMap("backend", backend, "detail", detail),
+        backend + " megakernel stopped: the host broke the ring protocol: " + detail
+            + ". Fix: publish only through Megakernel, which writes each ring slot and its express copy together; if you did, report this as a vyre bug with this message.",
+        "", null);
+  }
+
   public static KernelException closed(String backend) {
     return new KernelException("Closed", fieldMap("backend", backend),
         backend + " megakernel is shut down. Fix: bootstrap a new Megakernel before publishing.", "", null);

@@ -106,6 +106,15 @@ public final class Words {
     return ATOMIC_LONG.compareAndSet(segment, evenWord * 4, expected, desired);
   }
 
+  /** An untorn 8-byte store (no ordering with other addresses): the express lane's unit. */
+  public static void setLongOpaque(MemorySegment segment, long evenWord, long value) {
+    ATOMIC_LONG.setOpaque(segment, evenWord * 4, value);
+  }
+
+  public static long getLongOpaque(MemorySegment segment, long evenWord) {
+    return (long) ATOMIC_LONG.getOpaque(segment, evenWord * 4);
+  }
+
   public static long getAndAddLong(MemorySegment segment, long evenWord, long delta) {
     return (long) ATOMIC_LONG.getAndAdd(segment, evenWord * 4, delta);
   }
