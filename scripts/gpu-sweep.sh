@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Settings sweeps on the GPU machine, for the tables in docs/BENCHMARKS.md: `vyre bench scan` over
-# staging, read mode, task and chunk size; `vyre bench dispatch` over grid size and worker backoff.
-# Usage (repository root, after building and making .jre):  scripts/gpu-sweep.sh [scan|dispatch]...
+# staging, read mode, task and chunk size; `vyre bench dispatch` over grid size and worker backoff;
+# `throughput`: dispatch throughput over ring size and batch size, each setting twice.
+# Usage (repository root, after building and making .jre):  scripts/gpu-sweep.sh [scan|dispatch|throughput]...
 # Logs and JSON go to $OUT (or /tmp/vyre-sweep); prints one line per setting.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,9 +27,11 @@ dispatch() { # label, then -D properties and/or bench flags
   local label=$1; shift
   local props=() flags=()
   for a in "$@"; do if [[ $a == -D* ]]; then props+=("$a"); else flags+=("$a"); fi; done
-  timeout 240 "${jvm[@]}" "${props[@]}" -jar vyre-cli/target/vyre.jar bench dispatch --backend cuda --tasks 10000000 \
+  [[ " ${flags[*]} " == *" --tasks "* ]] || flags+=(--tasks 10000000)
+  timeout 240 "${jvm[@]}" "${props[@]}" -jar vyre-cli/target/vyre.jar bench dispatch --backend cuda \
     --json "$out/dispatch-$label.json" "${flags[@]}" > "$out/dispatch-$label.log" 2>&1
-  printf 'dispatch %-18s %s\n' "$label" "$(grep -E '^(round_trip_p50_us|round_trip_p99_us|throughput_mtasks_per_s|pingpong_floor_p50_us|device_[a-z_]*) ' "$out/dispatch-$label.log" | awk '{printf "%s=%s ", $1, $2}') ($*)"
+  printf 'dispatch %-18s %s %s\n' "$label" "$(grep -E '^(round_trip_p50_us|round_trip_p99_us|throughput_mtasks_per_s|pingpong_floor_p50_us|device_[a-z_]*) ' "$out/dispatch-$label.log" | awk '{printf "%s=%s ", $1, $2}')" \
+    "$(grep -E 'throughput run' "$out/dispatch-$label.log" | awk '{printf "%s ", $4}')" "($*)"
 }
 
 [ $# -eq 0 ] && set -- scan dispatch
@@ -56,6 +59,14 @@ for what in "$@"; do
       dispatch batch512 --batch 512
       dispatch blocks16 -Dvyre.cuda.blocks=16
       dispatch trace -Dvyre.cuda.trace=true
+      ;;
+    throughput)
+      for repeat in 1 2; do
+        for slots in 65536 262144 1048576; do
+          dispatch "slots$slots-$repeat" --slots "$slots" --tasks 20000000 --round-trips 2000 --idle-seconds 1
+        done
+        dispatch "slots1048576-batch8192-$repeat" --slots 1048576 --batch 8192 --tasks 20000000 --round-trips 2000 --idle-seconds 1
+      done
       ;;
   esac
 done

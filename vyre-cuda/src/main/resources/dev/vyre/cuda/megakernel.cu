@@ -593,9 +593,25 @@ __device__ const uint4* vyre_express_line(const VyreKernelArgs& a, const unsigne
   return a.express + slot * VYRE_EXPRESS_LINES + (lane % VYRE_EXPRESS_LINES);
 }
 
+// Whether `tenant` (the same in every lane) may run (0 or 1), from the scout's poll: lanes 0..7
+// hold control words 0..31 in `head`, the tenant base (word 2) and the mask word when it lies
+// there, as it does unless the table was moved. So the mask is as fresh as the task, and the
+// device mirror (which a task seen before its doorbell can outrun) is not read.
+__device__ int vyre_poll_authorized(const VyreKernelArgs& a, const uint4& head, unsigned tenant) {
+  unsigned base = __shfl_sync(0xFFFFFFFFu, head.z, 0);
+  unsigned long long word = (unsigned long long)base + (tenant < VYRE_MAX_TENANTS ? tenant : 0u);
+  unsigned polled = word < 32u ? (unsigned)word : 0u;
+  unsigned component = polled & 3u;
+  unsigned mine = component == 0u ? head.x : component == 1u ? head.y : component == 2u ? head.z : head.w;
+  unsigned mask = __shfl_sync(0xFFFFFFFFu, mine, polled >> 2);
+  if (tenant >= VYRE_MAX_TENANTS) return 0;
+  if (word < 32u) return mask != 0u;
+  return word < a.control_words && vyre_read(a, (unsigned)word) != 0u;
+}
+
 // Runs `level`'s ticket `ticket` from its express copy, which lanes `first`..`first + 7` hold in
 // `line` (slot words 2i and 2i + 1 in .x and .z of lane first + i), if the scout wins the claim;
-// false if a worker took the ticket first. The tenant's mask comes from the same poll (`head`).
+// false if a worker took the ticket first.
 __device__ bool vyre_run_express(const VyreKernelArgs& a, unsigned lane, unsigned level, unsigned long long ticket,
                                  unsigned slot, unsigned first, uint4 line, const uint4& head) {
   unsigned won = 0;
@@ -607,16 +623,7 @@ __device__ bool vyre_run_express(const VyreKernelArgs& a, unsigned lane, unsigne
     words[2 * i] = __shfl_sync(0xFFFFFFFFu, line.x, first + i);
     words[2 * i + 1] = __shfl_sync(0xFFFFFFFFu, line.z, first + i);
   }
-  // Lanes 0..7 hold control words 0..31: the tenant base (word 2) and, at its usual place, the
-  // mask table, so the mask needs no device-memory read. A moved table is looked up (-1).
-  unsigned base = __shfl_sync(0xFFFFFFFFu, head.z, 0);
-  unsigned tenant = words[2];
-  unsigned word = VYRE_CTL_TENANT_TABLE_START + (tenant < VYRE_MAX_TENANTS ? tenant : 0u);
-  unsigned component = word & 3u;
-  unsigned mine = component == 0u ? head.x : component == 1u ? head.y : component == 2u ? head.z : head.w;
-  unsigned mask = __shfl_sync(0xFFFFFFFFu, mine, word >> 2);
-  int authorized = base != VYRE_CTL_TENANT_TABLE_START ? -1 : (tenant < VYRE_MAX_TENANTS && mask != 0u ? 1 : 0);
-  vyre_finish(a, lane, 1u, (int)level, slot, words, authorized);
+  vyre_finish(a, lane, 1u, (int)level, slot, words, vyre_poll_authorized(a, head, words[2]));
   return true;
 }
 
