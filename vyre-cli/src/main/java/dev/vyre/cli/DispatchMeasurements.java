@@ -20,11 +20,11 @@ final class DispatchMeasurements {
   record RoundTrip(double p50Micros, double p99Micros, double minMicros) {}
 
   /** Sustained throughput of tiny tasks; {@code publishSeconds} is when the last batch was published. */
-  record Throughput(long tasks, double seconds, double millionsPerSecond, double publishSeconds) {}
+  /** {@code finishedShare}: mean share of the tasks in flight that the kernel had finished and the host not yet retired. */
+  record Throughput(long tasks, double seconds, double millionsPerSecond, double publishSeconds, double finishedShare) {}
 
   private DispatchMeasurements() {}
 
-  /** Publishes one NOP at a time and spins until the host sees it retired. */
   /** One NOP at a time: published, then awaited. */
   static RoundTrip roundTrip(Megakernel kernel, int samples) {
     return roundTrip(kernel, samples, Opcodes.NOP);
@@ -56,7 +56,10 @@ final class DispatchMeasurements {
 
   /**
    * {@code publishers} threads publish batches of NOP and STORE_U32 tasks until {@code total} are
-   * published; the clock stops when the last one has been retired by the host.
+   * published; the clock stops when the last one has been retired by the host. While they publish,
+   * every millisecond, it samples which side holds the ring: of the tasks in flight, the share the
+   * kernel has finished but the host has not yet retired (near 1: the host's retire step limits;
+   * near 0: the kernel, or the publishers, do).
    */
   static Throughput throughput(Megakernel kernel, long total, int publishers, int batchSize) throws InterruptedException {
     AtomicLong remaining = new AtomicLong(total);
@@ -85,6 +88,18 @@ final class DispatchMeasurements {
         }
       });
     }
+    double finishedShare = 0;
+    int samples = 0;
+    while (anyAlive(threads)) {
+      Megakernel.Stats stats = kernel.stats();
+      long finishedNotRetired = kernel.doneCount() - stats.done();
+      long inFlight = stats.published() - stats.retired();
+      if (inFlight > 0) {
+        finishedShare += Math.clamp((double) finishedNotRetired / inFlight, 0, 1);
+        samples++;
+      }
+      Thread.sleep(1);
+    }
     for (Thread thread : threads) {
       thread.join();
     }
@@ -94,7 +109,16 @@ final class DispatchMeasurements {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     long retired = kernel.stats().retired() - doneBefore;
-    return new Throughput(retired, seconds, retired / seconds / 1e6, publishSeconds);
+    return new Throughput(retired, seconds, retired / seconds / 1e6, publishSeconds, samples > 0 ? finishedShare / samples : Double.NaN);
+  }
+
+  private static boolean anyAlive(Thread[] threads) {
+    for (Thread thread : threads) {
+      if (thread.isAlive()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** What an idle megakernel costs: host CPU of the whole process, and the kernel's idle polls. */

@@ -18,7 +18,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -47,8 +46,14 @@ public final class Megakernel implements AutoCloseable {
   private volatile MemorySegment ring;
   /** The express lane (empty when the backend reads none); see {@link ExpressLayout}. */
   private volatile MemorySegment express;
-  /** Per slot: its express copy holds a task that has not been retired (cleared at retire). */
-  private final boolean[] expressed;
+  /**
+   * Per slot, what its retire must do besides counting: {@link #RETIRE_FUTURE} complete a future,
+   * {@link #RETIRE_EXPRESS} clear the express copy. Zero for most tasks of a batch, so the retire
+   * loop reads one byte per task (a 64 KiB array for 65,536 slots) instead of the futures array.
+   */
+  private final byte[] retireWork;
+  private static final byte RETIRE_FUTURE = 1;
+  private static final byte RETIRE_EXPRESS = 2;
   private final RingPartition[] partitions = new RingPartition[ControlLayout.PRIORITY_LEVELS];
   private final int slotCount;
   private final int tenantCount;
@@ -98,7 +103,7 @@ public final class Megakernel implements AutoCloseable {
       partitions[p] = new RingPartition(p, offsets[p], offsets[p + 1] - offsets[p]);
     }
     this.futures = new CompletableFuture[builder.slots];
-    this.expressed = new boolean[builder.slots];
+    this.retireWork = new byte[builder.slots];
     session.launch();
     this.retireThread = Thread.ofPlatform().daemon().name("vyre-retire-" + backend.name()).start(this::retireLoop);
   }
@@ -131,7 +136,10 @@ public final class Megakernel implements AutoCloseable {
     RingPartition part = partition(priority);
     long ticket = reserve(part, 1);
     int slot = part.slotOf(ticket);
-    futures[slot] = future;
+    if (future != null) {
+      futures[slot] = future;
+      retireWork[slot] |= RETIRE_FUTURE;
+    }
     RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, args, 0, args.length);
     expressCopy(slot, ticket);
     commit(part, ticket, 1);
@@ -169,7 +177,6 @@ public final class Megakernel implements AutoCloseable {
 
   private void copySlots(int[] words, int fromTask, int slot, int count) {
     if (count > 0) {
-      Arrays.fill(futures, slot, slot + count, null);
       Words.copy(words, fromTask * SlotLayout.SLOT_WORDS, ring, SlotLayout.slotBase(slot), count * SlotLayout.SLOT_WORDS);
     }
   }
@@ -182,7 +189,7 @@ public final class Megakernel implements AutoCloseable {
   private void expressCopy(int slot, long sequence) {
     MemorySegment lane = express;
     if (lane.byteSize() != 0) {
-      expressed[slot] = true;
+      retireWork[slot] |= RETIRE_EXPRESS;
       VarHandle.releaseFence();
       ExpressLayout.write(lane, ring, slot, ExpressLayout.stamp(sequence));
     }
@@ -190,7 +197,6 @@ public final class Megakernel implements AutoCloseable {
 
   /** At retire, before the slot can be reused: a stale copy must never carry a later ticket's stamp. */
   private void clearExpress(int slot) {
-    expressed[slot] = false;
     MemorySegment lane = express;
     if (lane.byteSize() != 0) {
       ExpressLayout.clear(lane, slot);
@@ -537,13 +543,17 @@ public final class Megakernel implements AutoCloseable {
         } else if (status != SlotLayout.STATUS_WAIT_IO) {
           break;
         }
-        CompletableFuture<TaskResult> future = futures[slot];
-        if (future != null) {
-          futures[slot] = null;
-          future.complete(resultOf(part.ticketOf(ticket), slot, status));
-        }
-        if (expressed[slot]) {
-          clearExpress(slot);
+        byte work = retireWork[slot];
+        if (work != 0) {
+          retireWork[slot] = 0;
+          CompletableFuture<TaskResult> future = futures[slot];
+          if (future != null) {
+            futures[slot] = null;
+            future.complete(resultOf(part.ticketOf(ticket), slot, status));
+          }
+          if ((work & RETIRE_EXPRESS) != 0) {
+            clearExpress(slot);
+          }
         }
         ticket++;
         // Publishers and waiters watch `retired`; publish progress every 256 tasks, not every task,
