@@ -19,8 +19,11 @@ final class DispatchMeasurements {
   /** One-task round trips, in microseconds. */
   record RoundTrip(double p50Micros, double p99Micros, double minMicros) {}
 
-  /** Sustained throughput of tiny tasks; {@code publishSeconds} is when the last batch was published. */
-  /** {@code finishedShare}: mean share of the tasks in flight that the kernel had finished and the host not yet retired. */
+  /**
+   * Sustained throughput of tiny tasks; {@code publishSeconds} is when the last batch was published,
+   * {@code finishedShare} the mean share of the tasks in flight that the kernel had finished and the
+   * host not yet retired.
+   */
   record Throughput(long tasks, double seconds, double millionsPerSecond, double publishSeconds, double finishedShare) {}
 
   private DispatchMeasurements() {}

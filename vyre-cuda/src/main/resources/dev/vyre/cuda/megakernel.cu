@@ -17,6 +17,8 @@
 //   into device memory; worker warps poll that mirror (an L2 hit), claim up to 32 tickets with one
 //   atomicCAS on a device-memory cursor, and finish them in batches. Measured on an H200: a design
 //   that polled every slot status over PCIe took 187 us per round trip.
+// - The first task of each publish also has a stamped copy in the express lane (ExpressLayout),
+//   which the scout reads with its poll and runs at once: one PCIe read per task instead of two.
 //
 // Compiled at run time by NVRTC; CudaKernelSource checks these constants against the Java
 // descriptors (SlotLayout, ControlLayout, Opcodes, FaultReason) so the two cannot drift.
