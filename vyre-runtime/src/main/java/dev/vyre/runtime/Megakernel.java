@@ -8,22 +8,17 @@ import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.MegakernelBackend;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.ExpressLayout;
-import dev.vyre.runtime.wire.FaultReason;
-import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.RingPublisher;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -48,36 +43,18 @@ public final class Megakernel implements AutoCloseable {
   private volatile MemorySegment ring;
   /** The express lane (empty when the backend reads none); see {@link ExpressLayout}. */
   private volatile MemorySegment express;
-  /**
-   * Per slot, what its retire must do besides counting: {@link #RETIRE_FUTURE} complete a future,
-   * {@link #RETIRE_EXPRESS} clear the express copy. Zero for most tasks of a batch, so the retire
-   * loop reads one byte per task (a 64 KiB array for 65,536 slots) instead of the futures array.
-   */
-  private final byte[] retireWork;
-  private static final byte RETIRE_FUTURE = 1;
-  private static final byte RETIRE_EXPRESS = 2;
-  /** Slots the retire step checks at once when all finished DONE with no work (two longs of {@link #retireWork}). */
-  private static final int RETIRE_BLOCK = 16;
-  private static final VarHandle RETIRE_WORK_BYTES = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private final RetireStep retire;
   private final RingPartition[] partitions = new RingPartition[ControlLayout.PRIORITY_LEVELS];
   private final int slotCount;
   private final int tenantCount;
   private final long publishTimeoutNanos;
   private final long stallTimeoutNanos;
-  @SuppressWarnings("unchecked")
-  private final CompletableFuture<TaskResult>[] futures;
   private final Thread retireThread;
   private volatile boolean retireParked;
-  /** Whoever holds this retires: the retire thread, or a waiter helping so it need not sleep. */
-  private final AtomicBoolean retiring = new AtomicBoolean();
   private volatile boolean closed;
   private volatile KernelException failure;
-  private volatile long doneCount;
-  private volatile long faultCount;
-  private volatile long waitIoCount;
   private ShutdownReport report;
 
-  @SuppressWarnings("unchecked")
   Megakernel(MegakernelBuilder builder) {
     if (builder.slots < 1 || builder.slots > SlotLayout.MAX_ENCODED_RING_SLOTS) {
       throw PipelineException.queueFull("submission", "slot count " + builder.slots + " is outside 1.." + SlotLayout.MAX_ENCODED_RING_SLOTS,
@@ -107,8 +84,7 @@ public final class Megakernel implements AutoCloseable {
     for (int p = 0; p < partitions.length; p++) {
       partitions[p] = new RingPartition(p, offsets[p], offsets[p + 1] - offsets[p]);
     }
-    this.futures = new CompletableFuture[builder.slots];
-    this.retireWork = new byte[builder.slots];
+    this.retire = new RetireStep(partitions, builder.slots, control, ring, express);
     session.launch();
     this.retireThread = Thread.ofPlatform().daemon().name("vyre-retire-" + backend.name()).start(this::retireLoop);
   }
@@ -142,8 +118,7 @@ public final class Megakernel implements AutoCloseable {
     long ticket = reserve(part, 1);
     int slot = part.slotOf(ticket);
     if (future != null) {
-      futures[slot] = future;
-      retireWork[slot] |= RETIRE_FUTURE;
+      retire.expectFuture(slot, future);
     }
     RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, args, 0, args.length);
     expressCopy(slot, ticket);
@@ -194,17 +169,9 @@ public final class Megakernel implements AutoCloseable {
   private void expressCopy(int slot, long sequence) {
     MemorySegment lane = express;
     if (lane.byteSize() != 0) {
-      retireWork[slot] |= RETIRE_EXPRESS;
+      retire.expectExpressCopy(slot);
       VarHandle.releaseFence();
       ExpressLayout.write(lane, ring, slot, ExpressLayout.stamp(sequence));
-    }
-  }
-
-  /** At retire, before the slot can be reused: a stale copy must never carry a later ticket's stamp. */
-  private void clearExpress(int slot) {
-    MemorySegment lane = express;
-    if (lane.byteSize() != 0) {
-      ExpressLayout.clear(lane, slot);
     }
   }
 
@@ -431,7 +398,7 @@ public final class Megakernel implements AutoCloseable {
       published += part.committed;
       retired += part.retired;
     }
-    return new Stats(published, retired, doneCount, faultCount, waitIoCount);
+    return new Stats(published, retired, retire.done(), retire.faults(), retire.waitIo());
   }
 
   // ---------------------------------------------------------------- retire thread and watchdog
@@ -454,8 +421,8 @@ public final class Megakernel implements AutoCloseable {
         // The kernel exited (a SHUTDOWN opcode or word) with work in flight: nothing will finish it.
         // It stored every status before it exited, and the pass above may have looked before the
         // last ones landed, so one more pass retires what did run; the rest fails.
-        retire(true);
-        failPendingFutures(KernelException.closed(backend.name()));
+        retire.retire(true);
+        retire.failAll(KernelException.closed(backend.name()));
         parkBriefly();
         continue;
       }
@@ -494,137 +461,12 @@ public final class Megakernel implements AutoCloseable {
   }
 
   private boolean retireBacklog() {
-    for (RingPartition part : partitions) {
-      if (part.retired < part.committed) {
-        return true;
-      }
-    }
-    return false;
+    return retire.backlog();
   }
 
   /** Retires what has finished unless another thread is already retiring; returns how many. */
   private int tryRetire() {
-    return retire(false);
-  }
-
-  /**
-   * Retires what has finished and returns how many; when another thread is retiring, returns 0
-   * at once or, with {@code waitForTurn}, retires after it.
-   */
-  private int retire(boolean waitForTurn) {
-    while (!retiring.compareAndSet(false, true)) {
-      if (!waitForTurn) {
-        return 0;
-      }
-      Thread.onSpinWait();
-    }
-    try {
-      return retireAvailable();
-    } finally {
-      retiring.set(false);
-    }
-  }
-
-  /** Retires every finished task at the head of each partition; returns how many. */
-  private int retireAvailable() {
-    // Read once per pass: the field is volatile (replaced at shutdown), and a local lets the JIT
-    // hoist the segment's checks out of the loop.
-    MemorySegment slots = ring;
-    int retired = 0;
-    for (RingPartition part : partitions) {
-      long first = part.retired;
-      long ticket = first;
-      long committed = part.committed;
-      if (ticket >= committed) {
-        continue;
-      }
-      int slot = part.slotOf(ticket);
-      int end = part.start + part.length;
-      long done = 0;
-      long faults = 0;
-      long announced = first;
-      // Publishers waiting for room spin on `retired`, so every store of it costs the retire step
-      // a contended cache line: announce progress every 1/32 of the partition, at most 2,048
-      // tickets (on the H100, 2,048 gave 192-195 M tasks/s where 256 gave 135-177).
-      long announceEvery = Math.clamp(part.length / 32, RETIRE_BLOCK, 2048);
-      while (ticket < committed) {
-        if (committed - ticket >= RETIRE_BLOCK && end - slot >= RETIRE_BLOCK && allDoneWithoutWork(slots, slot)) {
-          // The common case under load, sixteen at a time: the status loads are independent, so
-          // their cache misses (the GPU wrote those lines) overlap instead of queueing.
-          done += RETIRE_BLOCK;
-          ticket += RETIRE_BLOCK;
-          slot += RETIRE_BLOCK;
-        } else {
-          int status = Words.getAcquire(slots, SlotLayout.statusWord(slot));
-          if (status == SlotLayout.STATUS_DONE) {
-            done++;
-          } else if (status == SlotLayout.STATUS_FAULT) {
-            faults++;
-          } else if (status != SlotLayout.STATUS_WAIT_IO) {
-            break;
-          }
-          byte work = retireWork[slot];
-          if (work != 0) {
-            retireWork[slot] = 0;
-            CompletableFuture<TaskResult> future = futures[slot];
-            if (future != null) {
-              futures[slot] = null;
-              future.complete(resultOf(part.ticketOf(ticket), slot, status));
-            }
-            if ((work & RETIRE_EXPRESS) != 0) {
-              clearExpress(slot);
-            }
-          }
-          ticket++;
-          slot++;
-        }
-        if (ticket - announced >= announceEvery) {
-          part.retired = ticket;
-          announced = ticket;
-        }
-        if (slot == end) {
-          slot = part.start;
-        }
-      }
-      if (ticket != first) {
-        long count = ticket - first;
-        doneCount += done;
-        faultCount += faults;
-        waitIoCount += count - done - faults;
-        part.retired = ticket;
-        retired += (int) count;
-      }
-    }
-    return retired;
-  }
-
-  /** Whether the {@link #RETIRE_BLOCK} slots from {@code slot} all finished DONE and need nothing but counting. */
-  private boolean allDoneWithoutWork(MemorySegment slots, int slot) {
-    if ((long) RETIRE_WORK_BYTES.get(retireWork, slot) != 0 || (long) RETIRE_WORK_BYTES.get(retireWork, slot + 8) != 0) {
-      return false;
-    }
-    int differ = 0;
-    for (int i = 0; i < RETIRE_BLOCK; i++) {
-      differ |= Words.getAcquire(slots, SlotLayout.statusWord(slot + i)) ^ SlotLayout.STATUS_DONE;
-    }
-    return differ == 0;
-  }
-
-  private TaskResult resultOf(long ticket, int slot, int status) {
-    long base = SlotLayout.slotBase(slot);
-    int opcode = Words.get(ring, base + SlotLayout.OPCODE_WORD);
-    FaultReason fault = status == SlotLayout.STATUS_FAULT
-        ? FaultReason.of(Words.get(ring, base + SlotLayout.PRIORITY_WORD)) : FaultReason.NONE;
-    long observableIndex = switch (opcode) {
-      case Opcodes.LOAD_U32 -> Integer.toUnsignedLong(Words.get(ring, SlotLayout.argWord(slot, 1)));
-      case Opcodes.COMPARE_SWAP -> Integer.toUnsignedLong(Words.get(ring, SlotLayout.argWord(slot, 0)));
-      case Opcodes.BATCH_FENCE -> 0;
-      default -> -1;
-    };
-    // The mirror holds the value this task's own lane stored, which is what the caller asked for.
-    long observable = observableIndex >= 0 && observableIndex < ControlLayout.observableCount(control) && status == SlotLayout.STATUS_DONE
-        ? Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.observableWord(observableIndex))) : -1;
-    return new TaskResult(ticket, slot, opcode, SlotStatus.of(status), fault, observable);
+    return retire.retire(false);
   }
 
   private long claimTotal() {
@@ -671,17 +513,7 @@ public final class Megakernel implements AutoCloseable {
     } catch (RuntimeException e) {
       error.addSuppressed(e);
     }
-    failPendingFutures(error);
-  }
-
-  private void failPendingFutures(KernelException error) {
-    for (int slot = 0; slot < futures.length; slot++) {
-      CompletableFuture<TaskResult> future = futures[slot];
-      if (future != null) {
-        futures[slot] = null;
-        future.completeExceptionally(error);
-      }
-    }
+    retire.failAll(error);
   }
 
   private void parkBriefly() {
@@ -713,10 +545,7 @@ public final class Megakernel implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    while (!retiring.compareAndSet(false, true)) {
-      Thread.onSpinWait();
-    }
-    retireAvailable();
+    retire.retireLast();
     List<ShutdownReport.InFlight> inFlight = new ArrayList<>();
     KernelException closedError = failure != null ? failure : KernelException.closed(backend.name());
     for (RingPartition part : partitions) {
@@ -725,11 +554,7 @@ public final class Megakernel implements AutoCloseable {
         long base = SlotLayout.slotBase(slot);
         inFlight.add(new ShutdownReport.InFlight(part.ticketOf(ticket), slot, Priority.ofLevel(part.level),
             Words.get(ring, base + SlotLayout.OPCODE_WORD), SlotStatus.of(Words.getAcquire(ring, base))));
-        CompletableFuture<TaskResult> future = futures[slot];
-        if (future != null) {
-          futures[slot] = null;
-          future.completeExceptionally(closedError);
-        }
+        retire.fail(slot, closedError);
       }
     }
     byte[] finalControl = session.snapshotControl();
@@ -739,6 +564,7 @@ public final class Megakernel implements AutoCloseable {
     control = heapCopy(control);
     ring = heapCopy(ring);
     express = MemorySegment.ofArray(new long[0]);
+    retire.detach(control, ring);
     session.close();
     return report;
   }

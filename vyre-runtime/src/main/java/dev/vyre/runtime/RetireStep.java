@@ -1,0 +1,259 @@
+package dev.vyre.runtime;
+
+import dev.vyre.driver.error.KernelException;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.ExpressLayout;
+import dev.vyre.runtime.wire.FaultReason;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.SlotStatus;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The host's retire step (docs/PROTOCOL.md): walks each partition in ticket order, reads each
+ * final status (DONE, FAULT, WAIT_IO), completes futures, clears express copies, counts how tasks
+ * ended, and moves {@link RingPartition#retired} so publishers may reuse the slots. One thread
+ * retires at a time: the retire thread, or a waiter helping so it need not be woken.
+ *
+ * <p>Under load this one thread limits throughput on a GPU (every task in flight already finished
+ * by the kernel, docs/BENCHMARKS.md), so it reads as little as it can: a byte per slot says whether
+ * a ticket needs more than counting, and sixteen DONE tickets without such work are checked with
+ * independent loads at once.
+ */
+final class RetireStep {
+
+  private static final byte COMPLETE_FUTURE = 1;
+  private static final byte CLEAR_EXPRESS = 2;
+  /** Tickets checked at once when all finished DONE with nothing to do but count (two longs of {@link #work}). */
+  private static final int BLOCK = 16;
+  private static final VarHandle WORK_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private final RingPartition[] partitions;
+  private final CompletableFuture<TaskResult>[] futures;
+  /** Per slot, what its retire must do besides counting: {@link #COMPLETE_FUTURE}, {@link #CLEAR_EXPRESS}. */
+  private final byte[] work;
+  private final AtomicBoolean retiring = new AtomicBoolean();
+  // The kernel's buffers; replaced by heap copies at shutdown (see detach).
+  private volatile MemorySegment control;
+  private volatile MemorySegment ring;
+  private volatile MemorySegment express;
+  private volatile long done;
+  private volatile long faults;
+  private volatile long waitIo;
+
+  @SuppressWarnings("unchecked")
+  RetireStep(RingPartition[] partitions, int slots, MemorySegment control, MemorySegment ring, MemorySegment express) {
+    this.partitions = partitions;
+    this.futures = new CompletableFuture[slots];
+    this.work = new byte[slots];
+    this.control = control;
+    this.ring = ring;
+    this.express = express;
+  }
+
+  // ---------------------------------------------------------------- what publishers leave for it
+
+  /** Slot {@code slot}'s next ticket completes {@code future}; call before committing the ticket. */
+  void expectFuture(int slot, CompletableFuture<TaskResult> future) {
+    futures[slot] = future;
+    work[slot] |= COMPLETE_FUTURE;
+  }
+
+  /** Slot {@code slot}'s next ticket has an express copy to clear; call before writing the copy. */
+  void expectExpressCopy(int slot) {
+    work[slot] |= CLEAR_EXPRESS;
+  }
+
+  // ---------------------------------------------------------------- retiring
+
+  /**
+   * Retires what has finished and returns how many; when another thread is retiring, returns 0
+   * at once or, with {@code waitForTurn}, retires after it.
+   */
+  int retire(boolean waitForTurn) {
+    while (!retiring.compareAndSet(false, true)) {
+      if (!waitForTurn) {
+        return 0;
+      }
+      Thread.onSpinWait();
+    }
+    try {
+      return retireAvailable();
+    } finally {
+      retiring.set(false);
+    }
+  }
+
+  /** Retires what has finished for the last time: the turn is kept, so nothing retires after (shutdown). */
+  void retireLast() {
+    while (!retiring.compareAndSet(false, true)) {
+      Thread.onSpinWait();
+    }
+    retireAvailable();
+  }
+
+  /** Whether some committed ticket has not been retired yet. */
+  boolean backlog() {
+    for (RingPartition part : partitions) {
+      if (part.retired < part.committed) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Retires every finished task at the head of each partition; returns how many. */
+  private int retireAvailable() {
+    // Read once per pass: the field is volatile, and a local lets the JIT hoist the segment's
+    // checks out of the loop.
+    MemorySegment slots = ring;
+    int retired = 0;
+    for (RingPartition part : partitions) {
+      long first = part.retired;
+      long ticket = first;
+      long committed = part.committed;
+      if (ticket >= committed) {
+        continue;
+      }
+      int slot = part.slotOf(ticket);
+      int end = part.start + part.length;
+      long doneHere = 0;
+      long faultsHere = 0;
+      long announced = first;
+      // Publishers waiting for room spin on `retired`, so every store of it costs this thread a
+      // contended cache line: announce progress every 1/32 of the partition, at most 2,048
+      // tickets (on the H100, 2,048 gave 192-195 M tasks/s where 256 gave 135-177).
+      long announceEvery = Math.clamp(part.length / 32, BLOCK, 2048);
+      while (ticket < committed) {
+        if (committed - ticket >= BLOCK && end - slot >= BLOCK && allDoneWithoutWork(slots, slot)) {
+          // The common case under load: the status loads are independent, so their cache misses
+          // (the GPU wrote those lines) overlap instead of queueing.
+          doneHere += BLOCK;
+          ticket += BLOCK;
+          slot += BLOCK;
+        } else {
+          int status = Words.getAcquire(slots, SlotLayout.statusWord(slot));
+          if (status == SlotLayout.STATUS_DONE) {
+            doneHere++;
+          } else if (status == SlotLayout.STATUS_FAULT) {
+            faultsHere++;
+          } else if (status != SlotLayout.STATUS_WAIT_IO) {
+            break;
+          }
+          if (work[slot] != 0) {
+            finishWork(part, ticket, slot, status);
+          }
+          ticket++;
+          slot++;
+        }
+        if (ticket - announced >= announceEvery) {
+          part.retired = ticket;
+          announced = ticket;
+        }
+        if (slot == end) {
+          slot = part.start;
+        }
+      }
+      if (ticket != first) {
+        long count = ticket - first;
+        done += doneHere;
+        faults += faultsHere;
+        waitIo += count - doneHere - faultsHere;
+        part.retired = ticket;
+        retired += (int) count;
+      }
+    }
+    return retired;
+  }
+
+  /** Whether the {@link #BLOCK} slots from {@code slot} all finished DONE and need nothing but counting. */
+  private boolean allDoneWithoutWork(MemorySegment slots, int slot) {
+    if ((long) WORK_LONGS.get(work, slot) != 0 || (long) WORK_LONGS.get(work, slot + 8) != 0) {
+      return false;
+    }
+    int differ = 0;
+    for (int i = 0; i < BLOCK; i++) {
+      differ |= Words.getAcquire(slots, SlotLayout.statusWord(slot + i)) ^ SlotLayout.STATUS_DONE;
+    }
+    return differ == 0;
+  }
+
+  private void finishWork(RingPartition part, long ticket, int slot, int status) {
+    byte what = work[slot];
+    work[slot] = 0;
+    CompletableFuture<TaskResult> future = futures[slot];
+    if (future != null) {
+      futures[slot] = null;
+      future.complete(resultOf(part.ticketOf(ticket), slot, status));
+    }
+    if ((what & CLEAR_EXPRESS) != 0) {
+      // Before the slot can be reused: a stale copy must never carry a later ticket's stamp.
+      MemorySegment lane = express;
+      if (lane.byteSize() != 0) {
+        ExpressLayout.clear(lane, slot);
+      }
+    }
+  }
+
+  private TaskResult resultOf(long ticket, int slot, int status) {
+    MemorySegment slots = ring;
+    MemorySegment words = control;
+    long base = SlotLayout.slotBase(slot);
+    int opcode = Words.get(slots, base + SlotLayout.OPCODE_WORD);
+    FaultReason fault = status == SlotLayout.STATUS_FAULT
+        ? FaultReason.of(Words.get(slots, base + SlotLayout.PRIORITY_WORD)) : FaultReason.NONE;
+    long observableIndex = switch (opcode) {
+      case Opcodes.LOAD_U32 -> Integer.toUnsignedLong(Words.get(slots, SlotLayout.argWord(slot, 1)));
+      case Opcodes.COMPARE_SWAP -> Integer.toUnsignedLong(Words.get(slots, SlotLayout.argWord(slot, 0)));
+      case Opcodes.BATCH_FENCE -> 0;
+      default -> -1;
+    };
+    // The mirror holds the value this task's own lane stored, which is what the caller asked for.
+    long observable = observableIndex >= 0 && observableIndex < ControlLayout.observableCount(words) && status == SlotLayout.STATUS_DONE
+        ? Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.observableWord(observableIndex))) : -1;
+    return new TaskResult(ticket, slot, opcode, SlotStatus.of(status), fault, observable);
+  }
+
+  // ---------------------------------------------------------------- failing and shutting down
+
+  /** Fails the future of slot {@code slot}, if it has one. */
+  void fail(int slot, KernelException error) {
+    CompletableFuture<TaskResult> future = futures[slot];
+    if (future != null) {
+      futures[slot] = null;
+      future.completeExceptionally(error);
+    }
+  }
+
+  /** Fails every future still pending. */
+  void failAll(KernelException error) {
+    for (int slot = 0; slot < futures.length; slot++) {
+      fail(slot, error);
+    }
+  }
+
+  /** From now on reads only these heap copies; the kernel's memory is about to be freed. */
+  void detach(MemorySegment controlCopy, MemorySegment ringCopy) {
+    control = controlCopy;
+    ring = ringCopy;
+    express = MemorySegment.ofArray(new long[0]);
+  }
+
+  long done() {
+    return done;
+  }
+
+  long faults() {
+    return faults;
+  }
+
+  long waitIo() {
+    return waitIo;
+  }
+}
