@@ -168,7 +168,9 @@ final class ReferenceWorker implements Runnable {
    * is a typed error instead of a silently different task).
    */
   private void checkExpress(int slot, long sequence) {
-    if (!ExpressLayout.read(express, slot, ExpressLayout.stamp(sequence), expressWords)) {
+    // Most tickets are not the first of their publish and have no copy: skip them before the
+    // stamp's division.
+    if (!ExpressLayout.holdsCopy(express, slot) || !ExpressLayout.read(express, slot, ExpressLayout.stamp(sequence), expressWords)) {
       return;
     }
     long base = SlotLayout.slotBase(slot);

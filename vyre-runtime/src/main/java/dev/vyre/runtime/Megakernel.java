@@ -252,7 +252,7 @@ public final class Megakernel implements AutoCloseable {
       if (failure != null) {
         throw failure;
       }
-      tryRetire();
+      retire.retire(false);
       long now = System.nanoTime();
       if (now - deadline > 0 || (closed && report != null)) {
         return false;
@@ -277,7 +277,7 @@ public final class Megakernel implements AutoCloseable {
         if (failure != null) {
           throw failure;
         }
-        tryRetire();
+        retire.retire(false);
         if (System.nanoTime() - deadline > 0 || !isKernelRunning()) {
           return part.retired >= target;
         }
@@ -408,8 +408,8 @@ public final class Megakernel implements AutoCloseable {
     long lastProgress = System.nanoTime();
     long lastClaims = claimTotal();
     long lastHealthCheck = 0;
-    while (!closed || retireBacklog()) {
-      if (tryRetire() > 0) {
+    while (!closed || retire.backlog()) {
+      if (retire.retire(false) > 0) {
         idle = 0;
         lastProgress = System.nanoTime();
         continue;
@@ -417,7 +417,7 @@ public final class Megakernel implements AutoCloseable {
       if (closed) {
         break;
       }
-      if (!isKernelRunning() && retireBacklog()) {
+      if (!isKernelRunning() && retire.backlog()) {
         // The kernel exited (a SHUTDOWN opcode or word) with work in flight: nothing will finish it.
         // It stored every status before it exited, and the pass above may have looked before the
         // last ones landed, so one more pass retires what did run; the rest fails.
@@ -440,16 +440,16 @@ public final class Megakernel implements AutoCloseable {
           lastClaims = claims;
           lastProgress = now;
         }
-        if (!retireBacklog()) {
+        if (!retire.backlog()) {
           lastProgress = now;
         } else if (now - lastProgress > stallTimeoutNanos && isKernelRunning()) {
           fail(KernelException.stalled(backend.name(), (now - lastProgress) / 1_000_000, inFlightCount(), summary()));
           return;
         }
       }
-      if (!retireBacklog() && idle > 1000) {
+      if (!retire.backlog() && idle > 1000) {
         retireParked = true;
-        if (!retireBacklog() && !closed) {
+        if (!retire.backlog() && !closed) {
           LockSupport.parkNanos(this, 5_000_000L);
         }
         retireParked = false;
@@ -458,15 +458,6 @@ public final class Megakernel implements AutoCloseable {
       }
       idle++;
     }
-  }
-
-  private boolean retireBacklog() {
-    return retire.backlog();
-  }
-
-  /** Retires what has finished unless another thread is already retiring; returns how many. */
-  private int tryRetire() {
-    return retire.retire(false);
   }
 
   private long claimTotal() {

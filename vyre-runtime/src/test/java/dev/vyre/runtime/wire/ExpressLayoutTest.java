@@ -62,6 +62,19 @@ class ExpressLayoutTest {
   }
 
   @Test
+  void onlyAWrittenCopyIsHeld() {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment ring = arena.allocate(SlotLayout.ringByteLength(2), 64);
+      MemorySegment express = arena.allocate(ExpressLayout.byteLength(2), 64);
+      ExpressLayout.write(express, ring, 1, 9);
+      assertFalse(ExpressLayout.holdsCopy(express, 0));
+      assertTrue(ExpressLayout.holdsCopy(express, 1));
+      ExpressLayout.clear(express, 1);
+      assertFalse(ExpressLayout.holdsCopy(express, 1));
+    }
+  }
+
+  @Test
   void stampsAreNeverZeroAndDifferForTicketsThatShareASlot() {
     assertEquals(1, ExpressLayout.stamp(0));
     assertEquals(-1, ExpressLayout.stamp(0xFFFF_FFFEL), "2^32 - 2 maps to the largest stamp, 0xFFFFFFFF");
