@@ -42,14 +42,14 @@ final class CudaSession implements KernelSession {
 
   static final int BLOCK_SIZE = 256;
   /** sizeof(VyreDeviceState) (static_assert in megakernel.cu). */
-  private static final long DEVICE_STATE_BYTES = 264;
+  private static final long DEVICE_STATE_BYTES = 480;
   /** offsetof(VyreDeviceState, trace_seen): then trace_sum[5] and trace_count[3], all u64. */
-  private static final long DEVICE_STATE_TRACE_OFFSET = 192;
-  private static final long DEVICE_STATE_TRACE_BYTES = 72;
+  private static final long DEVICE_STATE_TRACE_OFFSET = 384;
+  private static final long DEVICE_STATE_TRACE_BYTES = 96;
   /** Builds the kernel with -DVYRE_TRACE: per-stage device timings for round trips (vyre bench dispatch). */
   private static final boolean TRACE = Boolean.getBoolean("vyre.cuda.trace");
-  /** offsetof(VyreDeviceState, abort): claim 5x8, doorbell 5x4, shutdown, tenant_base, 29 masks, live_warps. */
-  private static final long DEVICE_STATE_ABORT_OFFSET = 188;
+  /** offsetof(VyreDeviceState, abort): the second word of its second 128-byte line (after `wake`). */
+  private static final long DEVICE_STATE_ABORT_OFFSET = 132;
   private static final long HOST_MAPPED_FLAG = 1L << 63;
   private static final int RESOURCE_CAPACITY = 4096;
   private static final long RESOURCE_ENTRY_BYTES = 16;
@@ -214,15 +214,18 @@ final class CudaSession implements KernelSession {
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment copy = scratch.allocate(DEVICE_STATE_TRACE_BYTES, 8);
       driver.copyToHost(copy, deviceState + DEVICE_STATE_TRACE_OFFSET, DEVICE_STATE_TRACE_BYTES);
-      double tasks = Math.max(1, copy.get(JAVA_LONG, 48));
-      double polls = Math.max(1, copy.get(JAVA_LONG, 56));
+      // trace_seen, trace_stored, trace_sum[7], trace_count[3] (megakernel.cu, VyreDeviceState)
+      double tasks = Math.max(1, copy.get(JAVA_LONG, 72));
+      double polls = Math.max(1, copy.get(JAVA_LONG, 80));
       String[] stages = {"seen_to_slot_in_hand", "slot_in_hand_to_ran", "ran_to_counted", "counted_to_stored"};
       for (int i = 0; i < stages.length; i++) {
-        trace.put("device_" + stages[i] + "_us", copy.get(JAVA_LONG, 8 + 8L * i) / tasks / 1e3);
+        trace.put("device_" + stages[i] + "_us", copy.get(JAVA_LONG, 16 + 8L * i) / tasks / 1e3);
       }
-      trace.put("device_scout_poll_us", copy.get(JAVA_LONG, 40) / polls / 1e3);
-      trace.put("device_traced_tasks", (double) copy.get(JAVA_LONG, 48));
-      trace.put("device_express_tasks", (double) copy.get(JAVA_LONG, 64));
+      trace.put("device_scout_poll_us", copy.get(JAVA_LONG, 48) / polls / 1e3);
+      trace.put("device_scout_poll_latency_us", copy.get(JAVA_LONG, 56) / polls / 1e3);
+      trace.put("device_stored_to_next_poll_us", copy.get(JAVA_LONG, 64) / tasks / 1e3);
+      trace.put("device_traced_tasks", (double) copy.get(JAVA_LONG, 72));
+      trace.put("device_express_tasks", (double) copy.get(JAVA_LONG, 88));
       if (reset) {
         driver.memset(deviceState + DEVICE_STATE_TRACE_OFFSET + 8, 0, DEVICE_STATE_TRACE_BYTES - 8);
       }

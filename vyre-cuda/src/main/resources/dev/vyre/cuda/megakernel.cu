@@ -90,25 +90,39 @@ struct VyreResource {
 
 #define VYRE_RESOURCE_HOST_MAPPED (1ull << 63)
 
-// Device-memory state shared by all warps; the host zeroes it before launch.
+// Device-memory state shared by all warps; the host zeroes it before launch. Three 128-byte L2
+// lines, by who touches them: a thousand idle warps polling a line queue in front of every atomic
+// on it (measured with scripts/kernel-lab: the claim CAS and the counters of a one-task round trip
+// took about 0.5 us longer while idle workers polled the claim line), so idle warps poll only the
+// wake line, and the claim cursors live where only claims go.
 struct VyreDeviceState {
+  // Line 0: claims (CAS, atomicAdd) and the doorbell mirrors they compare with.
   unsigned long long claim[VYRE_PRIORITY_LEVELS];  // claim cursors (tickets claimed per level)
   unsigned doorbell[VYRE_PRIORITY_LEVELS];         // scout's mirror of control[141..145]
+  unsigned line0_pad[17];
+  // Line 1: what idle warps poll, one 16-byte load: nothing else changes here.
+  unsigned wake;                                   // bumped by the scout when it leaves work for the workers
+  unsigned abort;                                  // set by the host (device memset): every warp traps
   unsigned shutdown;                               // scout's mirror of control[0]
+  unsigned line1_pad[29];
+  // Line 2: the tenant table's mirror and the warp count.
   unsigned tenant_base;                            // mirror of control[2]
   unsigned tenant_mask[VYRE_MAX_TENANTS];          // mirror of the mask table
   unsigned live_warps;                             // warps still in their loop
-  unsigned abort;                                  // set by the host (device memset): every warp traps
+  unsigned line2_pad;
   // Built with -DVYRE_TRACE only (vyre.cuda.trace): where a task's time goes on the device, in
   // globaltimer ns, summed over tasks: work seen -> claimed and slot in hand -> run -> counters
-  // added -> status stored; and the scout's poll period. Meaningful one task at a time (round trips).
+  // added -> status stored (a single task stores first: its `counted` includes the store); and for
+  // the scout's hot polls: the period, the time from issue to data (PCIe), and from the last status
+  // store to the next issue. Meaningful one task at a time.
   unsigned long long trace_seen;                   // when the scout last saw a doorbell change
-  unsigned long long trace_sum[5];                 // seen->start, start->ran, ran->counted, counted->stored, poll
+  unsigned long long trace_stored;                 // when a status was last stored
+  unsigned long long trace_sum[7];                 // seen->start, start->ran, ran->counted, counted->stored, poll, issue->data, stored->issue
   unsigned long long trace_count[3];               // tasks traced, polls traced, tasks run from express copies
 };
-// CudaSession allocates 264 bytes, writes abort at byte 188 and reads the trace from byte 192
-// (NVRTC has no offsetof; the fields above are laid out without padding up to trace_seen).
-static_assert(sizeof(VyreDeviceState) == 264, "VyreDeviceState must stay 264 bytes (CudaSession.DEVICE_STATE_BYTES)");
+// CudaSession allocates 480 bytes, writes abort at byte 132 and reads the trace from byte 384
+// (NVRTC has no offsetof; the fields above are laid out without implicit padding).
+static_assert(sizeof(VyreDeviceState) == 480, "VyreDeviceState must stay 480 bytes (CudaSession.DEVICE_STATE_BYTES)");
 
 struct VyreKernelArgs {
   unsigned* control;        // host-mapped: host-written words, and the mirror of the rest
@@ -490,11 +504,33 @@ __device__ void vyre_read_slots(const VyreKernelArgs& a, unsigned lane, unsigned
   }
 }
 
+// Adds a finished batch of `tasks` tasks of priority `level` to the scheduling and outcome counters.
+__device__ __forceinline__ void vyre_count_batch(unsigned* d, int level, unsigned tasks, unsigned done, unsigned faults) {
+  atomicAdd(d + VYRE_CTL_PRIORITY_FAIRNESS_BASE + level, tasks);
+  if (level <= 1) atomicAdd(d + VYRE_CTL_PRIORITY_STARVATION_COUNTER, 1u);
+  else *(volatile unsigned*)(d + VYRE_CTL_PRIORITY_STARVATION_COUNTER) = 0u;
+  if (done) atomicAdd(d + VYRE_CTL_DONE_COUNT, done);
+  if (faults) atomicAdd(d + VYRE_CTL_FAULT_COUNT, faults);
+}
+
+// Stores the statuses of the lanes in `ready`. Results must reach the host before their status
+// does, which costs a system-scope release (a fence that waits for every store and atomic in
+// flight); a warp whose every slot is a NOP that finished DONE has no results, so it stores without one.
+__device__ __forceinline__ void vyre_store_statuses(const VyreKernelArgs& a, bool mine, unsigned slot, unsigned status, unsigned opcode) {
+  bool results = __any_sync(0xFFFFFFFFu, mine && (opcode != VYRE_OP_NOP || status != VYRE_STATUS_DONE));
+  unsigned* status_word = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
+  if (mine) {
+    if (results) vyre_store_sys(status_word, status);
+    else vyre_store_sys_relaxed(status_word, status);
+  }
+}
+
 // Finishes the lanes in `ready` (one claimed slot each, its words in `words`): executes, adds the
-// warp's counters with fire-and-forget device atomics (the scout re-syncs the mirror), then stores
-// the statuses. Results must reach the host before their status does, which costs a system-scope
-// release (about a microsecond: it waits for the counters too); a warp whose every slot is a NOP
-// that finished DONE has no results, so it stores without one.
+// warp's counters with fire-and-forget device atomics (the scout re-syncs the mirror) and stores
+// the statuses. A batch stores them last. A single task (every express task) stores its status
+// first: its release then waits for nothing but its own result, and the round trip does not wait
+// for the counters (which land in device memory well before the host, having seen DONE, could
+// copy them out: a snapshot is a DMA issued after that).
 __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned ready, int level, unsigned slot, unsigned* words, int known_authorized) {
   bool mine = (ready >> lane) & 1u;
   unsigned status = 0, opcode = 0xFFFFFFFFu, tenant = 0, fault = 0;
@@ -505,35 +541,35 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
 #ifdef VYRE_TRACE
   unsigned long long t_ran = vyre_globaltimer();
 #endif
-  bool authorized_run = mine && fault != (unsigned)VYRE_FAULT_TENANT;
-  unsigned metered = __ballot_sync(0xFFFFFFFFu, authorized_run && opcode < VYRE_METERED_OPCODES);
-  if (authorized_run && opcode < VYRE_METERED_OPCODES) {
-    unsigned same = __match_any_sync(metered, opcode);
-    if (lane == __ffs(same) - 1) atomicAdd(a.dcontrol + VYRE_CTL_METRICS_BASE + opcode, (unsigned)__popc(same));
-  }
-  if (mine) {
-    unsigned same = __match_any_sync(ready, tenant & 31u);
-    if (lane == __ffs(same) - 1) atomicAdd(a.dcontrol + VYRE_CTL_TENANT_FAIRNESS_BASE + (tenant & 31u), (unsigned)__popc(same));
-  }
-  unsigned done = __popc(__ballot_sync(0xFFFFFFFFu, mine && status == VYRE_STATUS_DONE));
-  unsigned faults = __popc(__ballot_sync(0xFFFFFFFFu, mine && status == VYRE_STATUS_FAULT));
-  if (lane == 0) {
-    unsigned* d = a.dcontrol;
-    atomicAdd(d + VYRE_CTL_PRIORITY_FAIRNESS_BASE + level, (unsigned)__popc(ready));
-    if (level <= 1) atomicAdd(d + VYRE_CTL_PRIORITY_STARVATION_COUNTER, 1u);
-    else *(volatile unsigned*)(d + VYRE_CTL_PRIORITY_STARVATION_COUNTER) = 0u;
-    if (done) atomicAdd(d + VYRE_CTL_DONE_COUNT, done);
-    if (faults) atomicAdd(d + VYRE_CTL_FAULT_COUNT, faults);
+  bool single = (ready & (ready - 1u)) == 0u;
+  if (single) vyre_store_statuses(a, mine, slot, status, opcode);
+  bool metered = mine && fault != (unsigned)VYRE_FAULT_TENANT && opcode < VYRE_METERED_OPCODES;
+  unsigned* d = a.dcontrol;
+  if (!single) {
+    // Several tasks: one atomic per distinct opcode and tenant, and one per total.
+    unsigned metered_lanes = __ballot_sync(0xFFFFFFFFu, metered);
+    if (metered) {
+      unsigned same = __match_any_sync(metered_lanes, opcode);
+      if (lane == __ffs(same) - 1) atomicAdd(d + VYRE_CTL_METRICS_BASE + opcode, (unsigned)__popc(same));
+    }
+    if (mine) {
+      unsigned same = __match_any_sync(ready, tenant & 31u);
+      if (lane == __ffs(same) - 1) atomicAdd(d + VYRE_CTL_TENANT_FAIRNESS_BASE + (tenant & 31u), (unsigned)__popc(same));
+    }
+    unsigned done = __popc(__ballot_sync(0xFFFFFFFFu, mine && status == VYRE_STATUS_DONE));
+    unsigned faults = __popc(__ballot_sync(0xFFFFFFFFu, mine && status == VYRE_STATUS_FAULT));
+    if (lane == 0) vyre_count_batch(d, level, (unsigned)__popc(ready), done, faults);
+  } else if (mine) {
+    // One task: its lane adds each counter itself. The aggregation above would merge nothing,
+    // and its __match_any_sync made a round trip 0.3 us longer (scripts/kernel-lab).
+    if (metered) atomicAdd(d + VYRE_CTL_METRICS_BASE + opcode, 1u);
+    atomicAdd(d + VYRE_CTL_TENANT_FAIRNESS_BASE + (tenant & 31u), 1u);
+    vyre_count_batch(d, level, 1u, status == VYRE_STATUS_DONE, status == VYRE_STATUS_FAULT);
   }
 #ifdef VYRE_TRACE
   unsigned long long t_counted = vyre_globaltimer();
 #endif
-  bool results = __any_sync(0xFFFFFFFFu, mine && (opcode != VYRE_OP_NOP || status != VYRE_STATUS_DONE));
-  unsigned* status_word = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
-  if (mine) {
-    if (results) vyre_store_sys(status_word, status);
-    else vyre_store_sys_relaxed(status_word, status);
-  }
+  if (!single) vyre_store_statuses(a, mine, slot, status, opcode);
 #ifdef VYRE_TRACE
   if (mine) {
     unsigned long long t_stored = vyre_globaltimer();
@@ -543,6 +579,7 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
     atomicAdd(&a.state->trace_sum[2], t_counted - t_ran);
     atomicAdd(&a.state->trace_sum[3], t_stored - t_counted);
     atomicAdd(&a.state->trace_count[0], 1ull);
+    *(volatile unsigned long long*)&a.state->trace_stored = t_stored;
   }
 #endif
 }
@@ -583,16 +620,33 @@ __device__ bool vyre_run_batch(const VyreKernelArgs& a, unsigned lane, const uns
   return true;
 }
 
-// Where this lane reads the express copy of `level`'s next ticket (lines lane % 8), and the stamp
-// that copy carries when it holds that ticket (ExpressLayout); null for an empty level.
-__device__ const uint4* vyre_express_line(const VyreKernelArgs& a, const unsigned* offsets, unsigned level,
-                                          unsigned long long ticket, unsigned lane, unsigned* stamp) {
-  if (level >= VYRE_PRIORITY_LEVELS) return nullptr;
-  unsigned length = offsets[level + 1] - offsets[level];
-  if (length == 0u) return nullptr;
-  *stamp = (unsigned)(ticket % 0xFFFFFFFFull) + 1u;
-  unsigned long long slot = offsets[level] + (unsigned)(ticket % length);
-  return a.express + slot * VYRE_EXPRESS_LINES + (lane % VYRE_EXPRESS_LINES);
+// Where a lane reads the express copy of one level's next ticket (lines lane % 8), and the stamp
+// that copy carries when it holds that ticket (ExpressLayout); `line` is null for no level.
+struct VyreExpressTarget {
+  const uint4* line;
+  unsigned long long ticket;
+  unsigned stamp;
+};
+
+// Points `t` at `level`'s ticket `ticket`. The next ticket (the case after every express task)
+// costs an add; any other jump costs two 64-bit divisions, a quarter of a microsecond.
+__device__ __forceinline__ void vyre_express_aim(const VyreKernelArgs& a, const unsigned* offsets, unsigned level,
+                                                 unsigned long long ticket, unsigned lane, VyreExpressTarget& t) {
+  if (level >= VYRE_PRIORITY_LEVELS || offsets[level + 1] == offsets[level]) {
+    t.line = nullptr;
+    return;
+  }
+  if (t.line != nullptr && ticket == t.ticket) return;
+  const uint4* first = a.express + (unsigned long long)offsets[level] * VYRE_EXPRESS_LINES + (lane % VYRE_EXPRESS_LINES);
+  if (t.line != nullptr && ticket == t.ticket + 1ull) {
+    t.stamp = t.stamp == 0xFFFFFFFFu ? 1u : t.stamp + 1u;
+    t.line += VYRE_EXPRESS_LINES;
+    if (t.line >= first + (unsigned long long)(offsets[level + 1] - offsets[level]) * VYRE_EXPRESS_LINES) t.line = first;
+  } else {
+    t.stamp = (unsigned)(ticket % 0xFFFFFFFFull) + 1u;
+    t.line = first + (ticket % (offsets[level + 1] - offsets[level])) * VYRE_EXPRESS_LINES;
+  }
+  t.ticket = ticket;
 }
 
 // Whether `tenant` (the same in every lane) may run (0 or 1), from the scout's poll: lanes 0..7
@@ -616,17 +670,42 @@ __device__ int vyre_poll_authorized(const VyreKernelArgs& a, const uint4& head, 
 // false if a worker took the ticket first.
 __device__ bool vyre_run_express(const VyreKernelArgs& a, unsigned lane, unsigned level, unsigned long long ticket,
                                  unsigned slot, unsigned first, uint4 line, const uint4& head) {
-  unsigned won = 0;
-  if (lane == 0) won = atomicCAS(&a.state->claim[level], ticket, ticket + 1ull) == ticket;
-  if (!__shfl_sync(0xFFFFFFFFu, won, 0)) return false;
+  // The claim's answer is needed only before the task runs: gather the words while it travels.
+  unsigned long long previous = 0;
+  if (lane == 0) previous = atomicCAS(&a.state->claim[level], ticket, ticket + 1ull);
   unsigned words[VYRE_SLOT_WORDS];
 #pragma unroll
   for (unsigned i = 0; i < VYRE_EXPRESS_LINES; i++) {
     words[2 * i] = __shfl_sync(0xFFFFFFFFu, line.x, first + i);
     words[2 * i + 1] = __shfl_sync(0xFFFFFFFFu, line.z, first + i);
   }
-  vyre_finish(a, lane, 1u, (int)level, slot, words, vyre_poll_authorized(a, head, words[2]));
+  int authorized = vyre_poll_authorized(a, head, words[2]);
+  if (!__shfl_sync(0xFFFFFFFFu, lane == 0 && previous == ticket, 0)) return false;
+  vyre_finish(a, lane, 1u, (int)level, slot, words, authorized);
   return true;
+}
+
+// Mirrors one poll's tenant table (control words 2..31, in `head` of lanes 0..7) where it changed
+// since `table_seen`, then the doorbells (`bell`, lanes 0..4). The table is fenced before the
+// doorbells only when it changed: a fence waits for every memory access in flight, the last
+// task's status store and the next poll's reads included.
+__device__ void vyre_mirror_doorbells(VyreDeviceState* s, unsigned lane, const uint4& head, unsigned bell, uint4& table_seen) {
+  bool table_changed = false;
+  if (lane < 8u) {
+    unsigned words[4] = {head.x, head.y, head.z, head.w};
+    unsigned seen[4] = {table_seen.x, table_seen.y, table_seen.z, table_seen.w};
+    for (unsigned k = 0; k < 4; k++) {
+      unsigned w = 4u * lane + k;
+      if (w < VYRE_CTL_TENANT_BASE || words[k] == seen[k]) continue;
+      if (w == VYRE_CTL_TENANT_BASE) s->tenant_base = words[k];
+      else s->tenant_mask[w - VYRE_CTL_TENANT_TABLE_START] = words[k];
+      table_changed = true;
+    }
+    table_seen = head;
+  }
+  if (__any_sync(0xFFFFFFFFu, table_changed)) __threadfence();
+  __syncwarp();
+  if (lane < VYRE_PRIORITY_LEVELS) atomicExch(&s->doorbell[lane], bell);
 }
 
 // The scout: mirrors the host-written doorbells, SHUTDOWN and tenant table into device memory
@@ -639,31 +718,34 @@ __device__ bool vyre_run_express(const VyreKernelArgs& a, unsigned lane, unsigne
 // (round-trip latency), then backs off to scout_idle_ns, and after 1,000 of those to 20x that (at
 // most 1 ms), so an idle kernel makes one small PCIe read (and one heartbeat write) per poll. When
 // work stops it re-syncs the control mirror; when a doorbell shows waiting tickets it runs a batch.
+//
+// After a task's status store the next poll goes out first: what the pass has left to do (the
+// mirrors, when no worker needs them yet) is done while that poll's reads travel. Measured with
+// scripts/kernel-lab, that bookkeeping and the express targets' divisions had put about 0.9 us
+// between a status store and the next poll.
 __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets) {
   VyreDeviceState* s = a.state;
   unsigned* control = a.control;
-  unsigned long long last_claims = 0;  // this lane's level (lanes 0..4)
-  unsigned last_doorbell = 0;          // this lane's level (lanes 0..4)
-  // The express copies read next: group 0 is levels 0..3 (eight lanes each), group 1 level 4
-  // (lanes 0..7). `cursor` (lanes 0..4) is the ticket they are for.
-  unsigned long long cursor = 0, express_ticket[2] = {0, 0};
-  unsigned express_stamp[2] = {0, 0};
-  const uint4* express_line[2] = {nullptr, nullptr};
-  bool express_stale = true;
+  // Lanes 0..4, one level each: the claim cursor of the last poll and the one last mirrored to the
+  // host, the doorbell of the last poll, and the next ticket as far as the scout knows.
+  unsigned long long claims = 0, last_claims = 0, cursor = 0;
+  unsigned last_doorbell = 0;
+  // The express copies read next: group 0 is levels 0..3 (eight lanes each), group 1 level 4 (lanes 0..7).
+  VyreExpressTarget target[2] = {{nullptr, 0ull, 0u}, {nullptr, 0ull, 0u}};
+  uint4 table_seen = make_uint4(0u, 0u, 0u, 0u);  // lanes 0..7: the tenant words last mirrored (the state starts zeroed)
+  bool mirror_pending = false;                    // the last poll's doorbells are not mirrored yet
+  uint4 mirror_head = make_uint4(0u, 0u, 0u, 0u);  // lanes 0..7: that poll's control words 0..31
   unsigned long long last_activity = vyre_globaltimer();
 #ifdef VYRE_TRACE
-  unsigned long long last_poll = last_activity;
+  unsigned long long last_poll = last_activity, last_issue = last_activity;
 #endif
   unsigned sleep_ns = 0;
   bool synced = true;
   while (true) {
-    if (express_stale) {
-      for (unsigned g = 0; g < 2u; g++) {
-        unsigned level = g == 0u ? lane / VYRE_EXPRESS_LINES : (lane < VYRE_EXPRESS_LINES ? 4u : VYRE_PRIORITY_LEVELS);
-        express_ticket[g] = __shfl_sync(0xFFFFFFFFu, cursor, level < VYRE_PRIORITY_LEVELS ? level : 0u);
-        express_line[g] = vyre_express_line(a, offsets, level, express_ticket[g], lane, &express_stamp[g]);
-      }
-      express_stale = false;
+    for (unsigned g = 0; g < 2u; g++) {
+      unsigned level = g == 0u ? lane / VYRE_EXPRESS_LINES : (lane < VYRE_EXPRESS_LINES ? 4u : VYRE_PRIORITY_LEVELS);
+      unsigned long long next = __shfl_sync(0xFFFFFFFFu, cursor, level < VYRE_PRIORITY_LEVELS ? level : 0u);
+      vyre_express_aim(a, offsets, level, next, lane, target[g]);
     }
     bool hot = sleep_ns == 0u;
     // One load instruction for the whole warp, so one PCIe round trip: lanes 0..7 read control
@@ -672,17 +754,30 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
     // Lanes taking turns (one branch per group) cost a round trip each. The express loads are
     // independent of it, so all three are in flight at once.
     // The device-memory words are loaded first so that their latency hides under the PCIe read.
+#ifdef VYRE_TRACE
+    unsigned long long t_issue = vyre_globaltimer();
+#endif
     unsigned aborted = vyre_load_gpu(&s->abort);
     unsigned device_shutdown = vyre_load_gpu(&s->shutdown);
-    unsigned long long claims = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;
+    unsigned long long polled_claims = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;
     const unsigned bell_quad = VYRE_CTL_PUBLISH_SEQ_BASE / 4u;
     unsigned quad = lane == 8u ? bell_quad : lane == 9u ? bell_quad + 1u : (lane & 7u);
     uint4 head = __ldcv(reinterpret_cast<const uint4*>(control) + quad);
     uint4 line[2];
 #pragma unroll
     for (unsigned g = 0; g < 2u; g++) {
-      line[g] = hot && express_line[g] != nullptr ? __ldcv(express_line[g]) : make_uint4(0u, 0u, 0u, 0u);
+      line[g] = hot && target[g].line != nullptr ? __ldcv(target[g].line) : make_uint4(0u, 0u, 0u, 0u);
     }
+    // While the reads travel: what the last pass left to do.
+    if (mirror_pending) {
+      vyre_mirror_doorbells(s, lane, mirror_head, last_doorbell, table_seen);
+      mirror_pending = false;
+    }
+    if (lane < VYRE_PRIORITY_LEVELS && claims != last_claims) {
+      last_claims = claims;
+      *(volatile unsigned long long*)(control + VYRE_CTL_CLAIM_SEQ_BASE + 2 * lane) = claims;
+    }
+    claims = polled_claims;
     bool changed = false;
     {
       // Doorbell `lane` is word PUBLISH_SEQ_BASE + lane: component (word % 4) of lane 8 or 9.
@@ -704,7 +799,7 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
     unsigned stamped[2];
 #pragma unroll
     for (unsigned g = 0; g < 2u; g++) {
-      stamped[g] = __ballot_sync(0xFFFFFFFFu, express_line[g] != nullptr && line[g].y == express_stamp[g] && line[g].w == express_stamp[g]);
+      stamped[g] = __ballot_sync(0xFFFFFFFFu, target[g].line != nullptr && line[g].y == target[g].stamp && line[g].w == target[g].stamp);
     }
     int express_level = -1;
     for (unsigned p = 0; p < VYRE_PRIORITY_LEVELS && express_level < 0; p++) {
@@ -715,15 +810,19 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
       if (lane == 0) atomicExch(&s->shutdown, 1u);
       return;
     }
-    unsigned long long now = vyre_globaltimer();
 #ifdef VYRE_TRACE
+    unsigned long long now = vyre_globaltimer();
     if (lane == 0) {
       if (any || express_level >= 0) *(volatile unsigned long long*)&s->trace_seen = now;
       if (now - last_poll < 100000ull) {  // hot polls only
         atomicAdd(&s->trace_sum[4], now - last_poll);
+        atomicAdd(&s->trace_sum[5], now - t_issue);
+        unsigned long long stored = *(volatile unsigned long long*)&s->trace_stored;
+        if (stored > last_issue && stored < t_issue) atomicAdd(&s->trace_sum[6], t_issue - stored);
         atomicAdd(&s->trace_count[1], 1ull);
       }
       last_poll = now;
+      last_issue = t_issue;
     }
 #endif
     // The express copy first (one task, no doorbell needed), unless a level above it waits, and
@@ -734,11 +833,14 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
     if (express_level >= 0) {
       unsigned level = (unsigned)express_level;
       bool above = __any_sync(0xFFFFFFFFu, lane < level && (int)(last_doorbell - (unsigned)claims) > 0);
-      unsigned g = level < 4u ? 0u : 1u;
-      unsigned first = level < 4u ? VYRE_EXPRESS_LINES * level : 0u;
-      unsigned long long ticket = __shfl_sync(0xFFFFFFFFu, express_ticket[g], first);
-      unsigned slot = __shfl_sync(0xFFFFFFFFu, (unsigned)((express_line[g] - a.express) / VYRE_EXPRESS_LINES), first);
-      if (!above && vyre_run_express(a, lane, level, ticket, slot, first, line[g], head)) {
+      // Selected, not indexed: an array indexed at run time lives in local memory, and storing the
+      // reads there made the warp wait for them right after issuing them (cuobjdump -sass).
+      bool low = level < 4u;
+      unsigned first = low ? VYRE_EXPRESS_LINES * level : 0u;
+      unsigned long long ticket = __shfl_sync(0xFFFFFFFFu, low ? target[0].ticket : target[1].ticket, first);
+      const uint4* copy = low ? target[0].line : target[1].line;
+      unsigned slot = __shfl_sync(0xFFFFFFFFu, (unsigned)((copy - a.express) / VYRE_EXPRESS_LINES), first);
+      if (!above && vyre_run_express(a, lane, level, ticket, slot, first, low ? line[0] : line[1], head)) {
         ran_express = true;
 #ifdef VYRE_TRACE
         if (lane == 0) atomicAdd(&s->trace_count[2], 1ull);
@@ -746,31 +848,25 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
         if (lane == level && known < ticket + 1ull) known = ticket + 1ull;
       }
     }
-    if (any) {
-      // The slots below a doorbell were stored before it (x86 keeps stores in order) and are read
-      // after this load completed, with uncached loads: they cannot be older than the doorbell.
-      if (lane < 8u) {
-        unsigned base = 4u * lane;
-        unsigned words[4] = {head.x, head.y, head.z, head.w};
-        for (unsigned k = 0; k < 4; k++) {
-          unsigned w = base + k;
-          if (w == VYRE_CTL_TENANT_BASE) s->tenant_base = words[k];
-          if (w >= VYRE_CTL_TENANT_TABLE_START && w < VYRE_CTL_TENANT_TABLE_START + VYRE_MAX_TENANTS) {
-            s->tenant_mask[w - VYRE_CTL_TENANT_TABLE_START] = words[k];
-          }
-        }
-      }
-      __threadfence();
-      __syncwarp();
-      if (lane < VYRE_PRIORITY_LEVELS) atomicExch(&s->doorbell[lane], last_doorbell);
-    }
-    if (lane < VYRE_PRIORITY_LEVELS) {
-      if (claims != last_claims) {
-        last_claims = claims;
-        *(volatile unsigned long long*)(control + VYRE_CTL_CLAIM_SEQ_BASE + 2 * lane) = claims;
-      }
-    }
+#ifndef VYRE_TRACE
+    unsigned long long now = vyre_globaltimer();  // after the express task: not in its round trip
+#endif
     bool waiting = __any_sync(0xFFFFFFFFu, lane < VYRE_PRIORITY_LEVELS && (int)(last_doorbell - (unsigned)known) > 0);
+    if (any && waiting) {
+      // More than the express task arrived: the workers need the doorbells now, and a wake-up
+      // (after the doorbell mirrors).
+      vyre_mirror_doorbells(s, lane, head, last_doorbell, table_seen);
+      mirror_pending = false;
+      __syncwarp();
+      if (lane == 0) {
+        __threadfence();
+        atomicAdd(&s->wake, 1u);
+      }
+    } else if (any) {
+      // Nothing for the workers: mirror once the next poll is on its way.
+      mirror_pending = true;
+      mirror_head = head;
+    }
     if (any || ran_express) {
       last_activity = now;
       sleep_ns = 0;
@@ -781,7 +877,7 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
       // Where the cursors are now (workers and this batch moved them): the next express reads.
       known = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;
     } else if (!any && !ran_express && now - last_activity > a.scout_hot_ns) {
-      if (!synced) {
+      if (!synced && !mirror_pending) {
         vyre_resync(a, lane, 32u);
         synced = true;
       }
@@ -795,7 +891,6 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
       sleep_ns = sleep_ns == 0 ? 256 : (sleep_ns * 2ull > cap ? (unsigned)cap : sleep_ns * 2);
       __nanosleep(sleep_ns);
     }
-    express_stale = __any_sync(0xFFFFFFFFu, lane < VYRE_PRIORITY_LEVELS && known != cursor);
     if (lane < VYRE_PRIORITY_LEVELS) cursor = known;
   }
 }
@@ -812,15 +907,25 @@ extern "C" __global__ void __launch_bounds__(256) vyre_megakernel(VyreKernelArgs
   if (scout) {
     vyre_scout(a, lane, offsets);
   } else {
-    unsigned sleep_ns = 0;
-    while (vyre_load_gpu(&s->shutdown) == 0u) {
-      if (vyre_load_gpu(&s->abort)) __trap();  // the host's last resort after a stall
-      if (vyre_run_batch(a, lane, offsets, false)) {
-        sleep_ns = 0;
-      } else {
-        sleep_ns = sleep_ns == 0 ? 32 : (sleep_ns * 2 > a.worker_idle_ns ? a.worker_idle_ns : sleep_ns * 2);
-        __nanosleep(sleep_ns);
+    // An idle worker polls the wake line only (wake, abort, shutdown in one load) and tries to
+    // claim when the scout bumped `wake`, or while its last batch found work. A wake it misses
+    // costs parallelism, never a task: the scout runs batches itself while work waits.
+    unsigned sleep_ns = 0, seen_wake = 0;
+    bool busy = true;
+    while (true) {
+      uint4 line = __ldcv(reinterpret_cast<const uint4*>(&s->wake));
+      if (line.y) __trap();  // abort: the host's last resort after a stall
+      if (line.z) break;     // shutdown
+      if (busy || line.x != seen_wake) {
+        seen_wake = line.x;
+        busy = vyre_run_batch(a, lane, offsets, false);
+        if (busy) {
+          sleep_ns = 0;
+          continue;
+        }
       }
+      sleep_ns = sleep_ns == 0 ? 32 : (sleep_ns * 2 > a.worker_idle_ns ? a.worker_idle_ns : sleep_ns * 2);
+      __nanosleep(sleep_ns);
     }
   }
   __syncwarp();

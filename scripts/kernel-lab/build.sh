@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds rt_lab against every variant of variants.py, for the working tree's kernel and (base
+# only) the last commit's, into scripts/kernel-lab/target/ (sm_90).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$here/target"
+mkdir -p "$here/target/src"
+names=$(python3 "$here/variants.py" "$here/target/src")
+git -C "$here" show HEAD:vyre-cuda/src/main/resources/dev/vyre/cuda/megakernel.cu > "$here/target/src/head.cu.txt"
+names="$names $(python3 "$here/variants.py" "$here/target/src" "$here/target/src/head.cu.txt" head_ base)"
+for name in $names; do
+  nvcc -O3 -arch=sm_90 -std=c++17 -DMEGAKERNEL_SOURCE="\"$here/target/src/$name.cu\"" -o "$here/target/rt_lab_$name" "$here/rt_lab.cu" &
+  while [ "$(jobs -r | wc -l)" -ge 3 ]; do sleep 0.2; done
+done
+nvcc -O3 -arch=sm_90 -o "$here/target/pcie_latency" "$here/pcie_latency.cu" &
+# The base kernel as a cubin, for `cuobjdump -sass` on the GPU machine (there is none here).
+nvcc -O3 -arch=sm_90 -cubin -o "$here/target/base.cubin" -x cu "$here/target/src/base.cu" &
+wait
+ls "$here/target" | grep rt_lab | tr '\n' ' '; echo

@@ -1,0 +1,206 @@
+// Kernel-only round-trip lab: the production megakernel (included below) driven by a C++ host
+// that publishes exactly as Megakernel.java does (ring slot, express copy, doorbell), one task at
+// a time, and spins on the slot's status. No JVM, so kernel variants can be compared in seconds,
+// side by side, against the mapped-memory ping-pong floor measured in the same process.
+//
+// Build: scripts/kernel-lab/build.sh (nvcc here, sm_90); run on the GPU machine:
+//   rt_lab <label> <samples> <opcode 0|1> [grid blocks] [worker_idle_ns] [scout_hot_ns]
+// Prints one line: label, p50/p99/min in us of the round trip and of the floor, and the trace.
+#include <cuda_runtime.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+// The "marks" variant's timestamps: the scout's lane 0 adds the time since the previous mark, in
+// shared memory (a global read-modify-write per mark would queue behind the scout's PCIe reads).
+__shared__ unsigned long long lab_sum_s[16], lab_count_s[16], lab_last_s;
+__device__ unsigned long long lab_sum[16], lab_count[16];
+#define LAB_ONE (blockIdx.x == 0 && threadIdx.x == 0)
+#define LAB_INIT() \
+  if (LAB_ONE) { for (int k_ = 0; k_ < 16; k_++) lab_sum_s[k_] = lab_count_s[k_] = 0; lab_last_s = 0; }
+#define LAB_FLUSH() \
+  if (LAB_ONE) { for (int k_ = 0; k_ < 16; k_++) { lab_sum[k_] = lab_sum_s[k_]; lab_count[k_] = lab_count_s[k_]; } }
+#define LAB_MARK(k)                                                                     \
+  do {                                                                                  \
+    if (LAB_ONE) {                                                                      \
+      unsigned long long t_ = vyre_globaltimer();                                       \
+      if (lab_last_s != 0ull) { lab_sum_s[k] += t_ - lab_last_s; lab_count_s[k]++; }    \
+      lab_last_s = t_;                                                                  \
+    }                                                                                   \
+  } while (0)
+
+#include MEGAKERNEL_SOURCE
+
+extern "C" __global__ void lab_pingpong(volatile unsigned* h2d, volatile unsigned* d2h, unsigned n) {
+  for (unsigned i = 1; i <= n; i++) {
+    while (h2d[0] != i) {
+    }
+    d2h[0] = i;
+    __threadfence_system();
+  }
+}
+
+#define CHECK(x)                                                                  \
+  do {                                                                            \
+    cudaError_t e = (x);                                                          \
+    if (e != cudaSuccess) {                                                       \
+      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
+      exit(2);                                                                    \
+    }                                                                             \
+  } while (0)
+
+static inline long long now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+static inline void compiler_barrier() { asm volatile("" ::: "memory"); }
+
+struct Percentiles {
+  double p50, p99, min;
+};
+static Percentiles percentiles(std::vector<long long>& v) {
+  std::sort(v.begin(), v.end());
+  return {v[v.size() / 2] / 1e3, v[(size_t)(v.size() * 0.99)] / 1e3, v[0] / 1e3};
+}
+
+int main(int argc, char** argv) {
+  const char* label = argc > 1 ? argv[1] : "base";
+  int samples = argc > 2 ? atoi(argv[2]) : 20000;
+  unsigned opcode = argc > 3 ? (unsigned)atoi(argv[3]) : 0u;
+  int device_sms = 0;
+  CHECK(cudaSetDeviceFlags(cudaDeviceMapHost));
+  CHECK(cudaDeviceGetAttribute(&device_sms, cudaDevAttrMultiProcessorCount, 0));
+  int grid = argc > 4 && atoi(argv[4]) > 0 ? atoi(argv[4]) : device_sms;
+  unsigned worker_idle = argc > 5 ? (unsigned)atoi(argv[5]) : 1000u;
+  unsigned scout_hot = argc > 6 ? (unsigned)atoi(argv[6]) : 2000000u;
+
+  const unsigned slots = 65536, control_words = 256;
+  unsigned *control, *ring;
+  uint4* express;
+  CHECK(cudaHostAlloc(&control, control_words * 4, cudaHostAllocMapped | cudaHostAllocPortable));
+  CHECK(cudaHostAlloc(&ring, (size_t)slots * 64, cudaHostAllocMapped | cudaHostAllocPortable));
+  CHECK(cudaHostAlloc(&express, (size_t)slots * 128, cudaHostAllocMapped | cudaHostAllocPortable));
+  memset(control, 0, control_words * 4);
+  memset(ring, 0, (size_t)slots * 64);
+  memset(express, 0, (size_t)slots * 128);
+  control[VYRE_CTL_TENANT_BASE] = VYRE_CTL_TENANT_TABLE_START;
+  control[VYRE_CTL_TENANT_TABLE_START] = 0xFFFFFFFFu;  // tenant 0 authorized
+  const unsigned level = 2;                              // singlePriority(NORMAL), as bench dispatch
+  unsigned offsets[6] = {0, 0, 0, slots, slots, slots};
+  for (int p = 0; p < 6; p++) control[VYRE_CTL_PRIORITY_OFFSETS_BASE + p] = offsets[p];
+
+  unsigned *dcontrol, *debug_log;
+  VyreDeviceState* state;
+  VyreResource* resources;
+  CHECK(cudaMalloc(&dcontrol, control_words * 4));
+  CHECK(cudaMemcpy(dcontrol, control, control_words * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMalloc(&state, sizeof(VyreDeviceState)));
+  CHECK(cudaMemset(state, 0, sizeof(VyreDeviceState)));
+  CHECK(cudaMalloc(&debug_log, 4096 * 4));
+  CHECK(cudaMemset(debug_log, 0, 4096 * 4));
+  CHECK(cudaMalloc(&resources, 16 * 16));
+  CHECK(cudaMemset(resources, 0, 16 * 16));
+
+  VyreKernelArgs a;
+  memset(&a, 0, sizeof a);
+  CHECK(cudaHostGetDevicePointer((void**)&a.control, control, 0));
+  a.dcontrol = dcontrol;
+  a.control_words = control_words;
+  CHECK(cudaHostGetDevicePointer((void**)&a.ring, ring, 0));
+  a.slot_count = slots;
+  a.debug_log = debug_log;
+  a.debug_words = 4096;
+  a.state = state;
+  a.resources = resources;
+  a.resource_capacity = 16;
+  a.scout_idle_ns = 50000;
+  a.worker_idle_ns = worker_idle;
+  a.scout_hot_ns = scout_hot;
+  CHECK(cudaHostGetDevicePointer((void**)&a.express, express, 0));
+
+  cudaStream_t stream;
+  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  vyre_megakernel<<<grid, 256, 0, stream>>>(a);
+  CHECK(cudaGetLastError());
+  volatile unsigned* vcontrol = control;
+  while (vcontrol[VYRE_CTL_KERNEL_STATE] != VYRE_KERNEL_STATE_RUNNING) {
+  }
+
+  int warmup = samples / 5 > 1000 ? samples / 5 : 1000;
+  std::vector<long long> trips;
+  trips.reserve(samples);
+  volatile unsigned long long* units = reinterpret_cast<volatile unsigned long long*>(express);
+  for (int i = 0; i < warmup + samples; i++) {
+    unsigned long long seq = (unsigned long long)i;
+    unsigned slot = offsets[level] + (unsigned)(seq % slots);
+    volatile unsigned* s = ring + (size_t)slot * 16;
+    unsigned words[16] = {VYRE_STATUS_PUBLISHED, opcode, 0u, level, (unsigned)i, VYRE_CTL_OBSERVABLE_BASE};
+    long long t0 = now_ns();
+    for (int w = 0; w < 16; w++) s[w] = words[w];
+    compiler_barrier();  // x86 keeps stores in order: the slot before its copy, the copy before the doorbell
+    unsigned long long stamp = (unsigned long long)((seq % 0xFFFFFFFFull) + 1ull) << 32;
+    for (int w = 0; w < 16; w++) units[(size_t)slot * 16 + w] = stamp | words[w];
+    compiler_barrier();
+    vcontrol[VYRE_CTL_PUBLISH_SEQ_BASE + level] = (unsigned)(seq + 1);
+    while (s[0] != VYRE_STATUS_DONE) {
+      if (s[0] == VYRE_STATUS_FAULT) {
+        fprintf(stderr, "task %d faulted: reason %u\n", i, s[3]);
+        return 3;
+      }
+    }
+    long long t1 = now_ns();
+    units[(size_t)slot * 16] = 0ull;  // retire: the copy can never be taken again
+    if (i >= warmup) trips.push_back(t1 - t0);
+  }
+  vcontrol[VYRE_CTL_SHUTDOWN] = 1u;
+  CHECK(cudaStreamSynchronize(stream));
+  // trace_seen, trace_stored, trace_sum[7], trace_count[3] (older kernels' traces are not read)
+  unsigned long long trace[12] = {0};
+  const size_t trace_bytes = sizeof(VyreDeviceState) - offsetof(VyreDeviceState, trace_seen);
+  if (trace_bytes == sizeof trace) {
+    CHECK(cudaMemcpy(trace, reinterpret_cast<char*>(state) + offsetof(VyreDeviceState, trace_seen), sizeof trace, cudaMemcpyDeviceToHost));
+  }
+
+  // The floor, in the same process: one thread ping-pongs a flag through mapped memory.
+  unsigned* flags;
+  CHECK(cudaHostAlloc(&flags, 256, cudaHostAllocMapped | cudaHostAllocPortable));
+  memset(flags, 0, 256);
+  unsigned* dflags;
+  CHECK(cudaHostGetDevicePointer((void**)&dflags, flags, 0));
+  volatile unsigned* h2d = flags;
+  volatile unsigned* d2h = flags + 32;
+  unsigned rounds = (unsigned)(warmup + samples);
+  lab_pingpong<<<1, 1, 0, stream>>>(dflags, dflags + 32, rounds);
+  CHECK(cudaGetLastError());
+  std::vector<long long> floors;
+  floors.reserve(samples);
+  for (unsigned i = 1; i <= rounds; i++) {
+    long long t0 = now_ns();
+    h2d[0] = i;
+    while (d2h[0] != i) {
+    }
+    long long t1 = now_ns();
+    if ((int)i > warmup) floors.push_back(t1 - t0);
+  }
+  CHECK(cudaStreamSynchronize(stream));
+
+  Percentiles rt = percentiles(trips), fl = percentiles(floors);
+  printf("%-18s op=%u grid=%d widle=%u  rt p50 %.2f p99 %.2f min %.2f | floor p50 %.2f p99 %.2f | ratio %.2fx",
+         label, opcode, grid, worker_idle, rt.p50, rt.p99, rt.min, fl.p50, fl.p99, rt.p50 / fl.p50);
+  if (trace[9] > 0) {
+    double n = (double)trace[9], polls = (double)trace[10];
+    printf(" | trace tasks=%llu polls=%llu express=%llu seen>start %.2f run %.2f count %.2f store %.2f | poll period %.2f latency %.2f | stored>next poll %.2f",
+           trace[9], trace[10], trace[11], trace[2] / n / 1e3, trace[3] / n / 1e3, trace[4] / n / 1e3, trace[5] / n / 1e3,
+           trace[6] / polls / 1e3, trace[7] / polls / 1e3, trace[8] / n / 1e3);
+  }
+  printf("\n");
+  unsigned long long sums[16], counts[16];
+  CHECK(cudaMemcpyFromSymbol(sums, lab_sum, sizeof sums));
+  CHECK(cudaMemcpyFromSymbol(counts, lab_count, sizeof counts));
+  for (int k = 0; k < 16; k++) {
+    if (counts[k] > 0) printf("  mark %2d: %9llu passes, %7.1f ns since the previous mark\n", k, counts[k], sums[k] / (double)counts[k]);
+  }
+  return 0;
+}
