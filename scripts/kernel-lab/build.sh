@@ -12,7 +12,6 @@ for name in $names; do
   nvcc -O3 -arch=sm_90 -std=c++17 -DMEGAKERNEL_SOURCE="\"$here/target/src/$name.cu\"" -o "$here/target/rt_lab_$name" "$here/rt_lab.cu" &
   while [ "$(jobs -r | wc -l)" -ge 3 ]; do sleep 0.2; done
 done
-nvcc -O3 -arch=sm_90 -o "$here/target/pcie_latency" "$here/pcie_latency.cu" &
 # The base kernel as a cubin, for `cuobjdump -sass` on the GPU machine (there is none here).
 nvcc -O3 -arch=sm_90 -cubin -o "$here/target/base.cubin" -x cu "$here/target/src/base.cu" &
 wait

@@ -4,7 +4,13 @@
 // side by side, against the mapped-memory ping-pong floor measured in the same process.
 //
 // Build: scripts/kernel-lab/build.sh (nvcc here, sm_90); run on the GPU machine:
-//   rt_lab <label> <samples> <opcode 0|1> [grid blocks] [worker_idle_ns] [scout_hot_ns]
+//   rt_lab <label> <samples> <opcode 0|1> [grid blocks] [worker_idle_ns] [host_delay_ns]
+// host_mode (env RT_LAB_HOST): 0 = plain stores; 1 = as Megakernel.java publishes and retires
+// (a full fence after the slot and its express copy, the doorbell read then CAS'd, a full fence
+// after retiring); 2 = as 1 but the doorbell CAS'd without reading it first.
+// host_delay_ns: the host spins that long between seeing DONE and publishing the next task (not
+// timed), as a slower host (the JVM's retire and publish) would: the kernel must not depend on
+// when the next task arrives relative to its polls.
 // Prints one line: label, p50/p99/min in us of the round trip and of the floor, and the trace.
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -13,24 +19,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
-
-// The "marks" variant's timestamps: the scout's lane 0 adds the time since the previous mark, in
-// shared memory (a global read-modify-write per mark would queue behind the scout's PCIe reads).
-__shared__ unsigned long long lab_sum_s[16], lab_count_s[16], lab_last_s;
-__device__ unsigned long long lab_sum[16], lab_count[16];
-#define LAB_ONE (blockIdx.x == 0 && threadIdx.x == 0)
-#define LAB_INIT() \
-  if (LAB_ONE) { for (int k_ = 0; k_ < 16; k_++) lab_sum_s[k_] = lab_count_s[k_] = 0; lab_last_s = 0; }
-#define LAB_FLUSH() \
-  if (LAB_ONE) { for (int k_ = 0; k_ < 16; k_++) { lab_sum[k_] = lab_sum_s[k_]; lab_count[k_] = lab_count_s[k_]; } }
-#define LAB_MARK(k)                                                                     \
-  do {                                                                                  \
-    if (LAB_ONE) {                                                                      \
-      unsigned long long t_ = vyre_globaltimer();                                       \
-      if (lab_last_s != 0ull) { lab_sum_s[k] += t_ - lab_last_s; lab_count_s[k]++; }    \
-      lab_last_s = t_;                                                                  \
-    }                                                                                   \
-  } while (0)
 
 #include MEGAKERNEL_SOURCE
 
@@ -74,7 +62,9 @@ int main(int argc, char** argv) {
   CHECK(cudaDeviceGetAttribute(&device_sms, cudaDevAttrMultiProcessorCount, 0));
   int grid = argc > 4 && atoi(argv[4]) > 0 ? atoi(argv[4]) : device_sms;
   unsigned worker_idle = argc > 5 ? (unsigned)atoi(argv[5]) : 1000u;
-  unsigned scout_hot = argc > 6 ? (unsigned)atoi(argv[6]) : 2000000u;
+  long long host_delay = argc > 6 ? atoll(argv[6]) : 0;
+  int host_mode = getenv("RT_LAB_HOST") ? atoi(getenv("RT_LAB_HOST")) : 0;
+  unsigned scout_hot = 2000000u;
 
   const unsigned slots = 65536, control_words = 256;
   unsigned *control, *ring;
@@ -129,8 +119,9 @@ int main(int argc, char** argv) {
   }
 
   int warmup = samples / 5 > 1000 ? samples / 5 : 1000;
-  std::vector<long long> trips;
+  std::vector<long long> trips, publishes;
   trips.reserve(samples);
+  publishes.reserve(samples);
   volatile unsigned long long* units = reinterpret_cast<volatile unsigned long long*>(express);
   for (int i = 0; i < warmup + samples; i++) {
     unsigned long long seq = (unsigned long long)i;
@@ -143,7 +134,15 @@ int main(int argc, char** argv) {
     unsigned long long stamp = (unsigned long long)((seq % 0xFFFFFFFFull) + 1ull) << 32;
     for (int w = 0; w < 16; w++) units[(size_t)slot * 16 + w] = stamp | words[w];
     compiler_barrier();
-    vcontrol[VYRE_CTL_PUBLISH_SEQ_BASE + level] = (unsigned)(seq + 1);
+    if (host_mode == 0) {
+      vcontrol[VYRE_CTL_PUBLISH_SEQ_BASE + level] = (unsigned)(seq + 1);
+    } else {
+      __sync_synchronize();  // Java: RUN_END.setVolatile (a locked instruction drains the store buffer)
+      unsigned* bell = control + VYRE_CTL_PUBLISH_SEQ_BASE + level;
+      unsigned expected = host_mode == 1 ? vcontrol[VYRE_CTL_PUBLISH_SEQ_BASE + level] : (unsigned)seq;
+      __sync_val_compare_and_swap(bell, expected, (unsigned)(seq + 1));
+    }
+    long long t_pub = now_ns();
     while (s[0] != VYRE_STATUS_DONE) {
       if (s[0] == VYRE_STATUS_FAULT) {
         fprintf(stderr, "task %d faulted: reason %u\n", i, s[3]);
@@ -152,7 +151,13 @@ int main(int argc, char** argv) {
     }
     long long t1 = now_ns();
     units[(size_t)slot * 16] = 0ull;  // retire: the copy can never be taken again
-    if (i >= warmup) trips.push_back(t1 - t0);
+    if (host_mode != 0) __sync_synchronize();  // Java: the volatile store of `retired`
+    if (i >= warmup) {
+      trips.push_back(t1 - t0);
+      publishes.push_back(t_pub - t0);
+    }
+    while (now_ns() - t1 < host_delay) {
+    }
   }
   vcontrol[VYRE_CTL_SHUTDOWN] = 1u;
   CHECK(cudaStreamSynchronize(stream));
@@ -186,9 +191,9 @@ int main(int argc, char** argv) {
   }
   CHECK(cudaStreamSynchronize(stream));
 
-  Percentiles rt = percentiles(trips), fl = percentiles(floors);
-  printf("%-18s op=%u grid=%d widle=%u  rt p50 %.2f p99 %.2f min %.2f | floor p50 %.2f p99 %.2f | ratio %.2fx",
-         label, opcode, grid, worker_idle, rt.p50, rt.p99, rt.min, fl.p50, fl.p99, rt.p50 / fl.p50);
+  Percentiles rt = percentiles(trips), fl = percentiles(floors), pub = percentiles(publishes);
+  printf("%-18s op=%u grid=%d widle=%u delay=%lld host=%d  rt p50 %.2f p99 %.2f min %.2f publish %.2f | floor p50 %.2f p99 %.2f | ratio %.2fx",
+         label, opcode, grid, worker_idle, host_delay, host_mode, rt.p50, rt.p99, rt.min, pub.p50, fl.p50, fl.p99, rt.p50 / fl.p50);
   if (trace[9] > 0) {
     double n = (double)trace[9], polls = (double)trace[10];
     printf(" | trace tasks=%llu polls=%llu express=%llu seen>start %.2f run %.2f count %.2f store %.2f | poll period %.2f latency %.2f | stored>next poll %.2f",
@@ -196,11 +201,5 @@ int main(int argc, char** argv) {
            trace[6] / polls / 1e3, trace[7] / polls / 1e3, trace[8] / n / 1e3);
   }
   printf("\n");
-  unsigned long long sums[16], counts[16];
-  CHECK(cudaMemcpyFromSymbol(sums, lab_sum, sizeof sums));
-  CHECK(cudaMemcpyFromSymbol(counts, lab_count, sizeof counts));
-  for (int k = 0; k < 16; k++) {
-    if (counts[k] > 0) printf("  mark %2d: %9llu passes, %7.1f ns since the previous mark\n", k, counts[k], sums[k] / (double)counts[k]);
-  }
   return 0;
 }

@@ -27,39 +27,21 @@ def no_counters(t):  # attribution
     return cut(t, "  bool metered = mine && fault", "#ifdef VYRE_TRACE\n  unsigned long long t_counted")
 
 
-def no_claim_mirror(t):  # attribution: no claim cursor mirror store to the host
-    return replace(t, "      *(volatile unsigned long long*)(control + VYRE_CTL_CLAIM_SEQ_BASE + 2 * lane) = claims;", "")
+def _helpers(t, n):
+    return "#define VYRE_EXPRESS_HELPERS " + str(n) + "u\n" + t
 
 
-# Lab-only timestamps (rt_lab.cu defines LAB_MARK): the mean time from the previous mark to each.
-MARKS = [
-    ("  while (true) {\n    for (unsigned g = 0; g < 2u; g++) {\n      unsigned level", "  while (true) {\n    LAB_MARK(0);\n    for (unsigned g = 0; g < 2u; g++) {\n      unsigned level"),
-    ("    unsigned aborted = vyre_load_gpu(&s->abort);", "    LAB_MARK(1);\n    unsigned aborted = vyre_load_gpu(&s->abort);"),
-    ("    // While the reads travel", "    LAB_MARK(2);\n    // While the reads travel"),
-    ("    bool changed = false;\n", "    LAB_MARK(15);\n    bool changed = false;\n"),
-    ("    if (aborted) __trap();", "    LAB_MARK(3);\n    if (aborted) __trap();"),
-    ("    unsigned long long now = vyre_globaltimer();", "    LAB_MARK(4);\n    unsigned long long now = vyre_globaltimer();"),
-    ("  unsigned words[VYRE_SLOT_WORDS];\n#pragma unroll\n  for (unsigned i = 0; i < VYRE_EXPRESS_LINES; i++) {", "  LAB_MARK(5);\n  unsigned words[VYRE_SLOT_WORDS];\n#pragma unroll\n  for (unsigned i = 0; i < VYRE_EXPRESS_LINES; i++) {"),
-    ("  int authorized = vyre_poll_authorized(a, head, words[2]);", "  LAB_MARK(6);\n  int authorized = vyre_poll_authorized(a, head, words[2]);"),
-    ("  vyre_finish(a, lane, 1u, (int)level, slot, words, authorized);", "  LAB_MARK(7);\n  vyre_finish(a, lane, 1u, (int)level, slot, words, authorized);"),
-    ("  bool metered = mine && fault", "  LAB_MARK(8);\n  bool metered = mine && fault"),
-    ("#ifdef VYRE_TRACE\n  unsigned long long t_counted", "  LAB_MARK(9);\n#ifdef VYRE_TRACE\n  unsigned long long t_counted"),
-    ("        ran_express = true;", "        LAB_MARK(10);\n        ran_express = true;"),
-    ("    bool waiting = __any_sync(", "    LAB_MARK(11);\n    bool waiting = __any_sync("),
-    ("    if (any || ran_express) {\n      last_activity", "    LAB_MARK(12);\n    if (any || ran_express) {\n      last_activity"),
-    ("    if (lane < VYRE_PRIORITY_LEVELS) cursor = known;", "    LAB_MARK(13);\n    if (lane < VYRE_PRIORITY_LEVELS) cursor = known;"),
-]
+def no_helper(t):  # the scout polls alone
+    return _helpers(t, 0)
 
 
-def marks(t):
-    for old, new in MARKS:
-        t = replace(t, old, new)
-    t = replace(t, "  unsigned sleep_ns = 0;\n  bool synced = true;\n", "  unsigned sleep_ns = 0;\n  bool synced = true;\n  LAB_INIT();\n")
-    return replace(t, "      if (lane == 0) atomicExch(&s->shutdown, 1u);\n      return;", "      if (lane == 0) atomicExch(&s->shutdown, 1u);\n      LAB_FLUSH();\n      return;")
+def two_helpers(t):
+    return _helpers(t, 2)
 
 
-EDITS = {f.__name__: f for f in (no_cas, no_counters, no_claim_mirror, marks)}
-NAMES = ["base"] + list(EDITS) + ["no_cas+no_counters+no_claim_mirror"]
+
+EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers)}
+NAMES = ["base"] + list(EDITS)
 
 
 def variant(text, name):

@@ -74,6 +74,7 @@ final class DispatchBenchCommand implements Callable<Integer> {
       results.put("round_trip_p50_us", trip.p50Micros());
       results.put("round_trip_p99_us", trip.p99Micros());
       results.put("round_trip_min_us", trip.minMicros());
+      results.put("round_trip_publish_p50_us", trip.publishP50Micros());
       DispatchMeasurements.RoundTrip store = DispatchMeasurements.roundTrip(kernel, roundTrips, Opcodes.STORE_U32);
       results.put("round_trip_store_u32_p50_us", store.p50Micros());
       results.put("round_trip_store_u32_p99_us", store.p99Micros());

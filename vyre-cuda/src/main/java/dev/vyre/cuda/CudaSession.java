@@ -57,6 +57,8 @@ final class CudaSession implements KernelSession {
   private static final int SCOUT_IDLE_NS = Integer.getInteger("vyre.cuda.scoutIdleNs", 50_000);
   private static final int SCOUT_HOT_NS = Integer.getInteger("vyre.cuda.scoutHotNs", 2_000_000);
   private static final int WORKER_IDLE_NS = Integer.getInteger("vyre.cuda.workerIdleNs", 1_000);
+  /** Express helper warps beside the scout (megakernel.cu, vyre_express_helper): 0 or 1 measured best. */
+  private static final int EXPRESS_HELPERS = Math.clamp(Integer.getInteger("vyre.cuda.expressHelpers", 1), 0, 4);
 
   private final CudaDriver driver;
   private final CudaDevice device;
@@ -92,7 +94,10 @@ final class CudaSession implements KernelSession {
     this.device = CudaDevice.query(driver, CudaDevice.selectedOrdinal());
     this.context = driver.retainPrimaryContext(driver.device(device.ordinal()));
     driver.setCurrent(context);
-    List<String> options = TRACE ? List.of("-default-device", "-DVYRE_TRACE") : List.of("-default-device");
+    List<String> options = new ArrayList<>(List.of("-default-device", "-DVYRE_EXPRESS_HELPERS=" + EXPRESS_HELPERS + "u"));
+    if (TRACE) {
+      options.add("-DVYRE_TRACE");
+    }
     PipelineCache.Entry compiled = PipelineCache.standard().compileFor(device, KernelSource.megakernel(spec.userOpcodes()),
         KernelSource.MEGAKERNEL, options);
     this.cacheOutcome = compiled.outcome();

@@ -71,6 +71,9 @@
 
 #define VYRE_DEBUG_RECORD_WORDS 4u
 #define VYRE_EXPRESS_LINES 8u
+#ifndef VYRE_EXPRESS_HELPERS
+#define VYRE_EXPRESS_HELPERS 1u
+#endif
 
 #define VYRE_FAULT_CONTROL_INDEX 1
 #define VYRE_FAULT_TENANT 2
@@ -104,7 +107,8 @@ struct VyreDeviceState {
   unsigned wake;                                   // bumped by the scout when it leaves work for the workers
   unsigned abort;                                  // set by the host (device memset): every warp traps
   unsigned shutdown;                               // scout's mirror of control[0]
-  unsigned line1_pad[29];
+  unsigned hot;                                    // 1 while the scout polls without sleeping (the express helper polls too)
+  unsigned line1_pad[28];
   // Line 2: the tenant table's mirror and the warp count.
   unsigned tenant_base;                            // mirror of control[2]
   unsigned tenant_mask[VYRE_MAX_TENANTS];          // mirror of the mask table
@@ -666,10 +670,12 @@ __device__ int vyre_poll_authorized(const VyreKernelArgs& a, const uint4& head, 
 }
 
 // Runs `level`'s ticket `ticket` from its express copy, which lanes `first`..`first + 7` hold in
-// `line` (slot words 2i and 2i + 1 in .x and .z of lane first + i), if the scout wins the claim;
-// false if a worker took the ticket first.
-__device__ bool vyre_run_express(const VyreKernelArgs& a, unsigned lane, unsigned level, unsigned long long ticket,
-                                 unsigned slot, unsigned first, uint4 line, const uint4& head) {
+// `line` (slot words 2i and 2i + 1 in .x and .z of lane first + i), if this warp wins the claim;
+// false if another warp took the ticket first. Either way `claimed` (every lane) becomes the level's
+// claim cursor as the claim found it.
+__device__ __forceinline__ bool vyre_run_express(const VyreKernelArgs& a, unsigned lane, unsigned level, unsigned long long ticket,
+                                                 unsigned slot, unsigned first, uint4 line, const uint4& head,
+                                                 unsigned long long* claimed) {
   // The claim's answer is needed only before the task runs: gather the words while it travels.
   unsigned long long previous = 0;
   if (lane == 0) previous = atomicCAS(&a.state->claim[level], ticket, ticket + 1ull);
@@ -680,7 +686,12 @@ __device__ bool vyre_run_express(const VyreKernelArgs& a, unsigned lane, unsigne
     words[2 * i + 1] = __shfl_sync(0xFFFFFFFFu, line.z, first + i);
   }
   int authorized = vyre_poll_authorized(a, head, words[2]);
-  if (!__shfl_sync(0xFFFFFFFFu, lane == 0 && previous == ticket, 0)) return false;
+  previous = __shfl_sync(0xFFFFFFFFu, previous, 0);
+  if (previous != ticket) {
+    *claimed = previous;
+    return false;
+  }
+  *claimed = ticket + 1ull;
   vyre_finish(a, lane, 1u, (int)level, slot, words, authorized);
   return true;
 }
@@ -708,194 +719,301 @@ __device__ void vyre_mirror_doorbells(VyreDeviceState* s, unsigned lane, const u
   if (lane < VYRE_PRIORITY_LEVELS) atomicExch(&s->doorbell[lane], bell);
 }
 
-// The scout: mirrors the host-written doorbells, SHUTDOWN and tenant table into device memory
-// and the claim cursors back into the control block. One poll is one PCIe round trip: one 16-byte
-// load per lane covers the doorbells and control words 0..31, and while work is arriving two more
-// loads, issued with it, read the express copy of each level's next ticket (docs/PROTOCOL.md). (A
-// mask that changes between two publishes takes effect with the next doorbell the scout sees.)
-// A stamped express copy is run at once, without waiting for the doorbell and without a second
-// read for the slot. The scout polls without sleeping for scout_hot_ns after the last work it saw
-// (round-trip latency), then backs off to scout_idle_ns, and after 1,000 of those to 20x that (at
-// most 1 ms), so an idle kernel makes one small PCIe read (and one heartbeat write) per poll. When
-// work stops it re-syncs the control mirror; when a doorbell shows waiting tickets it runs a batch.
-//
-// After a task's status store the next poll goes out first: what the pass has left to do (the
-// mirrors, when no worker needs them yet) is done while that poll's reads travel. Measured with
-// scripts/kernel-lab, that bookkeeping and the express targets' divisions had put about 0.9 us
-// between a status store and the next poll.
-__device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets) {
+// One poll of the scout, in flight or landed: a single PCIe round trip. One 16-byte load per lane
+// covers the doorbells and control words 0..31 (`head`: lanes 0..7 read words 0..31, SHUTDOWN and
+// the tenant table; lanes 8 and 9 the quads that hold the doorbells, words 140..147; the other
+// lanes repeat lanes 0..7, the same lines, coalesced), and while work is arriving two more loads,
+// issued with it, read the express copies of each level's next ticket. The device words are loaded
+// with them (their latency hides under the PCIe read).
+struct VyrePoll {
+  uint4 head;
+  uint4 line[2];               // group 0: levels 0..3 (eight lanes each), group 1: level 4 (lanes 0..7)
+  VyreExpressTarget target[2]; // what `line` was aimed at
+  unsigned long long claims;   // lanes 0..4: the level's claim cursor when issued
+  unsigned aborted, shutdown;
+#ifdef VYRE_TRACE
+  unsigned long long t_issue;
+#endif
+};
+
+// What the scout carries from one poll to the next.
+struct VyreScout {
+  // Lanes 0..4, one level each: the next ticket as far as the scout knows, the cursor last
+  // mirrored to the host, and the doorbell of the last poll.
+  unsigned long long cursor, mirrored_claims;
+  unsigned last_doorbell;
+  VyreExpressTarget aim[2];  // where the next poll reads the express copies
+  uint4 table_seen;          // lanes 0..7: the tenant words last mirrored (the state starts zeroed)
+  bool mirror_pending;       // a poll's doorbells are not mirrored yet: nobody but the scout needed them
+  uint4 mirror_head;         // lanes 0..7: that poll's control words 0..31
+  unsigned long long last_activity;
+  unsigned sleep_ns;         // 0: hot (polling without sleep)
+  bool synced;
+#ifdef VYRE_TRACE
+  unsigned long long last_poll, last_issue;
+#endif
+};
+
+// Sends poll `p`: aims the express reads at each level's next ticket, then issues every load.
+// Nothing here waits for them; `vyre_scout_consume` does, at its first use of the data.
+__device__ __forceinline__ void vyre_poll_issue(const VyreKernelArgs& a, const unsigned* offsets, unsigned lane, VyreScout& sc, VyrePoll& p) {
   VyreDeviceState* s = a.state;
-  unsigned* control = a.control;
-  // Lanes 0..4, one level each: the claim cursor of the last poll and the one last mirrored to the
-  // host, the doorbell of the last poll, and the next ticket as far as the scout knows.
-  unsigned long long claims = 0, last_claims = 0, cursor = 0;
-  unsigned last_doorbell = 0;
-  // The express copies read next: group 0 is levels 0..3 (eight lanes each), group 1 level 4 (lanes 0..7).
-  VyreExpressTarget target[2] = {{nullptr, 0ull, 0u}, {nullptr, 0ull, 0u}};
-  uint4 table_seen = make_uint4(0u, 0u, 0u, 0u);  // lanes 0..7: the tenant words last mirrored (the state starts zeroed)
-  bool mirror_pending = false;                    // the last poll's doorbells are not mirrored yet
-  uint4 mirror_head = make_uint4(0u, 0u, 0u, 0u);  // lanes 0..7: that poll's control words 0..31
-  unsigned long long last_activity = vyre_globaltimer();
-#ifdef VYRE_TRACE
-  unsigned long long last_poll = last_activity, last_issue = last_activity;
-#endif
-  unsigned sleep_ns = 0;
-  bool synced = true;
-  while (true) {
-    for (unsigned g = 0; g < 2u; g++) {
-      unsigned level = g == 0u ? lane / VYRE_EXPRESS_LINES : (lane < VYRE_EXPRESS_LINES ? 4u : VYRE_PRIORITY_LEVELS);
-      unsigned long long next = __shfl_sync(0xFFFFFFFFu, cursor, level < VYRE_PRIORITY_LEVELS ? level : 0u);
-      vyre_express_aim(a, offsets, level, next, lane, target[g]);
-    }
-    bool hot = sleep_ns == 0u;
-    // One load instruction for the whole warp, so one PCIe round trip: lanes 0..7 read control
-    // words 0..31 (SHUTDOWN, the tenant table), lanes 8 and 9 the 16-byte quads that hold the
-    // doorbells (words 140..147), the other lanes repeat lanes 0..7 (the same lines, coalesced).
-    // Lanes taking turns (one branch per group) cost a round trip each. The express loads are
-    // independent of it, so all three are in flight at once.
-    // The device-memory words are loaded first so that their latency hides under the PCIe read.
-#ifdef VYRE_TRACE
-    unsigned long long t_issue = vyre_globaltimer();
-#endif
-    unsigned aborted = vyre_load_gpu(&s->abort);
-    unsigned device_shutdown = vyre_load_gpu(&s->shutdown);
-    unsigned long long polled_claims = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;
-    const unsigned bell_quad = VYRE_CTL_PUBLISH_SEQ_BASE / 4u;
-    unsigned quad = lane == 8u ? bell_quad : lane == 9u ? bell_quad + 1u : (lane & 7u);
-    uint4 head = __ldcv(reinterpret_cast<const uint4*>(control) + quad);
-    uint4 line[2];
 #pragma unroll
-    for (unsigned g = 0; g < 2u; g++) {
-      line[g] = hot && target[g].line != nullptr ? __ldcv(target[g].line) : make_uint4(0u, 0u, 0u, 0u);
-    }
-    // While the reads travel: what the last pass left to do.
-    if (mirror_pending) {
-      vyre_mirror_doorbells(s, lane, mirror_head, last_doorbell, table_seen);
-      mirror_pending = false;
-    }
-    if (lane < VYRE_PRIORITY_LEVELS && claims != last_claims) {
-      last_claims = claims;
-      *(volatile unsigned long long*)(control + VYRE_CTL_CLAIM_SEQ_BASE + 2 * lane) = claims;
-    }
-    claims = polled_claims;
-    bool changed = false;
-    {
-      // Doorbell `lane` is word PUBLISH_SEQ_BASE + lane: component (word % 4) of lane 8 or 9.
-      unsigned word = VYRE_CTL_PUBLISH_SEQ_BASE + (lane < VYRE_PRIORITY_LEVELS ? lane : 0u);
-      unsigned source = 8u + (word / 4u - bell_quad);
-      unsigned x = __shfl_sync(0xFFFFFFFFu, head.x, source), y = __shfl_sync(0xFFFFFFFFu, head.y, source);
-      unsigned z = __shfl_sync(0xFFFFFFFFu, head.z, source), w = __shfl_sync(0xFFFFFFFFu, head.w, source);
-      unsigned component = word & 3u;
-      unsigned bell = component == 0u ? x : component == 1u ? y : component == 2u ? z : w;
-      if (lane < VYRE_PRIORITY_LEVELS) {
-        changed = bell != last_doorbell;
-        last_doorbell = bell;
-      }
-    }
-    if (aborted) __trap();
-    unsigned shutdown = __shfl_sync(0xFFFFFFFFu, head.x, 0) | device_shutdown;
-    bool any = __any_sync(0xFFFFFFFFu, changed);
-    // Levels whose next ticket's express copy carries its stamp in all 16 units (8 lanes x 2).
-    unsigned stamped[2];
+  for (unsigned g = 0; g < 2u; g++) {
+    unsigned level = g == 0u ? lane / VYRE_EXPRESS_LINES : (lane < VYRE_EXPRESS_LINES ? 4u : VYRE_PRIORITY_LEVELS);
+    unsigned long long next = __shfl_sync(0xFFFFFFFFu, sc.cursor, level < VYRE_PRIORITY_LEVELS ? level : 0u);
+    vyre_express_aim(a, offsets, level, next, lane, sc.aim[g]);
+    p.target[g] = sc.aim[g];
+  }
+  bool hot = sc.sleep_ns == 0u;
+#ifdef VYRE_TRACE
+  p.t_issue = vyre_globaltimer();
+#endif
+  p.aborted = vyre_load_gpu(&s->abort);
+  p.shutdown = vyre_load_gpu(&s->shutdown);
+  p.claims = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;
+  const unsigned bell_quad = VYRE_CTL_PUBLISH_SEQ_BASE / 4u;
+  unsigned quad = lane == 8u ? bell_quad : lane == 9u ? bell_quad + 1u : (lane & 7u);
+  p.head = __ldcv(reinterpret_cast<const uint4*>(a.control) + quad);
 #pragma unroll
-    for (unsigned g = 0; g < 2u; g++) {
-      stamped[g] = __ballot_sync(0xFFFFFFFFu, target[g].line != nullptr && line[g].y == target[g].stamp && line[g].w == target[g].stamp);
-    }
-    int express_level = -1;
-    for (unsigned p = 0; p < VYRE_PRIORITY_LEVELS && express_level < 0; p++) {
-      unsigned bits = p < 4u ? (stamped[0] >> (VYRE_EXPRESS_LINES * p)) & 0xFFu : stamped[1] & 0xFFu;
-      if (bits == 0xFFu) express_level = (int)p;
-    }
-    if (shutdown) {
-      if (lane == 0) atomicExch(&s->shutdown, 1u);
-      return;
-    }
-#ifdef VYRE_TRACE
-    unsigned long long now = vyre_globaltimer();
-    if (lane == 0) {
-      if (any || express_level >= 0) *(volatile unsigned long long*)&s->trace_seen = now;
-      if (now - last_poll < 100000ull) {  // hot polls only
-        atomicAdd(&s->trace_sum[4], now - last_poll);
-        atomicAdd(&s->trace_sum[5], now - t_issue);
-        unsigned long long stored = *(volatile unsigned long long*)&s->trace_stored;
-        if (stored > last_issue && stored < t_issue) atomicAdd(&s->trace_sum[6], t_issue - stored);
-        atomicAdd(&s->trace_count[1], 1ull);
-      }
-      last_poll = now;
-      last_issue = t_issue;
-    }
-#endif
-    // The express copy first (one task, no doorbell needed), unless a level above it waits, and
-    // before the doorbell reaches the workers' mirror: a worker polling it would claim the ticket
-    // first and read the slot again over PCIe.
-    unsigned long long known = claims;
-    bool ran_express = false;
-    if (express_level >= 0) {
-      unsigned level = (unsigned)express_level;
-      bool above = __any_sync(0xFFFFFFFFu, lane < level && (int)(last_doorbell - (unsigned)claims) > 0);
-      // Selected, not indexed: an array indexed at run time lives in local memory, and storing the
-      // reads there made the warp wait for them right after issuing them (cuobjdump -sass).
-      bool low = level < 4u;
-      unsigned first = low ? VYRE_EXPRESS_LINES * level : 0u;
-      unsigned long long ticket = __shfl_sync(0xFFFFFFFFu, low ? target[0].ticket : target[1].ticket, first);
-      const uint4* copy = low ? target[0].line : target[1].line;
-      unsigned slot = __shfl_sync(0xFFFFFFFFu, (unsigned)((copy - a.express) / VYRE_EXPRESS_LINES), first);
-      if (!above && vyre_run_express(a, lane, level, ticket, slot, first, low ? line[0] : line[1], head)) {
-        ran_express = true;
-#ifdef VYRE_TRACE
-        if (lane == 0) atomicAdd(&s->trace_count[2], 1ull);
-#endif
-        if (lane == level && known < ticket + 1ull) known = ticket + 1ull;
-      }
-    }
-#ifndef VYRE_TRACE
-    unsigned long long now = vyre_globaltimer();  // after the express task: not in its round trip
-#endif
-    bool waiting = __any_sync(0xFFFFFFFFu, lane < VYRE_PRIORITY_LEVELS && (int)(last_doorbell - (unsigned)known) > 0);
-    if (any && waiting) {
-      // More than the express task arrived: the workers need the doorbells now, and a wake-up
-      // (after the doorbell mirrors).
-      vyre_mirror_doorbells(s, lane, head, last_doorbell, table_seen);
-      mirror_pending = false;
-      __syncwarp();
-      if (lane == 0) {
-        __threadfence();
-        atomicAdd(&s->wake, 1u);
-      }
-    } else if (any) {
-      // Nothing for the workers: mirror once the next poll is on its way.
-      mirror_pending = true;
-      mirror_head = head;
-    }
-    if (any || ran_express) {
-      last_activity = now;
-      sleep_ns = 0;
-      synced = false;
-    }
-    if (waiting) {
-      vyre_run_batch(a, lane, offsets, true);
-      // Where the cursors are now (workers and this batch moved them): the next express reads.
-      known = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;
-    } else if (!any && !ran_express && now - last_activity > a.scout_hot_ns) {
-      if (!synced && !mirror_pending) {
-        vyre_resync(a, lane, 32u);
-        synced = true;
-      }
-      if (lane == 0 && sleep_ns >= a.scout_idle_ns) {
-        vyre_write(a, VYRE_CTL_HEARTBEAT, vyre_load_gpu(a.dcontrol + VYRE_CTL_HEARTBEAT) + 1u);
-      }
-      // Deep idle: after 1,000 idle polls' worth of quiet, poll 20x less often (at most every
-      // 1 ms, __nanosleep's limit): the first task after a long quiet spell waits that long.
-      unsigned long long cap = now - last_activity > 1000ull * a.scout_idle_ns ? 20ull * a.scout_idle_ns : a.scout_idle_ns;
-      if (cap > 1000000ull) cap = 1000000ull;
-      sleep_ns = sleep_ns == 0 ? 256 : (sleep_ns * 2ull > cap ? (unsigned)cap : sleep_ns * 2);
-      __nanosleep(sleep_ns);
-    }
-    if (lane < VYRE_PRIORITY_LEVELS) cursor = known;
+  for (unsigned g = 0; g < 2u; g++) {
+    p.line[g] = hot && p.target[g].line != nullptr ? __ldcv(p.target[g].line) : make_uint4(0u, 0u, 0u, 0u);
   }
 }
 
-extern "C" __global__ void __launch_bounds__(256) vyre_megakernel(VyreKernelArgs a) {
+// This lane's level's doorbell (lanes 0..4) in poll `p`: word PUBLISH_SEQ_BASE + lane, component
+// (word % 4) of lane 8 or 9.
+__device__ __forceinline__ unsigned vyre_poll_doorbell(const VyrePoll& p, unsigned lane) {
+  const unsigned bell_quad = VYRE_CTL_PUBLISH_SEQ_BASE / 4u;
+  unsigned word = VYRE_CTL_PUBLISH_SEQ_BASE + (lane < VYRE_PRIORITY_LEVELS ? lane : 0u);
+  unsigned source = 8u + (word / 4u - bell_quad);
+  unsigned x = __shfl_sync(0xFFFFFFFFu, p.head.x, source), y = __shfl_sync(0xFFFFFFFFu, p.head.y, source);
+  unsigned z = __shfl_sync(0xFFFFFFFFu, p.head.z, source), w = __shfl_sync(0xFFFFFFFFu, p.head.w, source);
+  unsigned component = word & 3u;
+  return component == 0u ? x : component == 1u ? y : component == 2u ? z : w;
+}
+
+// Runs the express copy that poll `p` found stamped for the next ticket (`known`, lanes 0..4) of
+// the highest level that has one, unless a level above it waits (`bell`: this poll's doorbells).
+// Only a poll aimed at that ticket counts: another warp may have run it since this one was sent.
+// Returns whether this warp ran it; moves `known` to where the claim found the cursor.
+__device__ __forceinline__ bool vyre_poll_express(const VyreKernelArgs& a, unsigned lane, const VyrePoll& p, unsigned bell,
+                                                  unsigned long long& known) {
+  // Levels whose copy carries its stamp in all 16 units (8 lanes x 2).
+  unsigned stamped[2];
+#pragma unroll
+  for (unsigned g = 0; g < 2u; g++) {
+    unsigned level = g == 0u ? lane / VYRE_EXPRESS_LINES : 4u;
+    unsigned long long next = __shfl_sync(0xFFFFFFFFu, known, level);
+    const VyreExpressTarget& t = p.target[g];
+    stamped[g] = __ballot_sync(0xFFFFFFFFu, t.line != nullptr && t.ticket == next && p.line[g].y == t.stamp && p.line[g].w == t.stamp);
+  }
+  int express_level = -1;
+  for (unsigned level = 0; level < VYRE_PRIORITY_LEVELS && express_level < 0; level++) {
+    unsigned bits = level < 4u ? (stamped[0] >> (VYRE_EXPRESS_LINES * level)) & 0xFFu : stamped[1] & 0xFFu;
+    if (bits == 0xFFu) express_level = (int)level;
+  }
+  if (express_level < 0) return false;
+  unsigned level = (unsigned)express_level;
+  if (__any_sync(0xFFFFFFFFu, lane < level && (int)(bell - (unsigned)known) > 0)) return false;
+  // Selected, not indexed: an array indexed at run time lives in local memory, and storing the
+  // reads there made the warp wait for them right after issuing them (cuobjdump -sass).
+  bool low = level < 4u;
+  unsigned first = low ? VYRE_EXPRESS_LINES * level : 0u;
+  unsigned long long ticket = __shfl_sync(0xFFFFFFFFu, low ? p.target[0].ticket : p.target[1].ticket, first);
+  const uint4* copy = low ? p.target[0].line : p.target[1].line;
+  unsigned slot = __shfl_sync(0xFFFFFFFFu, (unsigned)((copy - a.express) / VYRE_EXPRESS_LINES), first);
+  unsigned long long claimed = 0;
+  bool ran = vyre_run_express(a, lane, level, ticket, slot, first, low ? p.line[0] : p.line[1], p.head, &claimed);
+#ifdef VYRE_TRACE
+  if (ran && lane == 0) atomicAdd(&a.state->trace_count[2], 1ull);
+#endif
+  if (lane == level && claimed > known) known = claimed;
+  return ran;
+}
+
+// Acts on poll `p`: the scout's work between two polls. Returns true at SHUTDOWN. First what an
+// earlier poll left to do, while `p` (and the other poll) travel; then the doorbells; then a
+// stamped express copy of the next ticket, run at once without waiting for its doorbell or reading
+// its slot; then, when more waits, the mirrors, a wake-up for the workers and a batch of its own;
+// when nothing has arrived for scout_hot_ns, the control mirror's re-sync and the idle backoff.
+__device__ __forceinline__ bool vyre_scout_consume(const VyreKernelArgs& a, const unsigned* offsets, unsigned lane, VyreScout& sc, VyrePoll& p) {
+  VyreDeviceState* s = a.state;
+  if (sc.mirror_pending) {
+    vyre_mirror_doorbells(s, lane, sc.mirror_head, sc.last_doorbell, sc.table_seen);
+    sc.mirror_pending = false;
+  }
+  if (lane < VYRE_PRIORITY_LEVELS && sc.cursor != sc.mirrored_claims) {
+    sc.mirrored_claims = sc.cursor;
+    *(volatile unsigned long long*)(a.control + VYRE_CTL_CLAIM_SEQ_BASE + 2 * lane) = sc.cursor;
+  }
+  // What is known claimed: the cursor as this poll read it, or as the scout moved it since.
+  unsigned long long known = lane < VYRE_PRIORITY_LEVELS && p.claims > sc.cursor ? p.claims : sc.cursor;
+  unsigned bell = vyre_poll_doorbell(p, lane);
+  bool changed = false;
+  if (lane < VYRE_PRIORITY_LEVELS) {  // polls land in the order they were sent: a doorbell never goes back
+    changed = bell != sc.last_doorbell;
+    sc.last_doorbell = bell;
+  }
+  if (p.aborted) __trap();
+  if (__shfl_sync(0xFFFFFFFFu, p.head.x, 0) | p.shutdown) {
+    if (lane == 0) atomicExch(&s->shutdown, 1u);
+    return true;
+  }
+  bool any = __any_sync(0xFFFFFFFFu, changed);
+#ifdef VYRE_TRACE
+  unsigned long long now = vyre_globaltimer();
+  if (lane == 0) {
+    *(volatile unsigned long long*)&s->trace_seen = now;
+    if (now - sc.last_poll < 100000ull) {  // hot polls only
+      atomicAdd(&s->trace_sum[4], now - sc.last_poll);
+      atomicAdd(&s->trace_sum[5], now - p.t_issue);
+      unsigned long long stored = *(volatile unsigned long long*)&s->trace_stored;
+      if (stored > sc.last_issue && stored < p.t_issue) atomicAdd(&s->trace_sum[6], p.t_issue - stored);
+      atomicAdd(&s->trace_count[1], 1ull);
+    }
+    sc.last_poll = now;
+    sc.last_issue = p.t_issue;
+  }
+#endif
+  // The express copy first (one task, no doorbell needed), and before the doorbell reaches the
+  // workers' mirror: a worker polling it would claim the ticket first and read the slot again.
+  bool ran_express = vyre_poll_express(a, lane, p, sc.last_doorbell, known);
+#ifndef VYRE_TRACE
+  unsigned long long now = vyre_globaltimer();  // after the express task: not in its round trip
+#endif
+  // A level needs the slow path (workers, a batch read from the ring) when more than one ticket
+  // waits, or one that this poll was aimed at without finding its express copy. One ticket that
+  // this poll was not aimed at is left to the poll in flight, which is.
+  bool waiting = false;
+  {
+    unsigned level = lane < VYRE_PRIORITY_LEVELS ? lane : 0u;
+    unsigned long long aimed = __shfl_sync(0xFFFFFFFFu, level < 4u ? p.target[0].ticket : p.target[1].ticket,
+                                           level < 4u ? VYRE_EXPRESS_LINES * level : 0u);
+    int backlog = (int)(sc.last_doorbell - (unsigned)known);
+    waiting = __any_sync(0xFFFFFFFFu, lane < VYRE_PRIORITY_LEVELS && (backlog > 1 || (backlog == 1 && (aimed == known || sc.sleep_ns != 0u))));
+  }
+  if (any && waiting) {
+    // More than the express task arrived: the workers need the doorbells now, and a wake-up
+    // (after the doorbell mirrors).
+    vyre_mirror_doorbells(s, lane, p.head, sc.last_doorbell, sc.table_seen);
+    sc.mirror_pending = false;
+    __syncwarp();
+    if (lane == 0) {
+      __threadfence();
+      atomicAdd(&s->wake, 1u);
+    }
+  } else if (any) {
+    // Nothing for the workers yet: mirror after the next poll is sent.
+    sc.mirror_pending = true;
+    sc.mirror_head = p.head;
+  }
+  if (any || ran_express) {
+    sc.last_activity = now;
+    sc.sleep_ns = 0;
+    sc.synced = false;
+  }
+  if (waiting) {
+    if (sc.mirror_pending) {  // a doorbell seen earlier, left for the express poll that did not come
+      vyre_mirror_doorbells(s, lane, sc.mirror_head, sc.last_doorbell, sc.table_seen);
+      sc.mirror_pending = false;
+    }
+    vyre_run_batch(a, lane, offsets, true);
+    // Where the cursors are now (workers and this batch moved them): the next express reads.
+    known = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;
+  } else if (!any && !ran_express && now - sc.last_activity > a.scout_hot_ns) {
+    if (!sc.synced && !sc.mirror_pending) {
+      vyre_resync(a, lane, 32u);
+      sc.synced = true;
+    }
+    if (lane == 0 && sc.sleep_ns >= a.scout_idle_ns) {
+      vyre_write(a, VYRE_CTL_HEARTBEAT, vyre_load_gpu(a.dcontrol + VYRE_CTL_HEARTBEAT) + 1u);
+    }
+    // Deep idle: after 1,000 idle polls' worth of quiet, poll 20x less often (at most every
+    // 1 ms, __nanosleep's limit): the first task after a long quiet spell waits that long.
+    unsigned long long cap = now - sc.last_activity > 1000ull * a.scout_idle_ns ? 20ull * a.scout_idle_ns : a.scout_idle_ns;
+    if (cap > 1000000ull) cap = 1000000ull;
+    sc.sleep_ns = sc.sleep_ns == 0 ? 256 : (sc.sleep_ns * 2ull > cap ? (unsigned)cap : sc.sleep_ns * 2);
+    __nanosleep(sc.sleep_ns);
+  }
+  if (lane < VYRE_PRIORITY_LEVELS) sc.cursor = known;
+  return false;
+}
+
+// The scout: mirrors the host-written doorbells, SHUTDOWN and tenant table into device memory
+// and the claim cursors back into the control block, and runs express tasks itself (see
+// vyre_scout_consume). It polls without sleeping for scout_hot_ns after the last work it saw
+// (round-trip latency), then backs off to scout_idle_ns, and after 1,000 of those to 20x that (at
+// most 1 ms), so an idle kernel makes one small PCIe read (and one heartbeat write) per poll.
+// One poll at a time: a warp's later memory accesses (the express claim, the status store) wait
+// behind its reads in flight, so a second poll of its own made every task slower (scripts/kernel-lab).
+__device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets) {
+  VyreDeviceState* s = a.state;
+  VyreScout sc;
+  sc.cursor = sc.mirrored_claims = 0ull;
+  sc.last_doorbell = 0u;
+  sc.aim[0] = sc.aim[1] = VyreExpressTarget{nullptr, 0ull, 0u};
+  sc.table_seen = sc.mirror_head = make_uint4(0u, 0u, 0u, 0u);
+  sc.mirror_pending = false;
+  sc.last_activity = vyre_globaltimer();
+  sc.sleep_ns = 0u;
+  sc.synced = true;
+#ifdef VYRE_TRACE
+  sc.last_poll = sc.last_issue = sc.last_activity;
+#endif
+  bool hot = false;  // as last told to the express helper
+  VyrePoll poll;
+  while (true) {
+    if ((sc.sleep_ns == 0u) != hot) {
+      hot = sc.sleep_ns == 0u;
+      if (lane == 0) atomicExch(&s->hot, hot ? 1u : 0u);
+    }
+    vyre_poll_issue(a, offsets, lane, sc, poll);
+    if (vyre_scout_consume(a, offsets, lane, sc, poll)) return;
+  }
+}
+
+// An express helper (the first warp of blocks 1..VYRE_EXPRESS_HELPERS): while the scout is hot, a
+// poller that only runs express copies. The pollers' reads go out on their own schedules, so host
+// memory is read several times per PCIe round trip and a task waits less for a poll that sees it,
+// whenever the host publishes it: with the scout alone, a host that republished 0.4 us later than a C++ one (the
+// JVM) waited a whole extra round trip (scripts/kernel-lab, host_delay_ns). The claim CAS decides
+// which of the two runs a task; the loser learns the cursor from it. It lives in another SM so
+// that its reads in flight never delay the scout's accesses.
+__device__ void vyre_express_helper(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets) {
+  VyreDeviceState* s = a.state;
+  VyreScout sc;  // only cursor, aim and sleep_ns are used
+  sc.cursor = 0ull;
+  sc.aim[0] = sc.aim[1] = VyreExpressTarget{nullptr, 0ull, 0u};
+  sc.sleep_ns = 0u;
+  VyrePoll poll;
+  unsigned idle_ns = 0;
+  while (true) {
+    uint4 line = __ldcv(reinterpret_cast<const uint4*>(&s->wake));  // wake, abort, shutdown, hot
+    if (line.y) __trap();
+    if (line.z) return;
+    if (!line.w) {
+      idle_ns = idle_ns == 0 ? 256 : (idle_ns * 2 > a.worker_idle_ns ? a.worker_idle_ns : idle_ns * 2);
+      __nanosleep(idle_ns);
+      continue;
+    }
+    idle_ns = 0;
+    // Aimed at the claim cursors as they are now (an L2 read, about 0.2 us), not where this warp's
+    // last poll left them: the scout has usually taken that ticket since.
+    unsigned long long claims = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;
+    if (lane < VYRE_PRIORITY_LEVELS && claims > sc.cursor) sc.cursor = claims;
+    vyre_poll_issue(a, offsets, lane, sc, poll);
+    if (__shfl_sync(0xFFFFFFFFu, poll.head.x, 0)) return;  // SHUTDOWN
+    unsigned long long known = lane < VYRE_PRIORITY_LEVELS && poll.claims > sc.cursor ? poll.claims : sc.cursor;
+    vyre_poll_express(a, lane, poll, vyre_poll_doorbell(poll, lane), known);
+    if (lane < VYRE_PRIORITY_LEVELS) sc.cursor = known;
+  }
+}
+
+// The grid is one block of 256 threads per SM (CudaSession), so the compiler may give each
+// thread up to 255 registers: with the default cap of 128 it spilled the scout's polls
+// to local memory, and a spill store waits for the PCIe read it stores.
+extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelArgs a) {
   unsigned lane = threadIdx.x & 31u;
   bool scout = blockIdx.x == 0 && threadIdx.x < 32u;
   VyreDeviceState* s = a.state;
@@ -906,6 +1024,8 @@ extern "C" __global__ void __launch_bounds__(256) vyre_megakernel(VyreKernelArgs
 
   if (scout) {
     vyre_scout(a, lane, offsets);
+  } else if (blockIdx.x >= 1u && blockIdx.x <= VYRE_EXPRESS_HELPERS && threadIdx.x < 32u) {
+    vyre_express_helper(a, lane, offsets);
   } else {
     // An idle worker polls the wake line only (wake, abort, shutdown in one load) and tries to
     // claim when the scout bumped `wake`, or while its last batch found work. A wake it misses

@@ -29,8 +29,11 @@ final class ReferenceWorker implements Runnable {
   private static final int BATCH = 32;
   private static final int SPIN_ROUNDS = 2_000;
   private static final int YIELD_ROUNDS = 2_100;
+  /** How long an idle worker spins before it yields and then parks. */
+  private static final long SPIN_NANOS = 200_000;
 
   private final ReferenceSession session;
+  private long idleSince;
   private final MemorySegment control;
   private final MemorySegment ring;
   private final MemorySegment express;
@@ -262,11 +265,16 @@ final class ReferenceWorker implements Runnable {
   }
 
   private void idle(int round) {
-    if (round < SPIN_ROUNDS) {
+    if (round == 0) {
+      idleSince = System.nanoTime();
+    }
+    // Spin for a time, not a count of PAUSEs (whose length varies 10x between CPUs): a worker that
+    // parks between one-task round trips turns each publish into an unpark, 26 us on one VM.
+    if (round < SPIN_ROUNDS || System.nanoTime() - idleSince < SPIN_NANOS) {
       Thread.onSpinWait();
       return;
     }
-    if (round < YIELD_ROUNDS) {
+    if (round < YIELD_ROUNDS || System.nanoTime() - idleSince < SPIN_NANOS + 20_000) {
       Thread.yield();
       return;
     }

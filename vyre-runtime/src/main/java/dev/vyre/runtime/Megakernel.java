@@ -122,7 +122,10 @@ public final class Megakernel implements AutoCloseable {
     }
     RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, args, 0, args.length);
     expressCopy(slot, ticket);
-    commit(part, ticket, 1);
+    // Only a future needs the retire thread: a plain publish is retired by whoever awaits, drains
+    // or waits for room. Waking a parked thread is a system call, and on a virtual machine an
+    // interrupt to another vCPU: 0.5-0.9 us of every one-task round trip on the H100 host.
+    commit(part, ticket, 1, future != null);
     return part.ticketOf(ticket);
   }
 
@@ -151,7 +154,7 @@ public final class Megakernel implements AutoCloseable {
     copySlots(words, 0, slot, head);
     copySlots(words, head, part.start, n - head);
     expressCopy(slot, first);
-    commit(part, first, n);
+    commit(part, first, n, true);
     return part.ticketOf(first);
   }
 
@@ -213,6 +216,11 @@ public final class Megakernel implements AutoCloseable {
         return sequence;
       }
       checkOpen();
+      // The slots come back when their tickets retire; this publisher need not wait for the
+      // retire thread to wake (plain publishes do not wake it).
+      if (retire.retire(false) > 0) {
+        continue;
+      }
       if (deadline == 0) {
         if (publishTimeoutNanos <= 0) {
           throw queueFull(part);
@@ -231,11 +239,11 @@ public final class Megakernel implements AutoCloseable {
         "wait for completions, raise the publish timeout, or bootstrap with more slots");
   }
 
-  /** Commits tickets in order and wakes whoever waits for new work. */
-  private void commit(RingPartition part, long first, int count) {
+  /** Commits tickets in order and wakes the backend, and the retire thread if {@code wakeRetire}. */
+  private void commit(RingPartition part, long first, int count, boolean wakeRetire) {
     part.commit(control, first, count);
     session.wake();
-    if (retireParked) {
+    if (wakeRetire && retireParked) {
       LockSupport.unpark(retireThread);
     }
   }
@@ -246,13 +254,19 @@ public final class Megakernel implements AutoCloseable {
   public boolean await(long ticket, Duration timeout) {
     RingPartition part = partitions[RingPartition.levelOf(ticket)];
     long sequence = RingPartition.sequenceOf(ticket);
+    int slot = part.slotOf(sequence);
     long start = System.nanoTime();
     long deadline = start + timeout.toNanos();
+    int spins = 0;
     while (part.retired <= sequence) {
       if (failure != null) {
         throw failure;
       }
-      retire.retire(false);
+      // Its own status is one load; a retire pass (a CAS and a walk of every partition) only once
+      // it has finished, or now and then for the tasks ahead of it that nobody else retires.
+      if (retire.finished(slot) || (++spins & 63) == 0) {
+        retire.retire(false);
+      }
       long now = System.nanoTime();
       if (now - deadline > 0 || (closed && report != null)) {
         return false;

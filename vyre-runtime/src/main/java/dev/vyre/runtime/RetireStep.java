@@ -98,6 +98,15 @@ final class RetireStep {
     retireAvailable();
   }
 
+  /**
+   * Whether slot {@code slot} holds a final status (DONE, FAULT, WAIT_IO). Only meaningful for a
+   * ticket not yet retired: the slot is not reused before.
+   */
+  boolean finished(int slot) {
+    int status = Words.getAcquire(ring, SlotLayout.statusWord(slot));
+    return status == SlotLayout.STATUS_DONE || status == SlotLayout.STATUS_FAULT || status == SlotLayout.STATUS_WAIT_IO;
+  }
+
   /** Whether some committed ticket has not been retired yet. */
   boolean backlog() {
     for (RingPartition part : partitions) {
