@@ -33,7 +33,6 @@ final class ReferenceWorker implements Runnable {
   private static final long SPIN_NANOS = 200_000;
 
   private final ReferenceSession session;
-  private long idleSince;
   private final MemorySegment control;
   private final MemorySegment ring;
   private final MemorySegment express;
@@ -43,6 +42,8 @@ final class ReferenceWorker implements Runnable {
   private final int[] partitionLength = new int[ControlLayout.PRIORITY_LEVELS];
   private final int[] pending = new int[MAX_PENDING_CONTINUATIONS];
   private final int[] batchSlots = new int[BATCH];
+  /** When the current idle spell began (System.nanoTime). */
+  private long idleSince;
   private final int[] batchStatus = new int[BATCH];
   private final int[] tenantClaims = new int[ControlLayout.TENANT_FAIRNESS_SLOTS];
   private int pendingCount;
