@@ -19,6 +19,9 @@
 //   that polled every slot status over PCIe took 187 us per round trip.
 // - The first task of each publish also has a stamped copy in the express lane (ExpressLayout),
 //   which the scout reads with its poll and runs at once: one PCIe read per task instead of two.
+//   An express helper warp (block 1) polls the same way on its own schedule, so that a task is
+//   seen sooner whenever its host publishes it.
+// - Warps that wait poll device memory only, each group on lines of its own (VyreDeviceState).
 //
 // Compiled at run time by NVRTC; CudaKernelSource checks these constants against the Java
 // descriptors (SlotLayout, ControlLayout, Opcodes, FaultReason) so the two cannot drift.
@@ -884,7 +887,7 @@ __device__ __forceinline__ bool vyre_scout_consume(const VyreKernelArgs& a, cons
 #endif
   // A level needs the slow path (workers, a batch read from the ring) when more than one ticket
   // waits, or one that this poll was aimed at without finding its express copy. One ticket that
-  // this poll was not aimed at is left to the poll in flight, which is.
+  // this poll was not aimed at (the helper took the one it was) is left to the next poll, which is.
   bool waiting = false;
   {
     unsigned level = lane < VYRE_PRIORITY_LEVELS ? lane : 0u;
