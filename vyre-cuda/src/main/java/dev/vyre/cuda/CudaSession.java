@@ -42,18 +42,18 @@ final class CudaSession implements KernelSession {
 
   static final int BLOCK_SIZE = 256;
   /** sizeof(VyreDeviceState) (static_assert in megakernel.cu). */
-  private static final long DEVICE_STATE_BYTES = 480;
+  static final long DEVICE_STATE_BYTES = 480;
   /** offsetof(VyreDeviceState, trace_seen): then trace_sum[5] and trace_count[3], all u64. */
-  private static final long DEVICE_STATE_TRACE_OFFSET = 384;
-  private static final long DEVICE_STATE_TRACE_BYTES = 96;
+  static final long DEVICE_STATE_TRACE_OFFSET = 384;
+  static final long DEVICE_STATE_TRACE_BYTES = 96;
   /** Builds the kernel with -DVYRE_TRACE: per-stage device timings for round trips (vyre bench dispatch). */
   private static final boolean TRACE = Boolean.getBoolean("vyre.cuda.trace");
   /** offsetof(VyreDeviceState, abort): the second word of its second 128-byte line (after `wake`). */
-  private static final long DEVICE_STATE_ABORT_OFFSET = 132;
+  static final long DEVICE_STATE_ABORT_OFFSET = 132;
   private static final long HOST_MAPPED_FLAG = 1L << 63;
   private static final int RESOURCE_CAPACITY = 4096;
   private static final long RESOURCE_ENTRY_BYTES = 16;
-  private static final long KERNEL_ARGS_BYTES = 96;
+  static final long KERNEL_ARGS_BYTES = 96;
   private static final int SCOUT_IDLE_NS = Integer.getInteger("vyre.cuda.scoutIdleNs", 50_000);
   private static final int SCOUT_HOT_NS = Integer.getInteger("vyre.cuda.scoutHotNs", 2_000_000);
   private static final int WORKER_IDLE_NS = Integer.getInteger("vyre.cuda.workerIdleNs", 1_000);

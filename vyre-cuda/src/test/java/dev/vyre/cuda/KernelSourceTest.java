@@ -13,6 +13,7 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -94,15 +95,32 @@ class KernelSourceTest {
     assertTrue(!source.contains(KernelSource.USER_OPCODES_MARKER));
   }
 
-  /** The NVRTC-free check CI can run: nvcc compiles both sources to PTX for Hopper. */
+  /**
+   * The NVRTC-free check CI can run: nvcc compiles both sources to PTX for Hopper, and a third file
+   * that includes the megakernel checks the device-state and argument layouts CudaSession writes by
+   * offset (NVRTC has no offsetof, so the kernel cannot check them itself).
+   */
   @Test
   void sourcesCompileWithNvccWhenPresent(@TempDir Path dir) throws Exception {
     String nvcc = findNvcc();
     assumeTrue(nvcc != null, "nvcc not found on PATH or under /usr/local/cuda*/bin: kernel source compile check skipped");
     String megakernel = KernelSource.megakernel(List.of(UserOpcode.both(0x123, "bump", ctx -> 3, "vyre_add(a, 170u, 1u);")));
-    for (Map.Entry<String, String> source : Map.of("megakernel.cu", megakernel, "baselines.cu", KernelSource.resource(KernelSource.BASELINES)).entrySet()) {
+    String layout = String.join("\n", "#include <cstddef>", "#include \"megakernel.cu\"",
+        "static_assert(sizeof(VyreDeviceState) == " + CudaSession.DEVICE_STATE_BYTES + ", \"DEVICE_STATE_BYTES\");",
+        "static_assert(offsetof(VyreDeviceState, abort) == " + CudaSession.DEVICE_STATE_ABORT_OFFSET + ", \"DEVICE_STATE_ABORT_OFFSET\");",
+        "static_assert(offsetof(VyreDeviceState, trace_seen) == " + CudaSession.DEVICE_STATE_TRACE_OFFSET + ", \"DEVICE_STATE_TRACE_OFFSET\");",
+        "static_assert(sizeof(VyreDeviceState) - offsetof(VyreDeviceState, trace_seen) == " + CudaSession.DEVICE_STATE_TRACE_BYTES
+            + ", \"DEVICE_STATE_TRACE_BYTES\");",
+        "static_assert(sizeof(VyreKernelArgs) == " + CudaSession.KERNEL_ARGS_BYTES + ", \"KERNEL_ARGS_BYTES\");", "");
+    Map<String, String> sources = new LinkedHashMap<>();
+    sources.put("megakernel.cu", megakernel);
+    sources.put("baselines.cu", KernelSource.resource(KernelSource.BASELINES));
+    sources.put("layout.cu", layout);
+    for (Map.Entry<String, String> source : sources.entrySet()) {
+      Files.writeString(dir.resolve(source.getKey()), source.getValue());
+    }
+    for (Map.Entry<String, String> source : sources.entrySet()) {
       Path file = dir.resolve(source.getKey());
-      Files.writeString(file, source.getValue());
       Process process = new ProcessBuilder(nvcc, "-ptx", "-arch=sm_90", "-std=c++17", "-Werror", "all-warnings", "-o", dir.resolve(source.getKey() + ".ptx").toString(), file.toString())
           .redirectErrorStream(true).start();
       String output = new String(process.getInputStream().readAllBytes());
