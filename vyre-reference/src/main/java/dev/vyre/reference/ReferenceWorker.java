@@ -27,10 +27,9 @@ final class ReferenceWorker implements Runnable {
   private static final int MAX_PENDING_CONTINUATIONS = 16;
   /** Tickets claimed per cursor CAS; counters are added once per batch, as the GPU warp does. */
   private static final int BATCH = 32;
-  private static final int SPIN_ROUNDS = 2_000;
-  private static final int YIELD_ROUNDS = 2_100;
-  /** How long an idle worker spins before it yields and then parks. */
+  /** How long an idle worker spins, then yields, before it parks. */
   private static final long SPIN_NANOS = 200_000;
+  private static final long YIELD_NANOS = 20_000;
 
   private final ReferenceSession session;
   private final MemorySegment control;
@@ -42,8 +41,9 @@ final class ReferenceWorker implements Runnable {
   private final int[] partitionLength = new int[ControlLayout.PRIORITY_LEVELS];
   private final int[] pending = new int[MAX_PENDING_CONTINUATIONS];
   private final int[] batchSlots = new int[BATCH];
-  /** When the current idle spell began (System.nanoTime). */
+  /** When the current idle spell began (System.nanoTime), and how often it has parked since. */
   private long idleSince;
+  private int idleParks;
   private final int[] batchStatus = new int[BATCH];
   private final int[] tenantClaims = new int[ControlLayout.TENANT_FAIRNESS_SLOTS];
   private int pendingCount;
@@ -266,16 +266,18 @@ final class ReferenceWorker implements Runnable {
   }
 
   private void idle(int round) {
+    long now = System.nanoTime();
     if (round == 0) {
-      idleSince = System.nanoTime();
+      idleSince = now;
+      idleParks = 0;
     }
     // Spin for a time, not a count of PAUSEs (whose length varies 10x between CPUs): a worker that
     // parks between one-task round trips turns each publish into an unpark, 26 us on one VM.
-    if (round < SPIN_ROUNDS || System.nanoTime() - idleSince < SPIN_NANOS) {
+    if (now - idleSince < SPIN_NANOS) {
       Thread.onSpinWait();
       return;
     }
-    if (round < YIELD_ROUNDS || System.nanoTime() - idleSince < SPIN_NANOS + 20_000) {
+    if (now - idleSince < SPIN_NANOS + YIELD_NANOS) {
       Thread.yield();
       return;
     }
@@ -284,7 +286,7 @@ final class ReferenceWorker implements Runnable {
     try {
       if (!workWaiting()) {
         // Publishers unpark sleepers after each doorbell; the bounded park also re-checks SHUTDOWN.
-        LockSupport.parkNanos(this, Math.min(20_000L << Math.min(round - YIELD_ROUNDS, 6), 1_000_000L));
+        LockSupport.parkNanos(this, Math.min(20_000L << Math.min(idleParks++, 6), 1_000_000L));
       }
     } finally {
       session.sleepers.decrementAndGet();
