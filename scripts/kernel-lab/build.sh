@@ -14,5 +14,7 @@ for name in $names; do
 done
 # The base kernel as a cubin, for `cuobjdump -sass` on the GPU machine (there is none here).
 nvcc -O3 -arch=sm_90 -cubin -o "$here/target/base.cubin" -x cu "$here/target/src/base.cu" &
+# The poll-latency lab (poll_lab.cu: no kernel source of ours).
+nvcc -O3 -arch=sm_90 -std=c++17 -o "$here/target/poll_lab" "$here/poll_lab.cu" &
 wait
 ls "$here/target" | grep rt_lab | tr '\n' ' '; echo

@@ -39,9 +39,28 @@ def two_helpers(t):
     return _helpers(t, 2)
 
 
+def three_helpers(t):
+    return _helpers(t, 3)
 
-EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers)}
-NAMES = ["base"] + list(EDITS)
+
+def no_device_loads(t):  # attribution: the poll reads host memory only (abort, shutdown and claims not loaded)
+    t = replace(t, "  p.aborted = vyre_load_gpu(&s->abort);\n  p.shutdown = vyre_load_gpu(&s->shutdown);\n"
+                "  p.claims = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;",
+                "  p.aborted = 0u;\n  p.shutdown = 0u;\n  p.claims = sc.cursor;")
+    return t
+
+
+def no_claim_mirror(t):  # attribution: the claim cursors are not mirrored to the host after each poll
+    return replace(t, "    *(volatile unsigned long long*)(a.control + VYRE_CTL_CLAIM_SEQ_BASE + 2 * lane) = sc.cursor;\n", "")
+
+
+def trace(t):  # the device trace (docs/PROTOCOL.md)
+    return "#define VYRE_TRACE\n" + t
+
+
+EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers, three_helpers, no_device_loads, no_claim_mirror, trace)}
+# Built by default: base (and base_trace), each edit alone, and the scout alone with its trace.
+NAMES = ["base"] + [name for name in EDITS if name != "trace"] + ["no_helper+trace"]
 
 
 def variant(text, name):
