@@ -46,7 +46,7 @@ def three_helpers(t):
 def no_device_loads(t):  # attribution: the poll reads host memory only (abort, shutdown and claims not loaded)
     t = replace(t, "  p.aborted = vyre_load_gpu(&s->abort);\n  p.shutdown = vyre_load_gpu(&s->shutdown);\n"
                 "  p.claims = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;",
-                "  p.aborted = 0u;\n  p.shutdown = 0u;\n  p.claims = sc.cursor;")
+                "  p.aborted = 0u;\n  p.shutdown = 0u;\n  p.claims = cursor;")
     return t
 
 
@@ -54,13 +54,24 @@ def no_claim_mirror(t):  # attribution: the claim cursors are not mirrored to th
     return replace(t, "    *(volatile unsigned long long*)(a.control + VYRE_CTL_CLAIM_SEQ_BASE + 2 * lane) = sc.cursor;\n", "")
 
 
+def one_control_line(t):  # attribution: control words 16..31 (tenants 13..28) not polled; the lab's tenant is 0
+    return replace(t, "  p.head = __ldcv(reinterpret_cast<const uint4*>(a.control) + quad);",
+                   "  p.head = lane == 8u || lane == 9u || (lane & 7u) < 4u ? __ldcv(reinterpret_cast<const uint4*>(a.control) + quad) : make_uint4(0u, 0u, 0u, 0u);")
+
+
+def one_doorbell_line(t):  # attribution: the doorbells of levels 3 and 4 (words 144, 145) not polled; the lab's level is 2
+    return replace(t, "  unsigned quad = lane == 8u ? bell_quad : lane == 9u ? bell_quad + 1u : (lane & 7u);",
+                   "  unsigned quad = lane == 8u || lane == 9u ? bell_quad : (lane & 7u);")
+
+
 def trace(t):  # the device trace (docs/PROTOCOL.md)
     return "#define VYRE_TRACE\n" + t
 
 
-EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers, three_helpers, no_device_loads, no_claim_mirror, trace)}
+EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers, three_helpers, no_device_loads, no_claim_mirror, one_control_line, one_doorbell_line, trace)}
 # Built by default: base (and base_trace), each edit alone, and the scout alone with its trace.
-NAMES = ["base"] + [name for name in EDITS if name != "trace"] + ["no_helper+trace"]
+NAMES = ["base"] + [name for name in EDITS if name != "trace"] + ["no_helper+trace", "one_control_line+one_doorbell_line",
+                                                                  "one_control_line+one_doorbell_line+no_helper"]
 
 
 def variant(text, name):

@@ -757,18 +757,19 @@ struct VyreScout {
 #endif
 };
 
-// Sends poll `p`: aims the express reads at each level's next ticket, then issues every load.
-// Nothing here waits for them; `vyre_scout_consume` does, at its first use of the data.
-__device__ __forceinline__ void vyre_poll_issue(const VyreKernelArgs& a, const unsigned* offsets, unsigned lane, VyreScout& sc, VyrePoll& p) {
+// Sends poll `p`: aims the express reads (`aim`, kept from poll to poll) at each level's next
+// ticket (`cursor`, lanes 0..4), then issues every load; express copies are read only while `hot`.
+// Nothing here waits for the loads; the caller does, at its first use of the data.
+__device__ __forceinline__ void vyre_poll_issue(const VyreKernelArgs& a, const unsigned* offsets, unsigned lane, unsigned long long cursor,
+                                                VyreExpressTarget (&aim)[2], bool hot, VyrePoll& p) {
   VyreDeviceState* s = a.state;
 #pragma unroll
   for (unsigned g = 0; g < 2u; g++) {
     unsigned level = g == 0u ? lane / VYRE_EXPRESS_LINES : (lane < VYRE_EXPRESS_LINES ? 4u : VYRE_PRIORITY_LEVELS);
-    unsigned long long next = __shfl_sync(0xFFFFFFFFu, sc.cursor, level < VYRE_PRIORITY_LEVELS ? level : 0u);
-    vyre_express_aim(a, offsets, level, next, lane, sc.aim[g]);
-    p.target[g] = sc.aim[g];
+    unsigned long long next = __shfl_sync(0xFFFFFFFFu, cursor, level < VYRE_PRIORITY_LEVELS ? level : 0u);
+    vyre_express_aim(a, offsets, level, next, lane, aim[g]);
+    p.target[g] = aim[g];
   }
-  bool hot = sc.sleep_ns == 0u;
 #ifdef VYRE_TRACE
   p.t_issue = vyre_globaltimer();
 #endif
@@ -971,7 +972,7 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
       hot = sc.sleep_ns == 0u;
       if (lane == 0) atomicExch(&s->hot, hot ? 1u : 0u);
     }
-    vyre_poll_issue(a, offsets, lane, sc, poll);
+    vyre_poll_issue(a, offsets, lane, sc.cursor, sc.aim, hot, poll);
     if (vyre_scout_consume(a, offsets, lane, sc, poll)) return;
   }
 }
@@ -985,10 +986,8 @@ __device__ void vyre_scout(const VyreKernelArgs& a, unsigned lane, const unsigne
 // that its reads in flight never delay the scout's accesses.
 __device__ void vyre_express_helper(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets) {
   VyreDeviceState* s = a.state;
-  VyreScout sc;  // only cursor, aim and sleep_ns are used
-  sc.cursor = 0ull;
-  sc.aim[0] = sc.aim[1] = VyreExpressTarget{nullptr, 0ull, 0u};
-  sc.sleep_ns = 0u;
+  unsigned long long cursor = 0ull;  // lanes 0..4: the level's next ticket as far as this warp knows
+  VyreExpressTarget aim[2] = {VyreExpressTarget{nullptr, 0ull, 0u}, VyreExpressTarget{nullptr, 0ull, 0u}};
   VyrePoll poll;
   unsigned idle_ns = 0;
   while (true) {
@@ -1004,12 +1003,12 @@ __device__ void vyre_express_helper(const VyreKernelArgs& a, unsigned lane, cons
     // Aimed at the claim cursors as they are now (an L2 read, about 0.2 us), not where this warp's
     // last poll left them: the scout has usually taken that ticket since.
     unsigned long long claims = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;
-    if (lane < VYRE_PRIORITY_LEVELS && claims > sc.cursor) sc.cursor = claims;
-    vyre_poll_issue(a, offsets, lane, sc, poll);
+    if (lane < VYRE_PRIORITY_LEVELS && claims > cursor) cursor = claims;
+    vyre_poll_issue(a, offsets, lane, cursor, aim, true, poll);
     if (__shfl_sync(0xFFFFFFFFu, poll.head.x, 0)) return;  // SHUTDOWN
-    unsigned long long known = lane < VYRE_PRIORITY_LEVELS && poll.claims > sc.cursor ? poll.claims : sc.cursor;
+    unsigned long long known = lane < VYRE_PRIORITY_LEVELS && poll.claims > cursor ? poll.claims : cursor;
     vyre_poll_express(a, lane, poll, vyre_poll_doorbell(poll, lane), known);
-    if (lane < VYRE_PRIORITY_LEVELS) sc.cursor = known;
+    if (lane < VYRE_PRIORITY_LEVELS) cursor = known;
   }
 }
 

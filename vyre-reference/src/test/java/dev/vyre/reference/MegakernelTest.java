@@ -129,6 +129,34 @@ class MegakernelTest {
   }
 
   @Test
+  void futuresCompleteWhileAnotherThreadAwaitsAndAfterItStops() throws Exception {
+    // The retire thread stands aside while threads await: the waiters' own retire passes must
+    // complete other threads' futures, and the retire thread must take over once they stop.
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(64).workers(1)
+        .singlePriority(Priority.NORMAL).bootstrap()) {
+      CountDownLatch awaiting = new CountDownLatch(1);
+      Thread waiter = Thread.ofPlatform().start(() -> {
+        for (int i = 0; i < 20_000; i++) {
+          assertTrue(kernel.await(kernel.publish(0, Priority.NORMAL, Opcodes.NOP), Duration.ofSeconds(10)));
+          awaiting.countDown();
+        }
+      });
+      assertTrue(awaiting.await(10, TimeUnit.SECONDS));
+      List<CompletableFuture<TaskResult>> during = new ArrayList<>();
+      for (int i = 0; i < 200 && waiter.isAlive(); i++) {
+        during.add(kernel.submit(Task.of(Opcodes.NOP)));
+      }
+      for (CompletableFuture<TaskResult> future : during) {
+        assertTrue(future.get(10, TimeUnit.SECONDS).isDone());
+      }
+      waiter.join();
+      for (int i = 0; i < 50; i++) {
+        assertTrue(kernel.submit(Task.of(Opcodes.NOP)).get(10, TimeUnit.SECONDS).isDone(), "after the waiter stopped");
+      }
+    }
+  }
+
+  @Test
   void tasksPublishedAfterAShutdownOpcodeFailInsteadOfHanging() throws Exception {
     try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1)
         .singlePriority(Priority.NORMAL).bootstrap()) {

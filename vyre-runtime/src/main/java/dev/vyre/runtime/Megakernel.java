@@ -35,11 +35,16 @@ import java.util.concurrent.locks.LockSupport;
 public final class Megakernel implements AutoCloseable {
 
   private static final long SPIN_WAIT_NANOS = 200_000;
-  private static final VarHandle ACTIVE_WAITERS;
+  /** How long the retire thread sleeps while threads await (it wakes sooner when one hands work back). */
+  private static final long STAND_ASIDE_NANOS = 1_000_000;
+  /** {@link #waiters}: one thread inside {@link #await} (low 16 bits), one {@code await} begun (the bits above). */
+  private static final int WAITER = 1;
+  private static final int AWAIT_BEGUN = 1 << 16;
+  private static final VarHandle WAITERS;
 
   static {
     try {
-      ACTIVE_WAITERS = MethodHandles.lookup().findVarHandle(Megakernel.class, "activeWaiters", int.class);
+      WAITERS = MethodHandles.lookup().findVarHandle(Megakernel.class, "waiters", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -62,12 +67,15 @@ public final class Megakernel implements AutoCloseable {
   private final Thread retireThread;
   private volatile boolean retireParked;
   /**
-   * Threads inside {@link #await}: each retires for itself, so the retire thread stands aside
-   * while there are any. Racing them for every ticket cost each one-task round trip about 0.9 us
-   * on the H100 host (cache lines passed between two cores), measured against the same loop
-   * without a retire thread.
+   * Threads inside {@link #await} (low 16 bits) and awaits begun (the bits above, wrapping). Each
+   * waiter retires for itself, so the retire thread stands aside while threads await, and until a
+   * whole {@link #STAND_ASIDE_NANOS} has passed without a new await: racing them for every ticket
+   * cost each one-task round trip about 0.9 us on the H100 host (cache lines passed between two
+   * cores), and waking into the gap between two awaits (a publish) cost that round trip more.
    */
-  private volatile int activeWaiters;
+  private volatile int waiters;
+  /** The last waiter out left tickets behind (other threads' futures): the retire thread takes over. */
+  private volatile boolean handedBack;
   private volatile boolean closed;
   private volatile KernelException failure;
   private ShutdownReport report;
@@ -274,13 +282,16 @@ public final class Megakernel implements AutoCloseable {
     if (part.retired > sequence) {
       return true;
     }
-    ACTIVE_WAITERS.getAndAdd(this, 1);
+    WAITERS.getAndAdd(this, AWAIT_BEGUN + WAITER);
     try {
       return awaitRetired(part, sequence, timeout);
     } finally {
       // The last waiter out hands what is left (other threads' futures) back to the retire thread.
-      if ((int) ACTIVE_WAITERS.getAndAdd(this, -1) == 1 && retireParked && retire.backlog()) {
-        LockSupport.unpark(retireThread);
+      if ((((int) WAITERS.getAndAdd(this, -WAITER)) & (AWAIT_BEGUN - 1)) == WAITER && retire.backlog()) {
+        handedBack = true;
+        if (retireParked) {
+          LockSupport.unpark(retireThread);
+        }
       }
     }
   }
@@ -451,14 +462,20 @@ public final class Megakernel implements AutoCloseable {
 
   private void retireLoop() {
     int idle = 0;
-    long lastProgress = System.nanoTime();
-    long lastClaims = claimTotal();
-    long lastHealthCheck = 0;
+    int awaitsSeen = 0;
+    Watchdog watchdog = new Watchdog(stallTimeoutNanos, claimTotal(), System.nanoTime());
     while (!closed || retire.backlog()) {
-      if ((activeWaiters == 0 || closed) && retire.retire(false) > 0) {
-        idle = 0;
-        lastProgress = System.nanoTime();
-        continue;
+      // While threads await (or did within the last stand-aside), they retire for themselves.
+      int waiting = waiters;
+      boolean standAside = !closed && !handedBack && ((waiting & (AWAIT_BEGUN - 1)) != 0 || waiting >>> 16 != awaitsSeen);
+      awaitsSeen = waiting >>> 16;
+      if (!standAside) {
+        handedBack = false;
+        if (retire.retire(false) > 0) {
+          idle = 0;
+          watchdog.progress(System.nanoTime());
+          continue;
+        }
       }
       if (closed) {
         break;
@@ -469,41 +486,39 @@ public final class Megakernel implements AutoCloseable {
         // last ones landed, so one more pass retires what did run; the rest fails.
         retire.retire(true);
         retire.failAll(KernelException.closed(backend.name()));
-        parkBriefly();
+        park(Watchdog.CHECK_EVERY_NANOS, false);
         continue;
       }
-      long now = System.nanoTime();
-      if (now - lastHealthCheck > 5_000_000L) {
-        lastHealthCheck = now;
-        try {
-          session.checkHealth();
-        } catch (KernelException e) {
-          fail(e);
-          return;
-        }
-        long claims = claimTotal();
-        if (claims != lastClaims) {
-          lastClaims = claims;
-          lastProgress = now;
-        }
-        if (!retire.backlog()) {
-          lastProgress = now;
-        } else if (now - lastProgress > stallTimeoutNanos && isKernelRunning()) {
-          fail(KernelException.stalled(backend.name(), (now - lastProgress) / 1_000_000, inFlightCount(), summary()));
-          return;
-        }
+      if (!watch(watchdog, System.nanoTime())) {
+        return;
       }
-      if (!retire.backlog() && idle > 1000) {
-        retireParked = true;
-        if (!retire.backlog() && !closed) {
-          LockSupport.parkNanos(this, 5_000_000L);
-        }
-        retireParked = false;
+      if (standAside) {
+        park(STAND_ASIDE_NANOS, false);
+      } else if (!retire.backlog() && idle > 1000) {
+        park(Watchdog.CHECK_EVERY_NANOS, true);
       } else {
         Backoff.pause(idle);
       }
       idle++;
     }
+  }
+
+  /** Runs the watchdog's checks when due; false when they failed the kernel (the retire thread then ends). */
+  private boolean watch(Watchdog watchdog, long now) {
+    if (!watchdog.due(now)) {
+      return true;
+    }
+    try {
+      session.checkHealth();
+    } catch (KernelException e) {
+      fail(e);
+      return false;
+    }
+    if (watchdog.stalled(now, claimTotal(), retire.backlog()) && isKernelRunning()) {
+      fail(KernelException.stalled(backend.name(), watchdog.quietMillis(now), inFlightCount(), summary()));
+      return false;
+    }
+    return true;
   }
 
   private long claimTotal() {
@@ -553,9 +568,17 @@ public final class Megakernel implements AutoCloseable {
     retire.failAll(error);
   }
 
-  private void parkBriefly() {
+  /**
+   * Parks the retire thread for up to {@code nanos}; publishers with futures, batch publishers and
+   * the last waiter out wake it. Each of them sets what it signals before it looks at
+   * {@link #retireParked}, and this looks again after setting it, so no wake-up is lost.
+   * {@code whileIdle}: only while no ticket is in flight.
+   */
+  private void park(long nanos, boolean whileIdle) {
     retireParked = true;
-    LockSupport.parkNanos(this, 5_000_000L);
+    if (!closed && !handedBack && !(whileIdle && retire.backlog())) {
+      LockSupport.parkNanos(this, nanos);
+    }
     retireParked = false;
   }
 
