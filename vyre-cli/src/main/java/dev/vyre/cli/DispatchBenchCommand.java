@@ -54,6 +54,9 @@ final class DispatchBenchCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Also write the results as JSON to this file.")
   Path json;
 
+  @Option(names = "--round-trip-log", description = "Also write every measured NOP round trip, in order, to this file (total and publish ns).")
+  Path roundTripLog;
+
   @Override
   public Integer call() throws Exception {
     int threads = publishers > 0 ? publishers : Math.min(8, Runtime.getRuntime().availableProcessors());
@@ -75,6 +78,9 @@ final class DispatchBenchCommand implements Callable<Integer> {
       results.put("round_trip_p99_us", trip.p99Micros());
       results.put("round_trip_min_us", trip.minMicros());
       results.put("round_trip_publish_p50_us", trip.publishP50Micros());
+      if (roundTripLog != null) {
+        Files.writeString(roundTripLog, trip.log());
+      }
       DispatchMeasurements.RoundTrip store = DispatchMeasurements.roundTrip(kernel, roundTrips, Opcodes.STORE_U32);
       results.put("round_trip_store_u32_p50_us", store.p50Micros());
       results.put("round_trip_store_u32_p99_us", store.p99Micros());

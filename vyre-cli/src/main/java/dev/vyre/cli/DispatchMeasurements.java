@@ -16,8 +16,43 @@ import java.util.concurrent.atomic.AtomicLong;
 /** The measurements behind {@code vyre bench dispatch}; each one does real work on a live kernel. */
 final class DispatchMeasurements {
 
-  /** One-task round trips, in microseconds; {@code publishP50Micros} is the part spent inside {@code publish}. */
-  record RoundTrip(double p50Micros, double p99Micros, double minMicros, double publishP50Micros) {}
+  /**
+   * One-task round trips: each trip's nanoseconds in the order measured ({@code nanos}), and of
+   * them the part spent inside {@code publish} ({@code publishNanos}).
+   */
+  record RoundTrip(long[] nanos, long[] publishNanos) {
+
+    double p50Micros() {
+      return percentileMicros(nanos, 0.50);
+    }
+
+    double p99Micros() {
+      return percentileMicros(nanos, 0.99);
+    }
+
+    double minMicros() {
+      return percentileMicros(nanos, 0);
+    }
+
+    double publishP50Micros() {
+      return percentileMicros(publishNanos, 0.50);
+    }
+
+    /** One line per trip, in the order measured: total and publish nanoseconds (for studying the tail). */
+    String log() {
+      StringBuilder text = new StringBuilder("# round trip ns, of which publish ns\n");
+      for (int i = 0; i < nanos.length; i++) {
+        text.append(nanos[i]).append(' ').append(publishNanos[i]).append('\n');
+      }
+      return text.toString();
+    }
+
+    private static double percentileMicros(long[] samples, double quantile) {
+      long[] sorted = samples.clone();
+      Arrays.sort(sorted);
+      return sorted[(int) (sorted.length * quantile)] / 1e3;
+    }
+  }
 
   /**
    * Sustained throughput of tiny tasks; {@code publishSeconds} is when the last batch was published,
@@ -57,9 +92,7 @@ final class DispatchMeasurements {
         publishNanos[i - warmup] = published - start;
       }
     }
-    Arrays.sort(nanos);
-    Arrays.sort(publishNanos);
-    return new RoundTrip(nanos[samples / 2] / 1e3, nanos[(int) (samples * 0.99)] / 1e3, nanos[0] / 1e3, publishNanos[samples / 2] / 1e3);
+    return new RoundTrip(nanos, publishNanos);
   }
 
   /**
