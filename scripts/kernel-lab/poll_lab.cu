@@ -8,18 +8,11 @@
 // express slot of 128 bytes: three loads, six 64-byte host lines); 4 = 32 lanes read 512 bytes.
 // Before each poll, optionally: lane 0 stores to another host line (st.relaxed.sys), lane 0 adds
 // to a device word (a fire-and-forget atomic), and another warp on another SM polls the same shape.
+#include "lab.cuh"
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(x)                                                                  \
-  do {                                                                            \
-    cudaError_t e = (x);                                                          \
-    if (e != cudaSuccess) {                                                       \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
-      exit(2);                                                                    \
-    }                                                                             \
-  } while (0)
 
 __device__ __forceinline__ unsigned long long now() {
   unsigned long long t;

@@ -12,6 +12,7 @@
 // timed), as a slower host (the JVM's retire and publish) would: the kernel must not depend on
 // when the next task arrives relative to its polls.
 // Prints one line: label, p50/p99/min in us of the round trip and of the floor, and the trace.
+#include "lab.cuh"
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <chrono>
@@ -31,14 +32,6 @@ extern "C" __global__ void lab_pingpong(volatile unsigned* h2d, volatile unsigne
   }
 }
 
-#define CHECK(x)                                                                  \
-  do {                                                                            \
-    cudaError_t e = (x);                                                          \
-    if (e != cudaSuccess) {                                                       \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
-      exit(2);                                                                    \
-    }                                                                             \
-  } while (0)
 
 static inline long long now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -55,17 +55,18 @@ public class PublishPathBenchmark {
     arena.close();
   }
 
-  private int slot() {
+  /** Writes the next ring slot (a STORE_U32 of two arguments) and returns it. */
+  private int writeNextSlot() {
     int slot = next;
     next = slot + 1 == SLOTS ? 0 : slot + 1;
+    RingPublisher.writeSlot(ring, slot, 0, 2, 1, args, 0, args.length);
     return slot;
   }
 
   /** As Megakernel publishes today: the slot, then the copy read back from it. */
   @Benchmark
   public int slotThenCopyReadBack() {
-    int slot = slot();
-    RingPublisher.writeSlot(ring, slot, 0, 2, 1, args, 0, args.length);
+    int slot = writeNextSlot();
     ExpressLayout.write(express, ring, slot, ExpressLayout.stamp(slot));
     return slot;
   }
@@ -73,8 +74,7 @@ public class PublishPathBenchmark {
   /** The copy built from the task's fields, one 8-byte store per unit. */
   @Benchmark
   public int slotThenCopyFromFields() {
-    int slot = slot();
-    RingPublisher.writeSlot(ring, slot, 0, 2, 1, args, 0, args.length);
+    int slot = writeNextSlot();
     long stamp = (long) ExpressLayout.stamp(slot) << 32;
     long base = (long) slot * ExpressLayout.SLOT_BYTES;
     for (int w = 0; w < SlotLayout.SLOT_WORDS; w++) {
@@ -93,8 +93,7 @@ public class PublishPathBenchmark {
   /** The copy built in a scratch array, then one bulk copy. */
   @Benchmark
   public int slotThenCopyInBulk() {
-    int slot = slot();
-    RingPublisher.writeSlot(ring, slot, 0, 2, 1, args, 0, args.length);
+    int slot = writeNextSlot();
     long stamp = (long) ExpressLayout.stamp(slot) << 32;
     units[0] = stamp | SlotLayout.STATUS_PUBLISHED;
     units[1] = stamp | 1;

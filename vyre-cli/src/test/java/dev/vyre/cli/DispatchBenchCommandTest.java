@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,18 +21,10 @@ class DispatchBenchCommandTest {
   void measuresRoundTripsAndThroughputAndLogsEveryRoundTripInOrder() throws IOException {
     Path json = dir.resolve("dispatch.json");
     Path log = dir.resolve("round-trips.txt");
-    PrintStream out = System.out;
-    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-    int status;
-    try {
-      System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-      status = VyreCommand.execute("bench", "dispatch", "--backend", "reference", "--tasks", "20000", "--round-trips", "1000",
-          "--runs", "1", "--idle-seconds", "1", "--json", json.toString(), "--round-trip-log", log.toString());
-    } finally {
-      System.setOut(out);
-    }
-    String text = stdout.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, text);
+    CliRun run = CliRun.of("bench", "dispatch", "--backend", "reference", "--tasks", "20000", "--round-trips", "1000",
+        "--runs", "1", "--idle-seconds", "1", "--json", json.toString(), "--round-trip-log", log.toString());
+    String text = run.out();
+    assertEquals(0, run.status(), text + run.err());
     JsonNode results = Json.MAPPER.readTree(json.toFile());
     double p50 = results.get("round_trip_p50_us").asDouble();
     assertTrue(p50 > 0 && results.get("round_trip_p99_us").asDouble() >= p50, text);

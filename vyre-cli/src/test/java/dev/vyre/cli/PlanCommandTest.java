@@ -3,12 +3,7 @@ package dev.vyre.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -23,24 +18,24 @@ class PlanCommandTest {
   void barriersPrintGroupsInVyreOrder() throws IOException {
     Path file = write("{\"wave_count\":4,\"dependencies\":[{\"before\":0,\"after\":3},{\"before\":0,\"after\":2},"
         + "{\"before\":0,\"after\":1}]}");
-    Run run = run("", "plan", "barriers", "--json", file.toString());
-    assertEquals(0, run.status, run.err);
+    CliRun run = CliRun.of("plan", "barriers", "--json", file.toString());
+    assertEquals(0, run.status(), run.err());
     assertEquals("""
         4 waves in 2 barrier-free groups, 1 global barrier
           group 0 (1 wave): 0
           group 1 (3 waves): 3 2 1
-        """, run.out);
+        """, run.out());
   }
 
   @Test
   void frontierReadsStdinAndPrintsPeaks() {
-    Run run = run("{\"waves\":[{\"frontier_bytes\":10,\"scratch_bytes\":10,\"output_bytes\":10},"
+    CliRun run = CliRun.withStdin("{\"waves\":[{\"frontier_bytes\":10,\"scratch_bytes\":10,\"output_bytes\":10},"
         + "{\"frontier_bytes\":10,\"scratch_bytes\":10,\"output_bytes\":10}],\"resident_graph_bytes\":0,"
         + "\"budget_bytes\":100,\"readback_bytes\":4096}", "plan", "frontier", "--json", "-");
-    assertEquals(0, run.status, run.err);
-    assertTrue(run.out.startsWith("2 waves in 2 budget-fitted groups, 1 global barrier\n"), run.out);
-    assertTrue(run.out.contains("peak bytes of one group: frontier 10, scratch 10, output 10; widest group 1 wave"));
-    assertTrue(run.out.contains("amortized readback: 4096 bytes"));
+    assertEquals(0, run.status(), run.err());
+    assertTrue(run.out().startsWith("2 waves in 2 budget-fitted groups, 1 global barrier\n"), run.out());
+    assertTrue(run.out().contains("peak bytes of one group: frontier 10, scratch 10, output 10; widest group 1 wave"));
+    assertTrue(run.out().contains("amortized readback: 4096 bytes"));
   }
 
   @Test
@@ -52,52 +47,31 @@ class PlanCommandTest {
         + "\"bytes_per_edge\":0,\"waves\":[{\"frontier_bytes\":10,\"scratch_bytes\":10,\"output_bytes\":10},"
         + "{\"frontier_bytes\":10,\"scratch_bytes\":10,\"output_bytes\":10}],\"budget_bytes\":100,"
         + "\"launch_overhead_ns\":250.0,\"fusion_pressure\":0.95}");
-    Run run = run("", "plan", "cuda-frontier", "--json", file.toString());
-    assertEquals(0, run.status, run.err);
-    assertTrue(run.out.contains("topology: FusedWave\n"), run.out);
-    assertTrue(run.out.contains("why: launch_and_readback_pressure_fused"), run.out);
-    assertTrue(run.out.contains("= 60 of 100 bytes"), run.out);
+    CliRun run = CliRun.of("plan", "cuda-frontier", "--json", file.toString());
+    assertEquals(0, run.status(), run.err());
+    assertTrue(run.out().contains("topology: FusedWave\n"), run.out());
+    assertTrue(run.out().contains("why: launch_and_readback_pressure_fused"), run.out());
+    assertTrue(run.out().contains("= 60 of 100 bytes"), run.out());
   }
 
   @Test
   void plannerAndInputErrorsEndWithAFix() throws IOException {
-    Run cycle = run("{\"wave_count\":2,\"dependencies\":[{\"before\":0,\"after\":1},{\"before\":1,\"after\":0}]}",
+    CliRun cycle = CliRun.withStdin("{\"wave_count\":2,\"dependencies\":[{\"before\":0,\"after\":1},{\"before\":1,\"after\":0}]}",
         "plan", "barriers", "--json", "-");
-    assertEquals(2, cycle.status);
-    assertTrue(cycle.err.contains("cycle with 2 unscheduled waves. Fix:"), cycle.err);
+    assertEquals(2, cycle.status());
+    assertTrue(cycle.err().contains("cycle with 2 unscheduled waves. Fix:"), cycle.err());
 
-    Run missing = run("", "plan", "barriers", "--json", dir.resolve("absent.json").toString());
-    assertEquals(2, missing.status);
-    assertTrue(missing.err.contains("does not exist. Fix:"), missing.err);
+    CliRun missing = CliRun.of("plan", "barriers", "--json", dir.resolve("absent.json").toString());
+    assertEquals(2, missing.status());
+    assertTrue(missing.err().contains("does not exist. Fix:"), missing.err());
 
-    Run broken = run("", "plan", "frontier", "--json", write("{\"waves\":").toString());
-    assertEquals(2, broken.status);
-    assertTrue(broken.err.contains("is not valid JSON") && broken.err.contains("Fix:"), broken.err);
+    CliRun broken = CliRun.of("plan", "frontier", "--json", write("{\"waves\":").toString());
+    assertEquals(2, broken.status());
+    assertTrue(broken.err().contains("is not valid JSON") && broken.err().contains("Fix:"), broken.err());
   }
 
   private Path write(String json) throws IOException {
     Path file = Files.createTempFile(dir, "plan", ".json");
     return Files.writeString(file, json);
-  }
-
-  private record Run(int status, String out, String err) {}
-
-  private static Run run(String stdin, String... args) {
-    InputStream in = System.in;
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-    try {
-      System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
-      System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-      int status = VyreCommand.execute(args);
-      return new Run(status, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setIn(in);
-      System.setOut(out);
-      System.setErr(err);
-    }
   }
 }

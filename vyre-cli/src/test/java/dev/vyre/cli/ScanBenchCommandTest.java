@@ -8,10 +8,7 @@ import dev.vyre.cli.conform.Json;
 import dev.vyre.runtime.scan.NaiveMatcher;
 import dev.vyre.runtime.scan.PatternSet;
 import dev.vyre.runtime.scan.ScanCorpus;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -26,18 +23,10 @@ class ScanBenchCommandTest {
   void measuresTheReferenceBackendAndGrepOnTheSameCorpus() throws IOException {
     Path json = dir.resolve("scan.json");
     Path corpusDir = dir.resolve("corpus");
-    PrintStream out = System.out;
-    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-    int status;
-    try {
-      System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-      status = VyreCommand.execute("bench", "scan", "--size", "300000", "--patterns", "12", "--backend", "reference",
-          "--runs", "2", "--dir", corpusDir.toString(), "--json", json.toString());
-    } finally {
-      System.setOut(out);
-    }
-    String text = stdout.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, text);
+    CliRun run = CliRun.of("bench", "scan", "--size", "300000", "--patterns", "12", "--backend", "reference",
+        "--runs", "2", "--dir", corpusDir.toString(), "--json", json.toString());
+    String text = run.out();
+    assertEquals(0, run.status(), text + run.err());
     JsonNode results = Json.MAPPER.readTree(json.toFile());
     assertEquals(300000, results.get("corpus_bytes").asLong());
     assertTrue(results.get("reference_gb_per_s").asDouble() > 0, text);

@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -25,26 +22,13 @@ class ScanCommandTest {
   private Path a;
   private Path c;
 
-  private record Run(int status, String out, String err) {}
-
-  private static Run run(String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-    try {
-      System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-      String[] withBackend = new String[args.length + 2];
-      withBackend[0] = "scan";
-      withBackend[1] = "--backend=reference";
-      System.arraycopy(args, 0, withBackend, 2, args.length);
-      int status = VyreCommand.execute(withBackend);
-      return new Run(status, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
+  /** {@code vyre scan --backend=reference} with {@code args}. */
+  private static CliRun run(String... args) {
+    String[] withBackend = new String[args.length + 2];
+    withBackend[0] = "scan";
+    withBackend[1] = "--backend=reference";
+    System.arraycopy(args, 0, withBackend, 2, args.length);
+    return CliRun.of(withBackend);
   }
 
   @BeforeEach
@@ -57,7 +41,7 @@ class ScanCommandTest {
 
   @Test
   void printsEveryOverlappingMatchAsPathOffsetPatternSortedPerFileInPathOrder() {
-    Run run = run("-e", "he", "-e", "she", "-e", "hers", dir.toString());
+    CliRun run = run("-e", "he", "-e", "she", "-e", "hers", dir.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":0:she\n" + a + ":1:he\n" + a + ":14:she\n" + a + ":15:he\n"
         + c + ":1:she\n" + c + ":2:he\n" + c + ":2:hers\n", run.out());
@@ -66,7 +50,7 @@ class ScanCommandTest {
 
   @Test
   void theFirstOperandIsThePatternWithoutDashEOrDashF() {
-    Run run = run("sells", a.toString());
+    CliRun run = run("sells", a.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":4:sells\n", run.out());
   }
@@ -74,28 +58,28 @@ class ScanCommandTest {
   @Test
   void patternsComeFromFilesAndIgnoreCaseFoldsAscii() throws IOException {
     Path patterns = Files.writeString(dir.resolve("patterns"), "SEA\r\nUSH\n");
-    Run run = run("-i", "-f", patterns.toString(), a.toString(), c.toString());
+    CliRun run = run("-i", "-f", patterns.toString(), a.toString(), c.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":10:SEA\n" + c + ":0:USH\n", run.out());
   }
 
   @Test
   void noMatchExitsOneWithNoOutput() {
-    Run run = run("-e", "absent", dir.toString());
+    CliRun run = run("-e", "absent", dir.toString());
     assertEquals(1, run.status(), run.err());
     assertEquals("", run.out());
   }
 
   @Test
   void countPrintsEveryFilesMatchCountIncludingZero() {
-    Run run = run("--count", "-e", "he", dir.toString());
+    CliRun run = run("--count", "-e", "he", dir.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":2\n" + c + ":1\n" + dir.resolve("sub/nothing.txt") + ":0\n", run.out());
   }
 
   @Test
   void jsonPrintsOneObjectPerMatch() throws IOException {
-    Run run = run("--json", "-e", "shells", "-e", "sea", a.toString());
+    CliRun run = run("--json", "-e", "shells", "-e", "sea", a.toString());
     assertEquals(0, run.status(), run.err());
     List<String> lines = run.out().lines().toList();
     assertEquals(2, lines.size());
@@ -109,17 +93,17 @@ class ScanCommandTest {
 
   @Test
   void countAndJsonTogetherAreAUsageError() {
-    Run run = run("--count", "--json", "-e", "he", a.toString());
+    CliRun run = run("--count", "--json", "-e", "he", a.toString());
     assertEquals(2, run.status());
     assertTrue(run.err().contains("mutually exclusive"), run.err());
   }
 
   @Test
   void unknownFlagsAreUsageErrorsGrepsInvertIncluded() {
-    Run run = run("--frobnicate", "-e", "he", a.toString());
+    CliRun run = run("--frobnicate", "-e", "he", a.toString());
     assertEquals(2, run.status());
     assertTrue(run.err().contains("Unknown option: '--frobnicate'"), run.err());
-    Run invert = run("-v", "-e", "he", a.toString());
+    CliRun invert = run("-v", "-e", "he", a.toString());
     assertEquals(2, invert.status(), "-v is not --verbose here: a grep user would expect inverted output");
     assertEquals("", invert.out());
   }
@@ -127,7 +111,7 @@ class ScanCommandTest {
   @Test
   void aMissingFileIsReportedAndTheRestScannedButTheStatusIsTwo() {
     Path missing = dir.resolve("missing.txt");
-    Run run = run("-e", "sells", missing.toString(), a.toString());
+    CliRun run = run("-e", "sells", missing.toString(), a.toString());
     assertEquals(2, run.status(), "grep exits 2 when an error occurred, even with matches");
     assertEquals(a + ":4:sells\n", run.out());
     assertEquals("vyre scan: " + missing + ": No such file or directory\n", run.err());
@@ -138,7 +122,7 @@ class ScanCommandTest {
     Path locked = Files.writeString(dir.resolve("locked.txt"), "sells");
     Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
     Assumptions.assumeFalse(Files.isReadable(locked), "running as root: every file is readable");
-    Run run = run("-e", "sells", locked.toString(), a.toString());
+    CliRun run = run("-e", "sells", locked.toString(), a.toString());
     assertEquals(2, run.status());
     assertEquals(a + ":4:sells\n", run.out());
     assertEquals("vyre scan: " + locked + ": Permission denied\n", run.err());
@@ -146,7 +130,7 @@ class ScanCommandTest {
 
   @Test
   void devicesAndPipesAreReportedAndSkipped() {
-    Run run = run("-e", "sells", "/dev/null", a.toString());
+    CliRun run = run("-e", "sells", "/dev/null", a.toString());
     assertEquals(2, run.status());
     assertEquals(a + ":4:sells\n", run.out());
     assertEquals("vyre scan: /dev/null: not a regular file or directory (vyre scan reads files, not pipes or devices)\n",
@@ -157,7 +141,7 @@ class ScanCommandTest {
   void emptyFilesAndDirectoriesMatchNothing() throws IOException {
     Path empty = Files.write(dir.resolve("empty"), new byte[0]);
     Path emptyDir = Files.createDirectory(dir.resolve("empty-dir"));
-    Run run = run("-e", "x", empty.toString(), emptyDir.toString());
+    CliRun run = run("-e", "x", empty.toString(), emptyDir.toString());
     assertEquals(1, run.status(), run.err());
     assertEquals("", run.out() + run.err());
   }
@@ -165,25 +149,25 @@ class ScanCommandTest {
   @Test
   void binaryFilesAreScannedByteForByte() throws IOException {
     Path binary = Files.write(dir.resolve("blob.bin"), new byte[] {0, (byte) 0xFF, 'k', 'e', 'y', 0, 'k', 'e', 'y'});
-    Run run = run("-e", "key", binary.toString());
+    CliRun run = run("-e", "key", binary.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(binary + ":2:key\n" + binary + ":6:key\n", run.out());
   }
 
   @Test
   void missingOrEmptyPatternsAreErrorsWithAFix() throws IOException {
-    Run none = run();
+    CliRun none = run();
     assertEquals(2, none.status());
     assertTrue(none.err().startsWith("vyre: vyre scan: no pattern given. Fix: "), none.err());
     Path blank = Files.writeString(dir.resolve("blank"), "he\n\nshe\n");
-    Run blankLine = run("-f", blank.toString(), a.toString());
+    CliRun blankLine = run("-f", blank.toString(), a.toString());
     assertEquals(2, blankLine.status());
     assertTrue(blankLine.err().startsWith("vyre: " + blank + ":2: empty pattern. Fix: "), blankLine.err());
   }
 
   @Test
   void verboseSaysWhichBackendIoAndTable() {
-    Run run = run("--verbose", "-e", "he", a.toString());
+    CliRun run = run("--verbose", "-e", "he", a.toString());
     assertEquals(0, run.status(), run.err());
     assertTrue(run.err().contains("vyre scan: backend: reference requested"), run.err());
     assertTrue(run.err().contains("vyre scan: io: io_uring") || run.err().contains("vyre scan: io: FileChannel"),
@@ -194,19 +178,19 @@ class ScanCommandTest {
 
   @Test
   void stagingAndParallelReadsFindTheSameMatchesAndBadModesHaveAFix() {
-    Run run = run("--stage", "device", "--parallel-reads", "on", "--verbose", "-e", "sells", "-e", "shells", a.toString());
+    CliRun run = run("--stage", "device", "--parallel-reads", "on", "--verbose", "-e", "sells", "-e", "shells", a.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":4:sells\n" + a + ":14:shells\n", run.out());
     assertTrue(run.err().contains("each chunk copied to device memory"), run.err());
     assertTrue(run.err().contains("waiting for reads"), "the time split: " + run.err());
-    Run bad = run("--parallel-reads", "sometimes", "-e", "x", a.toString());
+    CliRun bad = run("--parallel-reads", "sometimes", "-e", "x", a.toString());
     assertEquals(2, bad.status());
     assertTrue(bad.err().contains("'sometimes' is not auto, on or off. Fix: pass --parallel-reads auto, on or off"), bad.err());
   }
 
   @Test
   void tinyChunksAndTasksFindMatchesAcrossTheirBoundaries() {
-    Run run = run("--chunk-size", "3", "--task-size", "2", "--buffers", "2", "-e", "sells", "-e", "shells", a.toString());
+    CliRun run = run("--chunk-size", "3", "--task-size", "2", "--buffers", "2", "-e", "sells", "-e", "shells", a.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":4:sells\n" + a + ":14:shells\n", run.out());
   }

@@ -9,11 +9,8 @@ import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,25 +22,6 @@ class TelemetryCommandTest {
   @TempDir Path dir;
   private Path control;
   private Path ring;
-
-  /** Exit status, stdout and stderr of one {@code vyre} run. */
-  private record Run(int status, String out, String err) {}
-
-  private static Run vyre(String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
-    ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-    try {
-      System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
-      int status = VyreCommand.execute(args);
-      return new Run(status, outBytes.toString(StandardCharsets.UTF_8), errBytes.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-  }
 
   @BeforeEach
   void snapshots() throws IOException {
@@ -65,7 +43,7 @@ class TelemetryCommandTest {
 
   @Test
   void decodePrintsASummary() {
-    Run run = vyre("telemetry", "decode", "--control", control.toString(), "--ring", ring.toString(), "--window-opcodes", "0xf101");
+    CliRun run = CliRun.of("telemetry", "decode", "--control", control.toString(), "--ring", ring.toString(), "--window-opcodes", "0xf101");
     assertEquals(0, run.status(), run.err());
     assertTrue(run.out().contains("metrics       ATOMIC_ADD=5"), run.out());
     assertTrue(run.out().contains("queue         depth=2 of 3 slots, idle 333333 ppm, frontier 6666 bps"), run.out());
@@ -75,7 +53,7 @@ class TelemetryCommandTest {
 
   @Test
   void decodeJsonIsTheConformShape() throws IOException {
-    Run run = vyre("telemetry", "decode", "--control", control.toString(), "--ring", ring.toString(), "--json",
+    CliRun run = CliRun.of("telemetry", "decode", "--control", control.toString(), "--ring", ring.toString(), "--json",
         "--window-opcodes", "61697,NOP");
     assertEquals(0, run.status(), run.err());
     JsonNode json = Json.MAPPER.readTree(run.out());
@@ -89,12 +67,12 @@ class TelemetryCommandTest {
   @Test
   void malformedSnapshotsAndOptionsAreReportedWithAFix() throws IOException {
     Path truncated = Files.write(dir.resolve("short.bin"), new byte[10]);
-    Run run = vyre("telemetry", "decode", "--control", truncated.toString(), "--ring", ring.toString());
+    CliRun run = CliRun.of("telemetry", "decode", "--control", truncated.toString(), "--ring", ring.toString());
     assertEquals(2, run.status());
     assertTrue(run.err().contains("control snapshot has 10 bytes") && run.err().contains("Fix: "), run.err());
-    Run badOpcode = vyre("telemetry", "decode", "--control", control.toString(), "--ring", ring.toString(), "--window-opcodes", "x");
+    CliRun badOpcode = CliRun.of("telemetry", "decode", "--control", control.toString(), "--ring", ring.toString(), "--window-opcodes", "x");
     assertTrue(badOpcode.err().contains("--window-opcodes: \"x\" is not an opcode"), badOpcode.err());
-    Run missing = vyre("telemetry", "decode", "--control", dir.resolve("nope").toString(), "--ring", ring.toString());
+    CliRun missing = CliRun.of("telemetry", "decode", "--control", dir.resolve("nope").toString(), "--ring", ring.toString());
     assertTrue(missing.err().contains("no such file"), missing.err());
   }
 }

@@ -1,0 +1,34 @@
+package dev.vyre.cli;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** Exit status, stdout and stderr of one in-process {@code vyre} run, for the command tests. */
+record CliRun(int status, String out, String err) {
+
+  static CliRun of(String... args) {
+    return withStdin("", args);
+  }
+
+  static CliRun withStdin(String stdin, String... args) {
+    InputStream in = System.in;
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    try {
+      System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+      System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
+      int status = VyreCommand.execute(args);
+      return new CliRun(status, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setIn(in);
+      System.setOut(out);
+      System.setErr(err);
+    }
+  }
+}
