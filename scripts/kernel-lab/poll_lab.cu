@@ -8,8 +8,12 @@
 // express slot of 128 bytes: three loads, six 64-byte host lines); 4 = 32 lanes read 512 bytes.
 // Before each poll, optionally: lane 0 stores to another host line (st.relaxed.sys), lane 0 adds
 // to a device word (a fire-and-forget atomic), and another warp on another SM polls the same shape.
+// Last, what a ring in device memory would cost the host per publish: a 128-byte host-to-device
+// copy, synchronous and asynchronous then synchronized (the kernel could then poll L2, but the copy
+// comes first).
 #include "lab.cuh"
 #include <cuda_runtime.h>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -95,6 +99,28 @@ int main(int argc, char** argv) {
       printf("%-16s %-22s %7.0f ns\n", names[shape],
              store_before ? "+ host store before" : atomic_before ? "+ device atomic before" : second ? "+ second poller (SM 1)" : "alone",
              (double)out[0] / iters);
+    }
+  }
+  // A 128-byte slot and its doorbell into device memory, as a device-memory ring would need per publish.
+  unsigned* staging;
+  CHECK(cudaHostAlloc(&staging, 128, cudaHostAllocDefault));
+  cudaStream_t stream;
+  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  int copies = iters / 2;
+  for (int mode = 0; mode < 2; mode++) {
+    for (int round = 0; round < 2; round++) {  // the first round warms up
+      auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < copies; i++) {
+        staging[0] = (unsigned)i;
+        if (mode == 0) {
+          CHECK(cudaMemcpy(dev + 64, staging, 128, cudaMemcpyHostToDevice));
+        } else {
+          CHECK(cudaMemcpyAsync(dev + 64, staging, 128, cudaMemcpyHostToDevice, stream));
+          CHECK(cudaStreamSynchronize(stream));
+        }
+      }
+      double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / copies;
+      if (round == 1) printf("%-16s %-22s %7.0f ns\n", "128 B to device", mode == 0 ? "cudaMemcpy" : "async + stream sync", ns);
     }
   }
   return 0;
