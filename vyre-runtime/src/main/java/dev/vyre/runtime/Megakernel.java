@@ -275,7 +275,12 @@ public final class Megakernel implements AutoCloseable {
 
   // ---------------------------------------------------------------- waiting and observing
 
-  /** Waits until the task with {@code ticket} has finished; false on timeout. */
+  /**
+   * Waits until the task with {@code ticket}, and every task of its priority published before it,
+   * has finished; false on timeout. Its retirement (its slot freed, its outcome counted in
+   * {@link #stats}) may follow at the next retire pass: a waiter leaves it to the next {@code await},
+   * which runs that pass while the kernel works, so no round trip waits for it.
+   */
   public boolean await(long ticket, Duration timeout) {
     RingPartition part = partitions[RingPartition.levelOf(ticket)];
     long sequence = RingPartition.sequenceOf(ticket);
@@ -286,8 +291,8 @@ public final class Megakernel implements AutoCloseable {
     try {
       return awaitRetired(part, sequence, timeout);
     } finally {
-      // The last waiter out hands what is left (other threads' futures) back to the retire thread.
-      if ((((int) WAITERS.getAndAdd(this, -WAITER)) & (AWAIT_BEGUN - 1)) == WAITER && retire.backlog()) {
+      // The last waiter out hands other threads' futures back to the retire thread.
+      if ((((int) WAITERS.getAndAdd(this, -WAITER)) & (AWAIT_BEGUN - 1)) == WAITER && retire.futuresPending()) {
         handedBack = true;
         if (retireParked) {
           LockSupport.unpark(retireThread);
@@ -305,9 +310,16 @@ public final class Megakernel implements AutoCloseable {
       if (failure != null) {
         throw failure;
       }
-      // Its own status is one load; a retire pass (a CAS and a walk of every partition) only once
-      // it has finished, or now and then for the tasks ahead of it that nobody else retires.
-      if (retire.finished(slot) || (++spins & 63) == 0) {
+      // Its own status is one load. Once it is final and every earlier ticket is retired, the
+      // task is done in order: its retire pass is left to a later one. Otherwise a pass (a CAS and
+      // a walk of every partition) right away, which retires what earlier waiters left while the
+      // kernel works on this task, and now and then after.
+      if (retire.finished(slot)) {
+        if (part.retired == sequence) {
+          return true;
+        }
+        retire.retire(false);
+      } else if ((spins++ & 63) == 0) {
         retire.retire(false);
       }
       long now = System.nanoTime();

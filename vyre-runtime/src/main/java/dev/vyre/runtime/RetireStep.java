@@ -14,6 +14,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The host's retire step (docs/PROTOCOL.md): walks each partition in ticket order, reads each
@@ -39,6 +40,8 @@ final class RetireStep {
   /** Per slot, what its retire must do besides counting: {@link #COMPLETE_FUTURE}, {@link #CLEAR_EXPRESS}. */
   private final byte[] work;
   private final AtomicBoolean retiring = new AtomicBoolean();
+  /** Futures published and not completed yet. */
+  private final AtomicInteger pendingFutures = new AtomicInteger();
   // The kernel's buffers; replaced by heap copies at shutdown (see detach).
   private volatile MemorySegment control;
   private volatile MemorySegment ring;
@@ -63,6 +66,7 @@ final class RetireStep {
   void expectFuture(int slot, CompletableFuture<TaskResult> future) {
     futures[slot] = future;
     work[slot] |= COMPLETE_FUTURE;
+    pendingFutures.incrementAndGet();
   }
 
   /** Slot {@code slot}'s next ticket has an express copy to clear; call before writing the copy. */
@@ -105,6 +109,11 @@ final class RetireStep {
   boolean finished(int slot) {
     int status = Words.getAcquire(ring, SlotLayout.statusWord(slot));
     return status == SlotLayout.STATUS_DONE || status == SlotLayout.STATUS_FAULT || status == SlotLayout.STATUS_WAIT_IO;
+  }
+
+  /** Whether a future waits for a retire pass (only the retire thread completes futures nobody awaits). */
+  boolean futuresPending() {
+    return pendingFutures.get() > 0;
   }
 
   /** Whether some committed ticket has not been retired yet. */
@@ -199,6 +208,7 @@ final class RetireStep {
     CompletableFuture<TaskResult> future = futures[slot];
     if (future != null) {
       futures[slot] = null;
+      pendingFutures.decrementAndGet();
       future.complete(resultOf(part.ticketOf(ticket), slot, status));
     }
     if ((what & CLEAR_EXPRESS) != 0) {
@@ -236,6 +246,7 @@ final class RetireStep {
     CompletableFuture<TaskResult> future = futures[slot];
     if (future != null) {
       futures[slot] = null;
+      pendingFutures.decrementAndGet();
       future.completeExceptionally(error);
     }
   }
