@@ -18,24 +18,33 @@ final class DispatchMeasurements {
 
   /**
    * One-task round trips: each trip's nanoseconds in the order measured ({@code nanos}), and of
-   * them the part spent inside {@code publish} ({@code publishNanos}).
+   * them the part spent inside {@code publish} ({@code publishNanos}); {@code sortedNanos} and
+   * {@code sortedPublishNanos} are the same, sorted once for the percentiles.
    */
-  record RoundTrip(long[] nanos, long[] publishNanos) {
+  record RoundTrip(long[] nanos, long[] publishNanos, long[] sortedNanos, long[] sortedPublishNanos) {
+
+    static RoundTrip measured(long[] nanos, long[] publishNanos) {
+      long[] sorted = nanos.clone();
+      long[] sortedPublish = publishNanos.clone();
+      Arrays.sort(sorted);
+      Arrays.sort(sortedPublish);
+      return new RoundTrip(nanos, publishNanos, sorted, sortedPublish);
+    }
 
     double p50Micros() {
-      return percentileMicros(nanos, 0.50);
+      return percentileMicros(sortedNanos, 0.50);
     }
 
     double p99Micros() {
-      return percentileMicros(nanos, 0.99);
+      return percentileMicros(sortedNanos, 0.99);
     }
 
     double minMicros() {
-      return percentileMicros(nanos, 0);
+      return percentileMicros(sortedNanos, 0);
     }
 
     double publishP50Micros() {
-      return percentileMicros(publishNanos, 0.50);
+      return percentileMicros(sortedPublishNanos, 0.50);
     }
 
     /** One line per trip, in the order measured: total and publish nanoseconds (for studying the tail). */
@@ -47,9 +56,7 @@ final class DispatchMeasurements {
       return text.toString();
     }
 
-    private static double percentileMicros(long[] samples, double quantile) {
-      long[] sorted = samples.clone();
-      Arrays.sort(sorted);
+    private static double percentileMicros(long[] sorted, double quantile) {
       return sorted[(int) (sorted.length * quantile)] / 1e3;
     }
   }
@@ -92,7 +99,7 @@ final class DispatchMeasurements {
         publishNanos[i - warmup] = published - start;
       }
     }
-    return new RoundTrip(nanos, publishNanos);
+    return RoundTrip.measured(nanos, publishNanos);
   }
 
   /**

@@ -901,7 +901,6 @@ __device__ __forceinline__ bool vyre_scout_consume(const VyreKernelArgs& a, cons
     // More than the express task arrived: the workers need the doorbells now, and a wake-up
     // (after the doorbell mirrors).
     vyre_mirror_doorbells(s, lane, p.head, sc.last_doorbell, sc.table_seen);
-    sc.mirror_pending = false;
     __syncwarp();
     if (lane == 0) {
       __threadfence();
@@ -918,10 +917,8 @@ __device__ __forceinline__ bool vyre_scout_consume(const VyreKernelArgs& a, cons
     sc.synced = false;
   }
   if (waiting) {
-    if (sc.mirror_pending) {  // a doorbell seen earlier, left for the express poll that did not come
-      vyre_mirror_doorbells(s, lane, sc.mirror_head, sc.last_doorbell, sc.table_seen);
-      sc.mirror_pending = false;
-    }
+    // The doorbells are mirrored: a poll that found work waiting mirrored its own above, and one
+    // left pending by an earlier poll was mirrored first thing.
     vyre_run_batch(a, lane, offsets, true);
     // Where the cursors are now (workers and this batch moved them): the next express reads.
     known = lane < VYRE_PRIORITY_LEVELS ? *(volatile unsigned long long*)&s->claim[lane] : 0ull;

@@ -107,8 +107,7 @@ final class RetireStep {
    * ticket not yet retired: the slot is not reused before.
    */
   boolean finished(int slot) {
-    int status = Words.getAcquire(ring, SlotLayout.statusWord(slot));
-    return status == SlotLayout.STATUS_DONE || status == SlotLayout.STATUS_FAULT || status == SlotLayout.STATUS_WAIT_IO;
+    return SlotStatus.of(Words.getAcquire(ring, SlotLayout.statusWord(slot))).isFinal();
   }
 
   /** Whether a future waits for a retire pass (only the retire thread completes futures nobody awaits). */
