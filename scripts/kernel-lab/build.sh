@@ -9,7 +9,7 @@ names=$(python3 "$here/variants.py" "$here/target/src")
 git -C "$here" show HEAD:vyre-cuda/src/main/resources/dev/vyre/cuda/megakernel.cu > "$here/target/src/head.cu.txt"
 names="$names $(python3 "$here/variants.py" "$here/target/src" "$here/target/src/head.cu.txt" head_ base)"
 for name in $names; do
-  nvcc -O3 -arch=sm_90 -std=c++17 -DMEGAKERNEL_SOURCE="\"$here/target/src/$name.cu\"" -o "$here/target/rt_lab_$name" "$here/rt_lab.cu" &
+  nvcc -O3 -arch=sm_90 -std=c++17 -Xcompiler -mclflushopt,-mclwb,-mcldemote -DMEGAKERNEL_SOURCE="\"$here/target/src/$name.cu\"" -o "$here/target/rt_lab_$name" "$here/rt_lab.cu" &
   while [ "$(jobs -r | wc -l)" -ge 3 ]; do sleep 0.2; done
 done
 # The base kernel as a cubin, for `cuobjdump -sass` on the GPU machine (there is none here).

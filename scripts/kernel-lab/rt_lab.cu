@@ -8,6 +8,11 @@
 // host_mode (env RT_LAB_HOST): 0 = plain stores; 1 = as Megakernel.java publishes and retires
 // (a full fence after the slot and its express copy, the doorbell read then CAS'd, a full fence
 // after retiring); 2 = as 1 but the doorbell CAS'd without reading it first.
+// host_flush (env RT_LAB_FLUSH): what the host does with the cache lines it just wrote (slot,
+// express copy, doorbell) so that the device's next poll need not snoop them out of a core's
+// cache: 0 nothing; 1 clflushopt; 2 clwb (what the JDK's Unsafe.writebackMemory emits where the
+// CPU has it); 3 cldemote; 4 the slot and express copy written with non-temporal stores; each but
+// 3 followed by an sfence. The floor's flag gets the same treatment.
 // host_delay_ns: the host spins that long between seeing DONE and publishing the next task (not
 // timed), as a slower host (the JVM's retire and publish) would: the kernel must not depend on
 // when the next task arrives relative to its polls.
@@ -20,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+#include <immintrin.h>
 
 #include MEGAKERNEL_SOURCE
 
@@ -37,6 +43,17 @@ static inline long long now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 static inline void compiler_barrier() { asm volatile("" ::: "memory"); }
+
+// Pushes the line holding `p` out of this core's cache as RT_LAB_FLUSH says (see the top).
+static inline void flush_line(int mode, const volatile void* p) {
+  void* line = const_cast<void*>(p);
+  if (mode == 1) _mm_clflushopt(line);
+  if (mode == 2) _mm_clwb(line);
+  if (mode == 3) _cldemote(line);
+}
+static inline void flush_fence(int mode) {
+  if (mode == 1 || mode == 2 || mode == 4) _mm_sfence();
+}
 
 struct Percentiles {
   double p50, p99, min;
@@ -57,6 +74,7 @@ int main(int argc, char** argv) {
   unsigned worker_idle = argc > 5 ? (unsigned)atoi(argv[5]) : 1000u;
   long long host_delay = argc > 6 ? atoll(argv[6]) : 0;
   int host_mode = getenv("RT_LAB_HOST") ? atoi(getenv("RT_LAB_HOST")) : 0;
+  int host_flush = getenv("RT_LAB_FLUSH") ? atoi(getenv("RT_LAB_FLUSH")) : 0;
   unsigned scout_hot = 2000000u;
 
   const unsigned slots = 65536, control_words = 256;
@@ -122,10 +140,17 @@ int main(int argc, char** argv) {
     volatile unsigned* s = ring + (size_t)slot * 16;
     unsigned words[16] = {VYRE_STATUS_PUBLISHED, opcode, 0u, level, (unsigned)i, VYRE_CTL_OBSERVABLE_BASE};
     long long t0 = now_ns();
-    for (int w = 0; w < 16; w++) s[w] = words[w];
-    compiler_barrier();  // x86 keeps stores in order: the slot before its copy, the copy before the doorbell
     unsigned long long stamp = (unsigned long long)((seq % 0xFFFFFFFFull) + 1ull) << 32;
-    for (int w = 0; w < 16; w++) units[(size_t)slot * 16 + w] = stamp | words[w];
+    if (host_flush == 4) {
+      for (int w = 1; w < 16; w++) _mm_stream_si32((int*)const_cast<unsigned*>(s) + w, (int)words[w]);
+      _mm_stream_si32((int*)const_cast<unsigned*>(s), (int)words[0]);
+      for (int w = 0; w < 16; w++) _mm_stream_si64((long long*)const_cast<unsigned long long*>(units) + (size_t)slot * 16 + w, (long long)(stamp | words[w]));
+      _mm_sfence();  // non-temporal stores are weakly ordered: the slot and copy before the doorbell
+    } else {
+      for (int w = 0; w < 16; w++) s[w] = words[w];
+      compiler_barrier();  // x86 keeps stores in order: the slot before its copy, the copy before the doorbell
+      for (int w = 0; w < 16; w++) units[(size_t)slot * 16 + w] = stamp | words[w];
+    }
     compiler_barrier();
     if (host_mode == 0) {
       vcontrol[VYRE_CTL_PUBLISH_SEQ_BASE + level] = (unsigned)(seq + 1);
@@ -134,6 +159,13 @@ int main(int argc, char** argv) {
       unsigned* bell = control + VYRE_CTL_PUBLISH_SEQ_BASE + level;
       unsigned expected = host_mode == 1 ? vcontrol[VYRE_CTL_PUBLISH_SEQ_BASE + level] : (unsigned)seq;
       __sync_val_compare_and_swap(bell, expected, (unsigned)(seq + 1));
+    }
+    if (host_flush != 0 && host_flush != 4) {
+      flush_line(host_flush, s);
+      flush_line(host_flush, units + (size_t)slot * 16);
+      flush_line(host_flush, units + (size_t)slot * 16 + 8);
+      flush_line(host_flush, vcontrol + VYRE_CTL_PUBLISH_SEQ_BASE + level);
+      flush_fence(host_flush);
     }
     long long t_pub = now_ns();
     while (s[0] != VYRE_STATUS_DONE) {
@@ -177,6 +209,10 @@ int main(int argc, char** argv) {
   for (unsigned i = 1; i <= rounds; i++) {
     long long t0 = now_ns();
     h2d[0] = i;
+    if (host_flush != 0 && host_flush != 4) {
+      flush_line(host_flush, h2d);
+      flush_fence(host_flush);
+    }
     while (d2h[0] != i) {
     }
     long long t1 = now_ns();
@@ -185,8 +221,8 @@ int main(int argc, char** argv) {
   CHECK(cudaStreamSynchronize(stream));
 
   Percentiles rt = percentiles(trips), fl = percentiles(floors), pub = percentiles(publishes);
-  printf("%-18s op=%u grid=%d widle=%u delay=%lld host=%d  rt p50 %.2f p99 %.2f min %.2f publish %.2f | floor p50 %.2f p99 %.2f | ratio %.2fx",
-         label, opcode, grid, worker_idle, host_delay, host_mode, rt.p50, rt.p99, rt.min, pub.p50, fl.p50, fl.p99, rt.p50 / fl.p50);
+  printf("%-18s op=%u grid=%d widle=%u delay=%lld host=%d flush=%d  rt p50 %.2f p99 %.2f min %.2f publish %.2f | floor p50 %.2f p99 %.2f | ratio %.2fx",
+         label, opcode, grid, worker_idle, host_delay, host_mode, host_flush, rt.p50, rt.p99, rt.min, pub.p50, fl.p50, fl.p99, rt.p50 / fl.p50);
   if (trace[9] > 0) {
     double n = (double)trace[9], polls = (double)trace[10];
     printf(" | trace tasks=%llu polls=%llu express=%llu seen>start %.2f run %.2f count %.2f store %.2f | poll period %.2f latency %.2f | stored>next poll %.2f",
