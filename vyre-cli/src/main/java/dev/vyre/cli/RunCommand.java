@@ -6,6 +6,7 @@ import dev.vyre.runtime.ShutdownReport;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.program.SlotProgram;
+import dev.vyre.runtime.replay.RingLog;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
 import dev.vyre.runtime.wire.Opcodes;
@@ -52,6 +53,15 @@ final class RunCommand implements Callable<Integer> {
       description = "Print a live one-line telemetry dashboard to stderr every MS milliseconds (default 250).")
   Long watchMillis;
 
+  @Option(names = "--record", paramLabel = "FILE", description = {
+      "Append every task to a replay log (VRRL0001): its slot, tenant, opcode, first four args and the EPOCH when it was",
+      "published, with failure evidence for a task that did not finish DONE. `vyre replay FILE` prints it."})
+  Path recordFile;
+
+  @Option(names = "--record-capacity", paramLabel = "N",
+      description = "Records in a new replay log (default: one per task; an existing log keeps its own capacity).")
+  Long recordCapacity;
+
   @Override
   public Integer call() throws Exception {
     String text;
@@ -64,15 +74,24 @@ final class RunCommand implements Callable<Integer> {
     }
     List<Task> tasks = SlotProgram.parse(file.toString(), text);
     PrintStream out = System.out;
-    try (Megakernel kernel = Megakernel.builder().backend(backendOption.backend).slots(slots).tenants(tenants)
+    // Opened first, so a log that cannot be written stops the run before anything is published.
+    long logCapacity = recordCapacity != null ? recordCapacity : Math.max(1, tasks.size());
+    try (RingLog log = recordFile == null ? null : RingLog.open(recordFile, logCapacity);
+        Megakernel kernel = Megakernel.builder().backend(backendOption.backend).slots(slots).tenants(tenants)
         .observables(observables).bootstrap();
         LiveDashboard dashboard = LiveDashboard.start(kernel, watchMillis, System.err)) {
       if (backendOption.verbose) {
         System.err.println("vyre: " + kernel.backendReason() + "; " + kernel.describe());
       }
       List<CompletableFuture<TaskResult>> futures = new ArrayList<>();
-      for (Task task : tasks) {
-        futures.add(kernel.submit(task));
+      long[] publishedAt = new long[tasks.size()];
+      int[] epochAtPublish = new int[tasks.size()];
+      for (int i = 0; i < tasks.size(); i++) {
+        if (log != null) {
+          publishedAt[i] = TaskRecorder.wallClockNanos();
+          epochAtPublish[i] = (int) ControlLayout.readEpoch(MemorySegment.ofArray(kernel.controlSnapshot()));
+        }
+        futures.add(kernel.submit(tasks.get(i)));
       }
       List<TaskResult> results = new ArrayList<>();
       for (CompletableFuture<TaskResult> future : futures) {
@@ -86,6 +105,10 @@ final class RunCommand implements Callable<Integer> {
       byte[] debugLog = kernel.debugLogSnapshot();
       ShutdownReport report = kernel.shutdown(Duration.ofSeconds(5));
       print(out, kernel, tasks, results, report, debugLog);
+      if (log != null) {
+        TaskRecorder.record(log, tasks, results, publishedAt, epochAtPublish, report.finalControl());
+        out.printf("recorded     %d tasks in %s%n", tasks.size(), recordFile);
+      }
       boolean allDone = results.stream().allMatch(r -> r != null && r.status() == SlotStatus.DONE);
       return allDone ? 0 : 1;
     }

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       PlanCommand.class,
       PolicyCommand.class,
       TelemetryCommand.class,
+      ReplayCommand.class,
     })
 public final class VyreCommand implements Runnable {
 

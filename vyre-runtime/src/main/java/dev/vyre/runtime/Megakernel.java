@@ -6,6 +6,8 @@ import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.MegakernelBackend;
+import dev.vyre.runtime.tenant.TenantRegistry;
+import dev.vyre.runtime.tenant.TenantRing;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.ExpressLayout;
 import dev.vyre.runtime.wire.RingPublisher;
@@ -79,6 +81,7 @@ public final class Megakernel implements AutoCloseable {
   private volatile boolean closed;
   private volatile KernelException failure;
   private ShutdownReport report;
+  private volatile TenantRegistry tenantRegistry;
 
   Megakernel(MegakernelBuilder builder) {
     if (builder.slots < 1 || builder.slots > SlotLayout.MAX_ENCODED_RING_SLOTS) {
@@ -127,23 +130,28 @@ public final class Megakernel implements AutoCloseable {
 
   /** Publishes one task; allocation-free. */
   public long publish(int tenant, Priority priority, int opcode, int... args) {
-    return publishOne(tenant, priority, opcode, args, null);
+    return publishOne(tenant, priority, opcode, args, null, false);
   }
 
   /** Publishes one task and returns a future that completes with how it ended. */
   public CompletableFuture<TaskResult> submit(Task task) {
     CompletableFuture<TaskResult> future = new CompletableFuture<>();
-    publishOne(task.tenant(), task.priority(), task.opcode(), task.argsUnsafe(), future);
+    publishOne(task.tenant(), task.priority(), task.opcode(), task.argsUnsafe(), future, false);
     return future;
   }
 
-  private long publishOne(int tenant, Priority priority, int opcode, int[] args, CompletableFuture<TaskResult> future) {
+  /** {@code countTenant}: the retire step counts the task against its tenant (see {@link #tenantRegistry}). */
+  private long publishOne(int tenant, Priority priority, int opcode, int[] args, CompletableFuture<TaskResult> future,
+      boolean countTenant) {
     checkTask(tenant, opcode, args.length);
     RingPartition part = partition(priority);
     long ticket = reserve(part, 1);
     int slot = part.slotOf(ticket);
     if (future != null) {
       retire.expectFuture(slot, future);
+    }
+    if (countTenant) {
+      retire.expectTenantCount(slot);
     }
     RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, args, 0, args.length);
     expressCopy(slot, ticket);
@@ -375,6 +383,66 @@ public final class Megakernel implements AutoCloseable {
   public void setTenantAuthorized(int tenant, boolean authorized) {
     ControlLayout.checkTenant(tenant);
     Words.setRelease(control, ControlLayout.tenantMaskWord(tenant), authorized ? -1 : 0);
+  }
+
+  /** Whether the control block authorizes {@code tenant} now (its mask word is non-zero); false outside 0..28. */
+  public boolean isTenantAuthorized(int tenant) {
+    return tenant >= 0 && tenant < ControlLayout.MAX_TENANTS && Words.getAcquire(control, ControlLayout.tenantMaskWord(tenant)) != 0;
+  }
+
+  /**
+   * This kernel's tenant registry (vyre-runtime.md §7.3, DECISIONS.md §3.4), created on first use.
+   * It hands out the ids this kernel's control block authorizes beside the host's own tenant 0
+   * (1 .. tenants-1), and its tenants publish into this ring with their opcode windows and
+   * backpressure; the retire step counts each of their tasks as drained when it finishes. One per
+   * kernel, so ids stay unique and the per-tenant counts exact.
+   */
+  public TenantRegistry tenantRegistry() {
+    TenantRegistry registry = tenantRegistry;
+    if (registry == null) {
+      synchronized (this) {
+        registry = tenantRegistry;
+        if (registry == null) {
+          registry = new TenantRegistry(new KernelTenantRing());
+          tenantRegistry = registry;
+        }
+      }
+    }
+    return registry;
+  }
+
+  /** The ring registered tenants publish into: counted publishes, so their drains come from the retire step. */
+  private final class KernelTenantRing implements TenantRing {
+
+    @Override
+    public int authorizedTenants() {
+      return tenantCount;
+    }
+
+    @Override
+    public boolean authorized(int tenant) {
+      return isTenantAuthorized(tenant);
+    }
+
+    @Override
+    public long publish(int tenant, Priority priority, int opcode, int[] args) {
+      return publishOne(tenant, priority, opcode, args, null, true);
+    }
+
+    @Override
+    public CompletableFuture<TaskResult> submit(int tenant, Priority priority, int opcode, int[] args) {
+      CompletableFuture<TaskResult> future = new CompletableFuture<>();
+      publishOne(tenant, priority, opcode, args, future, true);
+      return future;
+    }
+
+    @Override
+    public long retired(int tenant) {
+      // Nobody may have run a retire pass since the tenant's tasks finished (plain publishes do not
+      // wake the retire thread), so run one: a caller that waits on its drain count makes progress.
+      retire.retire(false);
+      return retire.tenantRetired(tenant);
+    }
   }
 
   /** An exact copy of the control block as it is now (for telemetry); after shutdown, the final one. */

@@ -15,6 +15,7 @@ import java.nio.ByteOrder;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The host's retire step (docs/PROTOCOL.md): walks each partition in ticket order, reads each
@@ -31,14 +32,20 @@ final class RetireStep {
 
   private static final byte COMPLETE_FUTURE = 1;
   private static final byte CLEAR_EXPRESS = 2;
+  private static final byte COUNT_TENANT = 4;
   /** Tickets checked at once when all finished DONE with nothing to do but count (two longs of {@link #work}). */
   private static final int BLOCK = 16;
   private static final VarHandle WORK_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final RingPartition[] partitions;
   private final CompletableFuture<TaskResult>[] futures;
-  /** Per slot, what its retire must do besides counting: {@link #COMPLETE_FUTURE}, {@link #CLEAR_EXPRESS}. */
+  /** Per slot, what its retire must do besides counting: {@link #COMPLETE_FUTURE}, {@link #CLEAR_EXPRESS}, {@link #COUNT_TENANT}. */
   private final byte[] work;
+  /**
+   * Per tenant id, retired tasks that were published counted (registered tenants' tasks). Written
+   * only by the thread holding the retire turn; read by any thread.
+   */
+  private final AtomicLongArray tenantRetired = new AtomicLongArray(ControlLayout.MAX_TENANTS);
   private final AtomicBoolean retiring = new AtomicBoolean();
   /** Futures published and not completed yet. */
   private final AtomicInteger pendingFutures = new AtomicInteger();
@@ -67,6 +74,11 @@ final class RetireStep {
     futures[slot] = future;
     work[slot] |= COMPLETE_FUTURE;
     pendingFutures.incrementAndGet();
+  }
+
+  /** Slot {@code slot}'s next ticket counts against its tenant when it retires; call before committing the ticket. */
+  void expectTenantCount(int slot) {
+    work[slot] |= COUNT_TENANT;
   }
 
   /** Slot {@code slot}'s next ticket has an express copy to clear; call before writing the copy. */
@@ -210,6 +222,11 @@ final class RetireStep {
       pendingFutures.decrementAndGet();
       future.complete(resultOf(part.ticketOf(ticket), slot, status));
     }
+    if ((what & COUNT_TENANT) != 0) {
+      // Publishers checked the tenant id (0..28) before writing it; the kernel never rewrites word 2.
+      int tenant = Words.get(ring, SlotLayout.slotBase(slot) + SlotLayout.TENANT_WORD);
+      tenantRetired.lazySet(tenant, tenantRetired.get(tenant) + 1);
+    }
     if ((what & CLEAR_EXPRESS) != 0) {
       // Before the slot can be reused: a stale copy must never carry a later ticket's stamp.
       MemorySegment lane = express;
@@ -262,6 +279,11 @@ final class RetireStep {
     control = controlCopy;
     ring = ringCopy;
     express = MemorySegment.ofArray(new long[0]);
+  }
+
+  /** Retired tasks of {@code tenant} that were published counted. */
+  long tenantRetired(int tenant) {
+    return tenantRetired.get(tenant);
   }
 
   long done() {

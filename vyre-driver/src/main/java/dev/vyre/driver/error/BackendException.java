@@ -13,7 +13,12 @@ public non-sealed class BackendException extends VyreException {
   private final ErrorCode code;
 
   protected BackendException(ErrorCode code, String variant, Map<String, Object> fields, String message) {
-    super(variant, fields, message);
+    this(code, variant, fields, message, null);
+  }
+
+  /** A variant that wraps the lower-level failure behind it (an {@code IOException}, say). */
+  protected BackendException(ErrorCode code, String variant, Map<String, Object> fields, String message, Throwable cause) {
+    super(variant, fields, message, cause);
     this.code = code;
   }
 

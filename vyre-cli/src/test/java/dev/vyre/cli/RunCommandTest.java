@@ -1,0 +1,114 @@
+package dev.vyre.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vyre.cli.conform.Json;
+import dev.vyre.runtime.replay.ReplayFailureClass;
+import dev.vyre.runtime.replay.ReplayLogFormat;
+import dev.vyre.runtime.replay.ReplayRecord;
+import dev.vyre.runtime.replay.ReplayScan;
+import dev.vyre.runtime.replay.RingLog;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.SlotLayout;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code vyre run} on the reference backend, and what {@code --record} writes. */
+class RunCommandTest {
+
+  @TempDir Path dir;
+
+  private Path program() throws IOException {
+    return Files.writeString(dir.resolve("prog.vslot"), """
+        ATOMIC_ADD 5 161                # observable 1 += 5
+        BATCH_FENCE 1 0x51              # EPOCH += 1, observable 0 := 0x51
+        tenant=1 STORE_U32 1 100000     # control word 100000 does not exist: FAULT
+        tenant=1 ATOMIC_ADD 2 161 9 9 9 # a fifth arg is not recorded
+        """);
+  }
+
+  @Test
+  void runsAProgram() throws IOException {
+    CliRun run = CliRun.of("run", "--backend", "reference", program().toString());
+    assertEquals(1, run.status(), "one task faulted: " + run.out() + run.err());
+    assertTrue(run.out().contains("done_count   3"), run.out());
+    assertTrue(run.out().contains("task 3 STORE_U32: FAULT"), run.out());
+  }
+
+  @Test
+  void recordWritesEveryTaskWithFailureEvidenceForTheFault() throws IOException {
+    Path log = dir.resolve("run.vrrl");
+    CliRun run = CliRun.of("run", "--backend", "reference", "--record", log.toString(), program().toString());
+    assertEquals(1, run.status(), run.err());
+    assertTrue(run.out().contains("recorded     4 tasks in " + log), run.out());
+
+    ReplayScan scan = RingLog.read(log);
+    assertEquals(4, scan.capacity(), "one record per task");
+    assertEquals(0, scan.cursor(), "full, so the cursor wrapped");
+    assertEquals(4, scan.records().size());
+    ReplayRecord add = scan.records().get(0);
+    assertEquals(Opcodes.ATOMIC_ADD, add.slot().opcode());
+    assertEquals(5, add.slot().arg0());
+    assertEquals(ControlLayout.OBSERVABLE_BASE + 1, add.slot().arg1());
+    assertNull(add.failure());
+    assertTrue(add.slot().timestampNs() > 1_600_000_000L * 1_000_000_000L, "wall-clock nanoseconds");
+
+    ReplayRecord fault = scan.records().get(2);
+    assertEquals(1, fault.slot().tenantId());
+    assertEquals(Opcodes.STORE_U32, fault.slot().opcode());
+    assertEquals(SlotLayout.STATUS_FAULT, fault.failure().slotStatus());
+    assertEquals(ReplayFailureClass.ProgramBug, fault.failure().failureClass());
+    assertEquals(0, fault.failure().backendErrorCode());
+    byte[] observables = new byte[4 * 64];
+    observables[0] = 0x51;
+    observables[4] = 7;
+    assertEquals(ReplayLogFormat.outputDigest(observables), fault.failure().outputDigest(),
+        "BLAKE3 of the final observables: 0x51 and 5 + 2");
+
+    ReplayRecord last = scan.records().get(3);
+    assertEquals(2, last.slot().arg0());
+    assertEquals(9, last.slot().arg3());
+    assertTrue(last.slot().epoch() == 0 || last.slot().epoch() == 1, "EPOCH when it was published");
+  }
+
+  @Test
+  void aRecordedRunPrintsWithVyreReplay() throws IOException {
+    Path log = dir.resolve("run.vrrl");
+    CliRun.of("run", "--backend", "reference", "--record", log.toString(), program().toString());
+    CliRun replay = CliRun.of("replay", "--json", log.toString());
+    assertEquals(0, replay.status(), replay.err());
+    JsonNode records = Json.MAPPER.readTree(replay.out()).get("records");
+    assertEquals(4, records.size());
+    assertEquals("BATCH_FENCE", records.get(1).get("opcode_name").asText());
+    assertEquals("ProgramBug", records.get(2).get("failure").get("failure_class").asText());
+  }
+
+  @Test
+  void aSecondRecordedRunAppendsToTheSameLogUpToItsCapacity() throws IOException {
+    Path log = dir.resolve("run.vrrl");
+    Path program = program();
+    CliRun.of("run", "--backend", "reference", "--record", log.toString(), "--record-capacity", "6", program.toString());
+    CliRun.of("run", "--backend", "reference", "--record", log.toString(), program.toString());
+    ReplayScan scan = RingLog.read(log);
+    assertEquals(6, scan.capacity(), "an existing log keeps its capacity");
+    assertEquals(6, scan.records().size(), "the oldest two were overwritten");
+    assertEquals(2, scan.cursor());
+    assertEquals(Opcodes.STORE_U32, scan.records().get(0).slot().opcode(), "the first run's third task is now the oldest");
+  }
+
+  @Test
+  void aLogThatCannotBeOpenedStopsTheRunBeforeItStarts() throws IOException {
+    Path notALog = Files.writeString(dir.resolve("notes.txt"), "not a log");
+    CliRun run = CliRun.of("run", "--backend", "reference", "--record", notALog.toString(), program().toString());
+    assertEquals(2, run.status());
+    assertTrue(run.err().contains("header mismatch"), run.err());
+    assertEquals("", run.out(), "nothing ran");
+  }
+}

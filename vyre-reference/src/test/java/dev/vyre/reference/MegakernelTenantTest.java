@@ -1,0 +1,232 @@
+package dev.vyre.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.MegakernelBuilder;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskBatch;
+import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.tenant.Tenant;
+import dev.vyre.runtime.tenant.TenantException;
+import dev.vyre.runtime.tenant.TenantRegistry;
+import dev.vyre.runtime.tenant.TenantRuntimeCounters;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.FaultReason;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.SlotStatus;
+import dev.vyre.runtime.wire.Words;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tenant registry on a running kernel (vyre-runtime.md §7.3, DECISIONS.md §3.4), on the CPU
+ * reference backend: registered tenants publish through the kernel with their tenant word and
+ * opcode window, the retire step counts their drains, and backpressure and quiesce follow them.
+ */
+class MegakernelTenantTest {
+
+  /** Local opcode 7 of every tenant: adds arg0 to the observable numbered by the slot's tenant word. */
+  private static final int ADD_LOCAL = 7;
+  /** Local opcode 8: waits for the test, then finishes DONE. */
+  private static final int BLOCK_LOCAL = 8;
+  /** Long enough for any test here (spins, then 50 µs parks: tens of seconds), never reached when it works. */
+  private static final long QUIESCE_POLLS = 1_000_000;
+
+  private static int global(int tenant, int local) {
+    return TenantRegistry.TENANT_OPCODE_BASE + tenant * TenantRegistry.OPCODE_RANGE_PER_TENANT + local;
+  }
+
+  private static UserOpcode addToTenantObservable(int tenant) {
+    return UserOpcode.java(global(tenant, ADD_LOCAL), "add-" + tenant, slot -> {
+      Words.getAndAdd(slot.control(), ControlLayout.observableWord(slot.tenant()), slot.arg(0));
+      return SlotLayout.STATUS_DONE;
+    });
+  }
+
+  private static UserOpcode blocking(int tenant, CountDownLatch release) {
+    return UserOpcode.java(global(tenant, BLOCK_LOCAL), "block-" + tenant, slot -> {
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return SlotLayout.STATUS_DONE;
+    });
+  }
+
+  @Test
+  void registeredTenantsPublishWithTheirIdAndWindowAndDrainWhenTheyFinish() throws Exception {
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(64).tenants(3).workers(2)
+        .userOpcode(addToTenantObservable(1)).userOpcode(addToTenantObservable(2)).bootstrap()) {
+      TenantRegistry registry = kernel.tenantRegistry();
+      assertSame(registry, kernel.tenantRegistry(), "one registry per kernel");
+      assertEquals(3, registry.authorizedTenants());
+      Tenant a = registry.register("a");
+      Tenant b = registry.register("b");
+      assertEquals(1, a.id());
+      assertEquals(2, b.id());
+      assertEquals("RegistryFull", assertThrows(TenantException.class, () -> registry.register("c")).variant(),
+          "tenants(3) authorizes ids 0..2; 0 is the host's");
+
+      TaskResult result = a.submit(Priority.NORMAL, ADD_LOCAL, 5).get(10, TimeUnit.SECONDS);
+      assertEquals(SlotStatus.DONE, result.status());
+      assertEquals(a.baseOpcode() + ADD_LOCAL, result.opcode());
+      long ticket = b.publish(Priority.HIGH, ADD_LOCAL, 11);
+      assertTrue(kernel.await(ticket, Duration.ofSeconds(10)));
+      a.quiesce(QUIESCE_POLLS);
+      b.quiesce(QUIESCE_POLLS);
+
+      assertEquals(5, kernel.observable(1), "the kernel saw tenant word 1");
+      assertEquals(11, kernel.observable(2), "the kernel saw tenant word 2");
+      assertEquals(1, a.drainedCount());
+      assertEquals(1, b.runtimeCounters().drainedCount());
+      assertEquals(0, b.runtimeCounters().outstandingSlots());
+    }
+  }
+
+  @Test
+  void backpressureHoldsATenantAtItsCapUntilTheKernelDrainsIt() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).tenants(2).workers(1)
+        .singlePriority(Priority.NORMAL).userOpcode(blocking(1, release)).userOpcode(addToTenantObservable(1)).bootstrap()) {
+      Tenant tenant = kernel.tenantRegistry().registerWithBackpressure("bounded", 2);
+      tenant.publish(Priority.NORMAL, BLOCK_LOCAL);
+      tenant.publish(Priority.NORMAL, ADD_LOCAL, 1);
+      TenantException refused = assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, ADD_LOCAL, 1));
+      assertEquals("Backpressure", refused.variant());
+      assertEquals(2L, refused.fields().get("outstanding"));
+      assertEquals(2L, refused.fields().get("cap"));
+      assertEquals(2, tenant.publishedCount());
+      // The host's own tenant 0 is not held back by tenant 1's cap.
+      long hostTicket = kernel.publish(0, Priority.NORMAL, Opcodes.NOP);
+
+      release.countDown();
+      tenant.quiesce(QUIESCE_POLLS);
+      assertEquals(2, tenant.drainedCount());
+      assertTrue(kernel.await(hostTicket, Duration.ofSeconds(10)));
+      tenant.publish(Priority.NORMAL, ADD_LOCAL, 1);
+      tenant.quiesce(QUIESCE_POLLS);
+      assertEquals(2, kernel.observable(1));
+      assertEquals(3, tenant.runtimeCounters().drainedCount());
+      assertEquals(2, tenant.runtimeCounters().quiesceCalls());
+    }
+  }
+
+  @Test
+  void quiesceTimesOutWhileTheKernelHoldsTheTenantsWork() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(8).tenants(2).workers(1)
+        .singlePriority(Priority.NORMAL).userOpcode(blocking(1, release)).bootstrap()) {
+      Tenant tenant = kernel.tenantRegistry().register("held");
+      tenant.publish(Priority.NORMAL, BLOCK_LOCAL);
+      TenantException timeout = assertThrows(TenantException.class, () -> tenant.quiesce(100));
+      assertEquals("QuiesceTimeout", timeout.variant());
+      assertEquals(1L, timeout.fields().get("outstanding"));
+      release.countDown();
+      tenant.quiesce(QUIESCE_POLLS);
+      assertEquals(1, tenant.runtimeCounters().quiesceTimeouts());
+    }
+  }
+
+  @Test
+  void aFaultedTaskStillDrains() throws Exception {
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(8).tenants(2).workers(1).bootstrap()) {
+      Tenant tenant = kernel.tenantRegistry().register("no handlers");
+      TaskResult result = tenant.submit(Priority.NORMAL, 3).get(10, TimeUnit.SECONDS);
+      assertEquals(SlotStatus.FAULT, result.status());
+      assertEquals(FaultReason.UNKNOWN_OPCODE, result.fault());
+      tenant.quiesce(QUIESCE_POLLS);
+      assertEquals(1, tenant.drainedCount());
+    }
+  }
+
+  @Test
+  void aTenantWhoseMaskWasRevokedIsRefusedAtPublishWithAFix() throws Exception {
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(8).tenants(2).workers(1)
+        .userOpcode(addToTenantObservable(1)).bootstrap()) {
+      Tenant tenant = kernel.tenantRegistry().register("a");
+      kernel.setTenantAuthorized(tenant.id(), false);
+      TenantException refused = assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, ADD_LOCAL, 1));
+      assertEquals("Unauthorized", refused.variant());
+      assertTrue(refused.getMessage().contains("Fix: "), refused.getMessage());
+      assertEquals(0, tenant.publishedCount());
+      kernel.setTenantAuthorized(tenant.id(), true);
+      assertEquals(SlotStatus.DONE, tenant.submit(Priority.NORMAL, ADD_LOCAL, 1).get(10, TimeUnit.SECONDS).status());
+    }
+  }
+
+  @Test
+  void theHostApiRefusesTenantIdsOutsideTheMaskTable() {
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(8).tenants(2).bootstrap()) {
+      for (int tenant : new int[] {29, -1, 157}) {
+        PipelineException refused = assertThrows(PipelineException.class, () -> kernel.publish(tenant, Priority.NORMAL, Opcodes.NOP));
+        assertTrue(refused.isQueueFull());
+        assertTrue(refused.getMessage().contains("Fix: "), refused.getMessage());
+        assertThrows(PipelineException.class, () -> new TaskBatch(1).add(tenant, Opcodes.NOP));
+      }
+    }
+  }
+
+  @Test
+  void tenantsPublishingFromRacingThreadsDrainExactlyWhatTheyPublished() throws Exception {
+    int tenants = 4;
+    int threadsPerTenant = 2;
+    int tasksPerThread = 2_000;
+    MegakernelBuilder builder = Megakernel.builder().backend(new ReferenceBackend()).slots(256).tenants(tenants + 1).workers(2);
+    for (int t = 1; t <= tenants; t++) {
+      builder.userOpcode(addToTenantObservable(t));
+    }
+    try (Megakernel kernel = builder.bootstrap()) {
+      List<Tenant> registered = new ArrayList<>();
+      for (int t = 0; t < tenants; t++) {
+        registered.add(kernel.tenantRegistry().registerWithBackpressure("t" + t, 32));
+      }
+      CountDownLatch start = new CountDownLatch(1);
+      List<Thread> publishers = new ArrayList<>();
+      for (Tenant tenant : registered) {
+        for (int p = 0; p < threadsPerTenant; p++) {
+          publishers.add(Thread.ofPlatform().start(() -> {
+            try {
+              start.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return;
+            }
+            for (int i = 0; i < tasksPerThread; ) {
+              try {
+                tenant.publish(Priority.ofLevel(i % 5), ADD_LOCAL, 1);
+                i++;
+              } catch (TenantException e) {
+                assertTrue(e.isBackpressure(), e.getMessage());
+                Thread.onSpinWait();
+              }
+            }
+          }));
+        }
+      }
+      start.countDown();
+      for (Thread publisher : publishers) {
+        publisher.join();
+      }
+      for (Tenant tenant : registered) {
+        tenant.quiesce(QUIESCE_POLLS);
+        long expected = (long) threadsPerTenant * tasksPerThread;
+        assertEquals(expected, tenant.publishedCount());
+        assertEquals(expected, tenant.drainedCount());
+        assertEquals(expected, kernel.observable(tenant.id()), "tenant " + tenant.id());
+      }
+      assertEquals(List.of(1, 2, 3, 4), kernel.tenantRegistry().runtimeCounters().stream().map(TenantRuntimeCounters::tenantId).toList());
+    }
+  }
+}

@@ -1,0 +1,384 @@
+package dev.vyre.runtime.tenant;
+
+import dev.vyre.driver.Unsigned;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.RingPublisher;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One registered tenant (vyre's {@code TenantHandle}): its id, which is the slot's tenant word, its
+ * window of {@link TenantRegistry#OPCODE_RANGE_PER_TENANT} opcodes, and its accounting: slots
+ * published and drained (backpressure once {@code published - drained} reaches the cap), staging
+ * bytes and resident handles reserved against their quotas. Thread-safe: any number of threads may
+ * publish through one tenant; counters are updated by compare-and-set and never wrap.
+ *
+ * <p>A tenant of {@code Megakernel.tenantRegistry()} publishes into that kernel with
+ * {@link #publish} and {@link #submit}; the kernel's retire step counts each finished task, and the
+ * tenant takes those counts as drained whenever it needs them (backpressure, quiesce, counters), so
+ * callers do not call {@link #noteDrained} for those tasks.
+ */
+public final class Tenant {
+
+  /** Polls that spin before {@link #quiesce} starts to park. */
+  static final long QUIESCE_SPIN_POLLS = 64;
+  static final long QUIESCE_MIN_PARK_NANOS = 2_000;
+  static final long QUIESCE_MAX_PARK_NANOS = 50_000;
+  private static final int QUIESCE_BACKOFF_SHIFT_CAP = 5;
+
+  private final int id;
+  private final String label;
+  private final int baseOpcode;
+  private final long maxOutstandingSlots;
+  private final long maxStagingBytes;
+  private final long maxResidentHandles;
+  /** Null for a registry without a kernel: then only {@link #publishSlot} publishes. */
+  private final TenantRing ring;
+  private final AtomicLong published = new AtomicLong();
+  private final AtomicLong drained = new AtomicLong();
+  /** The ring's retired count already taken into {@link #drained}. */
+  private final AtomicLong ringRetiredSeen = new AtomicLong();
+  private final AtomicLong stagingBytes = new AtomicLong();
+  private final AtomicLong residentHandles = new AtomicLong();
+  private final AtomicLong quiesceCalls = new AtomicLong();
+  private final AtomicLong quiesceTimeouts = new AtomicLong();
+  private final AtomicLong quiesceWaitNs = new AtomicLong();
+  private volatile boolean revoked;
+
+  Tenant(int id, String label, TenantQuota quota, TenantRing ring) {
+    TenantQuota caps = quota.normalized();
+    this.id = id;
+    this.label = label;
+    this.baseOpcode = TenantRegistry.TENANT_OPCODE_BASE + id * TenantRegistry.OPCODE_RANGE_PER_TENANT;
+    this.maxOutstandingSlots = caps.maxOutstandingSlots();
+    this.maxStagingBytes = caps.maxStagingBytes();
+    this.maxResidentHandles = caps.maxResidentHandles();
+    this.ring = ring;
+  }
+
+  /** The tenant id: the slot's tenant word and its mask-table index. */
+  public int id() {
+    return id;
+  }
+
+  public String label() {
+    return label;
+  }
+
+  /** The first global opcode of this tenant's window. */
+  public int baseOpcode() {
+    return baseOpcode;
+  }
+
+  /** Local opcodes run from 0 to this, exclusive. */
+  public int opcodeCap() {
+    return TenantRegistry.OPCODE_RANGE_PER_TENANT;
+  }
+
+  public boolean isRevoked() {
+    return revoked;
+  }
+
+  /**
+   * The global opcode of local opcode {@code local} (u32): {@code baseOpcode() + local}.
+   *
+   * @throws TenantException {@code Revoked}, or {@code OpcodeOutOfRange} when local is outside the window
+   */
+  public int globalOpcode(int local) {
+    ensureNotRevoked();
+    if (Integer.compareUnsigned(local, TenantRegistry.OPCODE_RANGE_PER_TENANT) >= 0) {
+      throw TenantException.opcodeOutOfRange(id, local, TenantRegistry.OPCODE_RANGE_PER_TENANT);
+    }
+    int global = baseOpcode + local;
+    // Every window lies inside the user range (ids stop at 28), so this only guards the arithmetic.
+    Opcodes.validateUserOpcode(global);
+    return global;
+  }
+
+  // ---------------------------------------------------------------- publishing
+
+  /**
+   * Publishes local opcode {@code local} into the kernel this tenant's registry belongs to and
+   * returns the ticket ({@code Megakernel.await} waits for it). Allocation-free.
+   *
+   * @throws TenantException {@code Unbound}, {@code Revoked}, {@code OpcodeOutOfRange},
+   *     {@code Unauthorized} (the control block's mask word for this id is zero), or
+   *     {@code Backpressure} when {@code published - drained} has reached the cap
+   */
+  public long publish(Priority priority, int local, int... args) {
+    int global = checkPublish(local);
+    reserveOutstandingSlot();
+    try {
+      return ring.publish(id, priority, global, args);
+    } catch (RuntimeException e) {
+      rollbackPublish();
+      throw e;
+    }
+  }
+
+  /** Like {@link #publish}, with a future that completes with how the task ended. */
+  public CompletableFuture<TaskResult> submit(Priority priority, int local, int... args) {
+    int global = checkPublish(local);
+    reserveOutstandingSlot();
+    try {
+      return ring.submit(id, priority, global, args);
+    } catch (RuntimeException e) {
+      rollbackPublish();
+      throw e;
+    }
+  }
+
+  private int checkPublish(int local) {
+    if (ring == null) {
+      throw TenantException.unbound(id);
+    }
+    int global = globalOpcode(local);
+    if (!ring.authorized(id)) {
+      throw TenantException.unauthorized(id);
+    }
+    return global;
+  }
+
+  /**
+   * vyre's {@code publish_slot}: publishes into slot {@code slot} of a ring of the caller's own
+   * (no kernel), with this tenant's id and the global opcode of {@code local}. The caller notes
+   * drains with {@link #noteDrained}.
+   */
+  public void publishSlot(MemorySegment ringBytes, long slot, int local, int... args) {
+    int global = globalOpcode(local);
+    reserveOutstandingSlot();
+    try {
+      RingPublisher.publishSlot(ringBytes, slot, id, global, args);
+    } catch (RuntimeException e) {
+      rollbackPublish();
+      throw e;
+    }
+  }
+
+  /** Counts one more published slot unless {@code published - drained} has reached the cap. */
+  private void reserveOutstandingSlot() {
+    while (true) {
+      long current = published.get();
+      long outstanding = outstanding(current, drained.get());
+      if (Long.compareUnsigned(outstanding, maxOutstandingSlots) >= 0) {
+        // The kernel may have finished some since they were last counted.
+        if (takeRingDrains()) {
+          continue;
+        }
+        throw TenantException.backpressure(id, outstanding, maxOutstandingSlots);
+      }
+      if (current == Unsigned.U64_MAX) {
+        throw TenantException.counterOverflow(id, "published_count",
+            "quiesce or recreate the tenant before publishing more slots");
+      }
+      if (published.compareAndSet(current, current + 1)) {
+        return;
+      }
+    }
+  }
+
+  private void rollbackPublish() {
+    published.getAndUpdate(count -> Unsigned.saturatingSubU64(count, 1));
+  }
+
+  private long outstanding(long publishedCount, long drainedCount) {
+    if (Unsigned.subUnderflows(publishedCount, drainedCount)) {
+      throw TenantException.counterOverflow(id, "drained_count (" + Long.toUnsignedString(drainedCount)
+          + ") exceeds published_count (" + Long.toUnsignedString(publishedCount) + ") and",
+          "note only drains of slots this tenant published; rebuild the tenant's accounting by registering it again");
+    }
+    return publishedCount - drainedCount;
+  }
+
+  // ---------------------------------------------------------------- draining
+
+  /**
+   * Counts {@code count} of this tenant's slots as drained: the host pump calls it when it sees
+   * them finish. A kernel's tenants need not: their drains come from the kernel.
+   */
+  public void noteDrained(long count) {
+    while (true) {
+      long current = drained.get();
+      if (drained.compareAndSet(current, Unsigned.saturatingAddU64(current, count))) {
+        return;
+      }
+    }
+  }
+
+  /** Takes the kernel's count of finished tasks into {@link #drained}; true if it moved. */
+  private boolean takeRingDrains() {
+    if (ring == null) {
+      return false;
+    }
+    long retired = ring.retired(id);
+    long seen = ringRetiredSeen.get();
+    while (retired > seen) {
+      if (ringRetiredSeen.compareAndSet(seen, retired)) {
+        noteDrained(retired - seen);
+        return true;
+      }
+      seen = ringRetiredSeen.get();
+    }
+    return false;
+  }
+
+  /**
+   * Waits, polling up to {@code maxSpins} times (u64), until every slot this tenant published has
+   * drained: the first 64 polls spin, later ones park 2 µs doubling to 50 µs. Zero polls always
+   * time out, as in vyre.
+   *
+   * @throws TenantException {@code QuiesceTimeout} with the slots still outstanding
+   */
+  public void quiesce(long maxSpins) {
+    long started = System.nanoTime();
+    for (long poll = 0; Long.compareUnsigned(poll, maxSpins) < 0; poll++) {
+      takeRingDrains();
+      if (Long.compareUnsigned(drained.get(), published.get()) >= 0) {
+        recordQuiesce(started, false);
+        return;
+      }
+      idle(poll);
+    }
+    long outstanding = outstanding(published.get(), drained.get());
+    recordQuiesce(started, true);
+    throw TenantException.quiesceTimeout(id, outstanding);
+  }
+
+  /** vyre's quiesce backoff: how long poll {@code poll} parks once the spinning polls are over. */
+  static long quiesceBackoffNanos(long poll) {
+    long parkedPoll = Unsigned.saturatingSubU64(poll, QUIESCE_SPIN_POLLS);
+    int shift = Long.compareUnsigned(parkedPoll, QUIESCE_BACKOFF_SHIFT_CAP) < 0 ? (int) parkedPoll : QUIESCE_BACKOFF_SHIFT_CAP;
+    return Math.min(QUIESCE_MIN_PARK_NANOS << shift, QUIESCE_MAX_PARK_NANOS);
+  }
+
+  private static void idle(long poll) {
+    if (poll < QUIESCE_SPIN_POLLS) {
+      Thread.onSpinWait();
+    } else {
+      LockSupport.parkNanos(quiesceBackoffNanos(poll));
+    }
+  }
+
+  private void recordQuiesce(long started, boolean timedOut) {
+    quiesceCalls.getAndUpdate(value -> Unsigned.saturatingAddU64(value, 1));
+    if (timedOut) {
+      quiesceTimeouts.getAndUpdate(value -> Unsigned.saturatingAddU64(value, 1));
+    }
+    long elapsed = Math.max(0, System.nanoTime() - started);
+    quiesceWaitNs.getAndUpdate(value -> Unsigned.saturatingAddU64(value, elapsed));
+  }
+
+  // ---------------------------------------------------------------- resource quotas
+
+  /** Reserves {@code byteCount} staging bytes (u64); {@code StagingBackpressure} past the cap. */
+  public void reserveStagingBytes(long byteCount) {
+    ensureNotRevoked();
+    while (true) {
+      long used = stagingBytes.get();
+      long next = reservedTotal(used, byteCount, "staging_bytes");
+      if (Long.compareUnsigned(next, maxStagingBytes) > 0) {
+        throw TenantException.stagingBackpressure(id, byteCount, used, maxStagingBytes);
+      }
+      if (stagingBytes.compareAndSet(used, next)) {
+        return;
+      }
+    }
+  }
+
+  /** Releases staging bytes; {@code ResourceUnderflow} when more than are reserved. */
+  public void releaseStagingBytes(long byteCount) {
+    release(stagingBytes, byteCount, "staging bytes");
+  }
+
+  /** Reserves {@code handleCount} resident handles (u64); {@code ResidentHandleBackpressure} past the cap. */
+  public void reserveResidentHandles(long handleCount) {
+    ensureNotRevoked();
+    while (true) {
+      long used = residentHandles.get();
+      long next = reservedTotal(used, handleCount, "resident_handles");
+      if (Long.compareUnsigned(next, maxResidentHandles) > 0) {
+        throw TenantException.residentHandleBackpressure(id, handleCount, used, maxResidentHandles);
+      }
+      if (residentHandles.compareAndSet(used, next)) {
+        return;
+      }
+    }
+  }
+
+  /** Releases resident handles; {@code ResourceUnderflow} when more than are reserved. */
+  public void releaseResidentHandles(long handleCount) {
+    release(residentHandles, handleCount, "resident handles");
+  }
+
+  private long reservedTotal(long used, long requested, String counter) {
+    if (Unsigned.addOverflows(used, requested)) {
+      throw TenantException.counterOverflow(id, counter, "release reservations or recreate the tenant before reserving more");
+    }
+    return used + requested;
+  }
+
+  private void release(AtomicLong counter, long count, String resource) {
+    while (true) {
+      long used = counter.get();
+      if (Unsigned.subUnderflows(used, count)) {
+        throw TenantException.resourceUnderflow(id, resource, count, used);
+      }
+      if (counter.compareAndSet(used, used - count)) {
+        return;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- counters and lifecycle
+
+  /** Slots ever published (u64). */
+  public long publishedCount() {
+    return published.get();
+  }
+
+  /** Slots counted drained (u64), the kernel's finished tasks taken in first. */
+  public long drainedCount() {
+    takeRingDrains();
+    return drained.get();
+  }
+
+  public long maxOutstandingSlots() {
+    return maxOutstandingSlots;
+  }
+
+  public TenantRuntimeCounters runtimeCounters() {
+    takeRingDrains();
+    long drainedCount = drained.get();
+    long publishedCount = published.get();
+    return new TenantRuntimeCounters(id, publishedCount, drainedCount, Unsigned.saturatingSubU64(publishedCount, drainedCount),
+        maxOutstandingSlots, quiesceCalls.get(), quiesceTimeouts.get(), quiesceWaitNs.get());
+  }
+
+  public TenantQuotaCounters quotaCounters() {
+    return new TenantQuotaCounters(id, stagingBytes.get(), maxStagingBytes, residentHandles.get(), maxResidentHandles);
+  }
+
+  /** Unregistration: later publishes and reservations fail; slots already in the ring still run. */
+  void revoke() {
+    revoked = true;
+    stagingBytes.set(0);
+    residentHandles.set(0);
+  }
+
+  private void ensureNotRevoked() {
+    if (revoked) {
+      throw TenantException.revoked(id);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Tenant[id=" + id + ", label=" + label + ", baseOpcode=0x" + Integer.toHexString(baseOpcode) + ", published="
+        + Long.toUnsignedString(published.get()) + ", drained=" + Long.toUnsignedString(drained.get()) + ", maxOutstandingSlots="
+        + Long.toUnsignedString(maxOutstandingSlots) + ", revoked=" + revoked + "]";
+  }
+}

@@ -1,0 +1,27 @@
+package dev.vyre.runtime.tenant;
+
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskResult;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The running ring a {@link TenantRegistry}'s tenants publish into, and where their drains are
+ * counted. {@code Megakernel.tenantRegistry()} supplies the kernel's own; a test may supply another.
+ */
+public interface TenantRing {
+
+  /** The {@code tenant_count} the control block was encoded with: it authorizes ids 0 .. this - 1 (at most 29). */
+  int authorizedTenants();
+
+  /** Whether the control block authorizes {@code tenant} now (its mask word is non-zero). */
+  boolean authorized(int tenant);
+
+  /** Publishes one task (the tenant word and a global opcode already mapped) and returns its ticket; allocation-free. */
+  long publish(int tenant, Priority priority, int opcode, int[] args);
+
+  /** Publishes one task and returns a future that completes with how it ended. */
+  CompletableFuture<TaskResult> submit(int tenant, Priority priority, int opcode, int[] args);
+
+  /** How many tasks of {@code tenant} published here have finished (DONE, FAULT or WAIT_IO) so far. */
+  long retired(int tenant);
+}

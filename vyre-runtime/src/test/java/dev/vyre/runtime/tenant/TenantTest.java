@@ -1,0 +1,359 @@
+package dev.vyre.runtime.tenant;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** vyre-runtime.md §7.3: opcode windows, publishing, backpressure, quotas, drains and quiesce. */
+class TenantTest {
+
+  private static MemorySegment emptyRing(int slots) {
+    return MemorySegment.ofArray(SlotLayout.encodeEmptyRing(slots));
+  }
+
+  @Test
+  void globalOpcodeMapsInsideTheWindowAndRejectsOutside() {
+    Tenant tenant = new TenantRegistry().register("soleno");
+    assertEquals(tenant.baseOpcode() + 42, tenant.globalOpcode(42));
+    TenantException error = assertThrows(TenantException.class, () -> tenant.globalOpcode(TenantRegistry.OPCODE_RANGE_PER_TENANT));
+    assertEquals("OpcodeOutOfRange", error.variant());
+    assertEquals((long) tenant.id(), error.fields().get("tenant_id"));
+    assertEquals(1L << 20, error.fields().get("local_opcode"));
+    assertEquals(1L << 20, error.fields().get("cap"));
+    assertEquals("tenant 1 published local opcode 1048576; out of range [0, 1048576). Fix: caller must stay inside the opcode"
+        + " window returned by `register()`.", error.getMessage());
+    assertEquals("OpcodeOutOfRange", assertThrows(TenantException.class, () -> tenant.globalOpcode(-1)).variant(),
+        "a local opcode is a u32");
+  }
+
+  @Test
+  void publishSlotWritesTheTenantIdAndGlobalOpcodeAndCounts() {
+    Tenant tenant = new TenantRegistry().register("warpscan");
+    MemorySegment ring = emptyRing(4);
+    tenant.publishSlot(ring, 0, 7, 1, 2, 3);
+    assertEquals(1, tenant.publishedCount());
+    assertEquals(tenant.id(), Words.get(ring, SlotLayout.TENANT_WORD));
+    assertEquals(tenant.baseOpcode() + 7, Words.get(ring, SlotLayout.OPCODE_WORD));
+    assertEquals(SlotLayout.STATUS_PUBLISHED, Words.get(ring, SlotLayout.STATUS_WORD));
+    assertEquals(3, Words.get(ring, SlotLayout.argWord(0, 2)));
+  }
+
+  @Test
+  void unregisterBlocksFuturePublishes() {
+    TenantRegistry registry = new TenantRegistry();
+    Tenant tenant = registry.register("vein");
+    MemorySegment ring = emptyRing(2);
+    tenant.publishSlot(ring, 0, 0, 0, 0, 0);
+    registry.unregister(tenant.id()).orElseThrow();
+    TenantException error = assertThrows(TenantException.class, () -> tenant.publishSlot(ring, 1, 0, 0, 0, 0));
+    assertEquals("Revoked", error.variant());
+    assertEquals("tenant 1 was revoked; handle is stale. Fix: acquire a fresh handle from the registry.", error.getMessage());
+    assertEquals(SlotLayout.STATUS_EMPTY, Words.get(ring, SlotLayout.statusWord(1)));
+  }
+
+  @Test
+  void boundedTenantBackpressureRejectsTheThirdOutstandingPublish() {
+    Tenant tenant = new TenantRegistry().registerWithBackpressure("bounded", 2);
+    MemorySegment ring = emptyRing(4);
+    tenant.publishSlot(ring, 0, 0, 1);
+    tenant.publishSlot(ring, 1, 0, 2);
+    TenantException error = assertThrows(TenantException.class, () -> tenant.publishSlot(ring, 2, 0, 3));
+    assertEquals("Backpressure", error.variant());
+    assertEquals(2L, error.fields().get("outstanding"));
+    assertEquals(2L, error.fields().get("cap"));
+    assertTrue(error.isBackpressure());
+    assertEquals(2, tenant.publishedCount());
+    TenantRuntimeCounters counters = tenant.runtimeCounters();
+    assertEquals(2, counters.maxOutstandingSlots());
+    assertEquals(2, counters.outstandingSlots());
+    assertEquals(SlotLayout.STATUS_EMPTY, Words.get(ring, SlotLayout.statusWord(2)), "a refused publish writes nothing");
+  }
+
+  @Test
+  void backpressureReopensAfterDrainProgress() {
+    Tenant tenant = new TenantRegistry().registerWithBackpressure("bounded", 1);
+    MemorySegment ring = emptyRing(2);
+    tenant.publishSlot(ring, 0, 0, 1);
+    assertEquals("Backpressure", assertThrows(TenantException.class, () -> tenant.publishSlot(ring, 1, 0, 2)).variant());
+    tenant.noteDrained(1);
+    tenant.publishSlot(ring, 1, 0, 2);
+    assertEquals(2, tenant.publishedCount());
+    assertEquals(1, tenant.runtimeCounters().outstandingSlots());
+  }
+
+  @Test
+  void aZeroCapIsRaisedToOne() {
+    Tenant tenant = new TenantRegistry().registerWithQuotas("zero", TenantQuota.bounded(0, 0, 0));
+    assertEquals(1, tenant.maxOutstandingSlots());
+    assertEquals(1, tenant.quotaCounters().maxStagingBytes());
+    assertEquals(1, tenant.quotaCounters().maxResidentHandles());
+    assertEquals(-1L, new TenantRegistry().register("unbounded").maxOutstandingSlots(), "u64::MAX");
+  }
+
+  @Test
+  void aPublishTheRingRefusesIsRolledBack() {
+    Tenant tenant = new TenantRegistry().registerWithBackpressure("bounded", 1);
+    MemorySegment ring = emptyRing(1);
+    assertThrows(PipelineException.class, () -> tenant.publishSlot(ring, 5, 0));
+    assertEquals(0, tenant.publishedCount(), "the refused slot does not count");
+    tenant.publishSlot(ring, 0, 0);
+    assertEquals(1, tenant.publishedCount());
+  }
+
+  @Test
+  void resourceQuotasRejectOvercommitAndUnderflow() {
+    Tenant tenant = new TenantRegistry().registerWithQuotas("quota", TenantQuota.bounded(2, 16, 1));
+    tenant.reserveStagingBytes(8);
+    TenantException staging = assertThrows(TenantException.class, () -> tenant.reserveStagingBytes(9));
+    assertEquals("StagingBackpressure", staging.variant());
+    assertEquals(9L, staging.fields().get("requested"));
+    assertEquals(8L, staging.fields().get("used"));
+    assertEquals(16L, staging.fields().get("cap"));
+    assertEquals(8, tenant.quotaCounters().stagingBytes());
+
+    tenant.releaseStagingBytes(4);
+    tenant.reserveStagingBytes(12);
+    assertEquals(16, tenant.quotaCounters().stagingBytes());
+    TenantException underflow = assertThrows(TenantException.class, () -> tenant.releaseStagingBytes(17));
+    assertEquals("ResourceUnderflow", underflow.variant());
+    assertEquals("staging bytes", underflow.fields().get("resource"));
+    assertEquals(17L, underflow.fields().get("requested"));
+    assertEquals(16L, underflow.fields().get("used"));
+    assertEquals(16, tenant.quotaCounters().stagingBytes(), "a refused release changes nothing");
+
+    tenant.reserveResidentHandles(1);
+    TenantException handles = assertThrows(TenantException.class, () -> tenant.reserveResidentHandles(1));
+    assertEquals("ResidentHandleBackpressure", handles.variant());
+    assertEquals(1L, handles.fields().get("requested"));
+    assertEquals(1L, handles.fields().get("cap"));
+    assertEquals(1, tenant.quotaCounters().residentHandles());
+    assertEquals("resident handles",
+        assertThrows(TenantException.class, () -> tenant.releaseResidentHandles(2)).fields().get("resource"));
+    tenant.releaseResidentHandles(1);
+    assertEquals(0, tenant.quotaCounters().residentHandles());
+  }
+
+  @Test
+  void aReservationThatWouldWrapIsRefusedNotWrapped() {
+    Tenant tenant = new TenantRegistry().register("huge");
+    tenant.reserveStagingBytes(-2L);
+    TenantException error = assertThrows(TenantException.class, () -> tenant.reserveStagingBytes(2));
+    assertEquals("CounterOverflow", error.variant());
+    assertTrue(error.getMessage().contains("Fix: "), error.getMessage());
+    assertEquals(-2L, tenant.quotaCounters().stagingBytes());
+  }
+
+  @Test
+  void quiesceReturnsWhenDrainedCatchesUp() {
+    Tenant tenant = new TenantRegistry().register("t1");
+    MemorySegment ring = emptyRing(2);
+    tenant.publishSlot(ring, 0, 0, 1, 2, 3);
+    tenant.publishSlot(ring, 1, 0, 4, 5, 6);
+    tenant.noteDrained(2);
+    tenant.quiesce(1);
+    TenantRuntimeCounters counters = tenant.runtimeCounters();
+    assertEquals(2, counters.publishedCount());
+    assertEquals(2, counters.drainedCount());
+    assertEquals(0, counters.outstandingSlots());
+    assertEquals(1, counters.quiesceCalls());
+    assertEquals(0, counters.quiesceTimeouts());
+  }
+
+  @Test
+  void quiesceTimesOutWhenTheDrainStalls() {
+    Tenant tenant = new TenantRegistry().register("t2");
+    tenant.publishSlot(emptyRing(1), 0, 0, 0, 0, 0);
+    TenantException error = assertThrows(TenantException.class, () -> tenant.quiesce(4));
+    assertEquals("QuiesceTimeout", error.variant());
+    assertEquals(1L, error.fields().get("outstanding"));
+    TenantRuntimeCounters counters = tenant.runtimeCounters();
+    assertEquals(1, counters.outstandingSlots());
+    assertEquals(1, counters.quiesceCalls());
+    assertEquals(1, counters.quiesceTimeouts());
+  }
+
+  @Test
+  void quiesceWithZeroPollsTimesOutEvenWhenDrainedAsInVyre() {
+    Tenant tenant = new TenantRegistry().register("t3");
+    TenantException error = assertThrows(TenantException.class, () -> tenant.quiesce(0));
+    assertEquals(0L, error.fields().get("outstanding"));
+  }
+
+  @Test
+  void quiescePastTheSpinningPollsParksAndStillTimesOut() {
+    Tenant tenant = new TenantRegistry().register("t4");
+    tenant.publishSlot(emptyRing(1), 0, 0);
+    assertThrows(TenantException.class, () -> tenant.quiesce(Tenant.QUIESCE_SPIN_POLLS + 3));
+    assertEquals(1, tenant.runtimeCounters().quiesceTimeouts());
+    assertTrue(tenant.runtimeCounters().quiesceWaitNs() > 0);
+  }
+
+  @Test
+  void quiesceBackoffSpinsThenDoublesFromTwoToFiftyMicroseconds() {
+    assertEquals(2_000, Tenant.quiesceBackoffNanos(0));
+    assertEquals(2_000, Tenant.quiesceBackoffNanos(Tenant.QUIESCE_SPIN_POLLS));
+    assertEquals(4_000, Tenant.quiesceBackoffNanos(Tenant.QUIESCE_SPIN_POLLS + 1));
+    assertEquals(32_000, Tenant.quiesceBackoffNanos(Tenant.QUIESCE_SPIN_POLLS + 4));
+    assertEquals(50_000, Tenant.quiesceBackoffNanos(Tenant.QUIESCE_SPIN_POLLS + 5));
+    assertEquals(50_000, Tenant.quiesceBackoffNanos(-1L), "u64::MAX polls");
+    long previous = 0;
+    for (long poll = 0; poll < 200; poll++) {
+      long park = Tenant.quiesceBackoffNanos(poll);
+      assertTrue(park >= previous && park <= 50_000, "poll " + poll);
+      previous = park;
+    }
+  }
+
+  @Test
+  void drainsBeyondWhatWasPublishedAreACounterError() {
+    Tenant tenant = new TenantRegistry().register("t5");
+    tenant.noteDrained(1);
+    TenantException error = assertThrows(TenantException.class, () -> tenant.publishSlot(emptyRing(1), 0, 0));
+    assertEquals("CounterOverflow", error.variant());
+    assertEquals(0, tenant.runtimeCounters().outstandingSlots(), "counters saturate");
+  }
+
+  // ---------------------------------------------------------------- publishing into a ring
+
+  /** A ring that records what it was given and finishes tasks when the test says so. */
+  private static final class RecordingRing implements TenantRing {
+    final List<int[]> published = new ArrayList<>();
+    boolean authorized = true;
+    long retired;
+    RuntimeException refuse;
+
+    @Override
+    public int authorizedTenants() {
+      return 4;
+    }
+
+    @Override
+    public boolean authorized(int tenant) {
+      return authorized;
+    }
+
+    @Override
+    public long publish(int tenant, Priority priority, int opcode, int[] args) {
+      if (refuse != null) {
+        throw refuse;
+      }
+      published.add(new int[] {tenant, priority.level(), opcode, args.length == 0 ? -1 : args[0]});
+      return published.size() - 1;
+    }
+
+    @Override
+    public CompletableFuture<TaskResult> submit(int tenant, Priority priority, int opcode, int[] args) {
+      publish(tenant, priority, opcode, args);
+      return new CompletableFuture<>();
+    }
+
+    @Override
+    public long retired(int tenant) {
+      return retired;
+    }
+  }
+
+  @Test
+  void publishMapsTheOpcodeAndWritesTheTenantWord() {
+    RecordingRing ring = new RecordingRing();
+    TenantRegistry registry = new TenantRegistry(ring);
+    assertEquals(4, registry.authorizedTenants());
+    Tenant tenant = registry.register("a");
+    assertEquals(0, tenant.publish(Priority.HIGH, 7, 99));
+    tenant.submit(Priority.LOW, 8);
+    assertEquals(List.of(tenant.id(), Priority.HIGH.level(), tenant.baseOpcode() + 7, 99),
+        List.of(ring.published.get(0)[0], ring.published.get(0)[1], ring.published.get(0)[2], ring.published.get(0)[3]));
+    assertEquals(tenant.baseOpcode() + 8, ring.published.get(1)[2]);
+    assertEquals(2, tenant.publishedCount());
+  }
+
+  @Test
+  void drainsComeFromTheRingAndReopenBackpressure() {
+    RecordingRing ring = new RecordingRing();
+    Tenant tenant = new TenantRegistry(ring).registerWithBackpressure("bounded", 2);
+    tenant.publish(Priority.NORMAL, 0);
+    tenant.publish(Priority.NORMAL, 0);
+    TenantException error = assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, 0));
+    assertEquals(2L, error.fields().get("outstanding"));
+    ring.retired = 1;
+    tenant.publish(Priority.NORMAL, 0);
+    assertEquals(3, tenant.publishedCount());
+    assertEquals(1, tenant.drainedCount());
+    ring.retired = 3;
+    tenant.quiesce(1);
+    assertEquals(3, tenant.runtimeCounters().drainedCount(), "each retired task is counted once");
+  }
+
+  @Test
+  void aTenantTheControlBlockNoLongerAuthorizesCannotPublish() {
+    RecordingRing ring = new RecordingRing();
+    Tenant tenant = new TenantRegistry(ring).register("a");
+    ring.authorized = false;
+    TenantException error = assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, 0));
+    assertEquals("Unauthorized", error.variant());
+    assertTrue(error.getMessage().endsWith("Fix: authorize it again with Megakernel.setTenantAuthorized(1, true) before publishing."),
+        error.getMessage());
+    assertEquals(0, tenant.publishedCount());
+    assertTrue(ring.published.isEmpty());
+  }
+
+  @Test
+  void aPublishTheKernelRefusesIsRolledBack() {
+    RecordingRing ring = new RecordingRing();
+    Tenant tenant = new TenantRegistry(ring).registerWithBackpressure("bounded", 1);
+    ring.refuse = PipelineException.queueFull("submission", "full", "wait");
+    assertThrows(PipelineException.class, () -> tenant.publish(Priority.NORMAL, 0));
+    assertThrows(PipelineException.class, () -> tenant.submit(Priority.NORMAL, 0));
+    assertEquals(0, tenant.publishedCount());
+    ring.refuse = null;
+    tenant.publish(Priority.NORMAL, 0);
+    assertEquals(1, tenant.publishedCount());
+  }
+
+  @Test
+  void aTenantWithoutAKernelPublishesOnlyIntoItsOwnRing() {
+    Tenant tenant = new TenantRegistry().register("standalone");
+    TenantException error = assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, 0));
+    assertEquals("Unbound", error.variant());
+    assertFalse(error.getMessage().isEmpty());
+    assertEquals(0, tenant.publishedCount());
+  }
+
+  @Test
+  void revokedAndOutOfWindowPublishesAreRefusedBeforeTheRingSeesThem() {
+    RecordingRing ring = new RecordingRing();
+    TenantRegistry registry = new TenantRegistry(ring);
+    Tenant tenant = registry.register("a");
+    assertEquals("OpcodeOutOfRange", assertThrows(TenantException.class,
+        () -> tenant.publish(Priority.NORMAL, TenantRegistry.OPCODE_RANGE_PER_TENANT)).variant());
+    registry.unregister(tenant.id());
+    assertEquals("Revoked", assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, 0)).variant());
+    assertTrue(ring.published.isEmpty());
+  }
+
+  @Test
+  void everyMessageEndsWithAFix() {
+    List<TenantException> errors = List.of(TenantException.registryFull(28, 29), TenantException.opcodeOutOfRange(1, 5, 4),
+        TenantException.revoked(1), TenantException.quiesceTimeout(1, 3), TenantException.backpressure(1, 2, 2),
+        TenantException.stagingBackpressure(1, 9, 8, 16), TenantException.residentHandleBackpressure(1, 1, 1, 1),
+        TenantException.resourceUnderflow(1, "staging bytes", 17, 16), TenantException.unauthorized(1),
+        TenantException.unbound(1), TenantException.counterOverflow(1, "published_count", "recreate the tenant"));
+    for (TenantException error : errors) {
+      assertTrue(error.getMessage().contains(". Fix: "), error.getMessage());
+      assertTrue(error.getMessage().endsWith("."), error.getMessage());
+      assertEquals("TenantError", error.errorType());
+    }
+  }
+}
