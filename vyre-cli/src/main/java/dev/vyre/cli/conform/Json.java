@@ -12,6 +12,8 @@ import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.VyreException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.Map;
 
 /**
@@ -117,15 +119,33 @@ public final class Json {
     if (value == 0) {
       return (Double.doubleToRawLongBits(value) < 0) ? "-0" : "0";
     }
-    // Double.toString is shortest round-trip since JDK 19; BigDecimal removes the exponent.
-    String plain = new BigDecimal(Double.toString(value)).toPlainString();
-    if (plain.contains(".")) {
-      plain = plain.replaceAll("0+$", "");
-      if (plain.endsWith(".")) {
-        plain = plain.substring(0, plain.length() - 1);
+    // toPlainString never uses an exponent; stripping the zeros drops a trailing ".0".
+    return shortestDigits(value).toPlainString();
+  }
+
+  /**
+   * The shortest decimal that parses back to {@code value} and, among those, the closest: the
+   * digits Rust prints. {@link Double#toString} (JDK 19+) agrees except where one digit would
+   * round-trip: its spec then also weighs two-digit decimals and takes the closest, so
+   * {@code 5e-324} comes out as {@code 4.9E-324}. Only subnormals are coarse enough for that,
+   * and for them we go back to the one digit Rust prints.
+   */
+  static BigDecimal shortestDigits(double value) {
+    BigDecimal java = new BigDecimal(Double.toString(value)).stripTrailingZeros();
+    if (java.precision() != 2) {
+      return java;
+    }
+    BigDecimal exact = new BigDecimal(value);
+    BigDecimal best = null;
+    for (RoundingMode mode : new RoundingMode[] {RoundingMode.FLOOR, RoundingMode.CEILING}) {
+      BigDecimal oneDigit = java.round(new MathContext(1, mode));
+      boolean roundTrips = Double.parseDouble(oneDigit.toString()) == value;
+      if (roundTrips && (best == null
+          || oneDigit.subtract(exact).abs().compareTo(best.subtract(exact).abs()) < 0)) {
+        best = oneDigit;
       }
     }
-    return plain;
+    return best == null ? java : best.stripTrailingZeros();
   }
 
   /** Lowercase hex of a byte buffer. */

@@ -170,6 +170,57 @@ class PlannerConformModuleTest {
   }
 
   @Test
+  void planCacheSequenceMaxEntriesTable() { // §7b: default 256, LRU eviction forgets an identity's latest, 0 stores nothing
+    String call = "{\"op\":\"get_or_select_topology\",\"graph_layout_hash\":%d,\"analysis_kind\":\"Dataflow\"," + DEVICE
+        + ",%s," + G + ",\"memory\":{\"required_bytes\":1000,\"budget_bytes\":10000},\"launch_overhead_ns\":100.0,"
+        + "\"fusion_pressure\":0.0}";
+    // Hash 1 is Dense at 0.72; hash 2 takes two more entries; hash 1 at 0.68 (another bucket) is held
+    // Dense only while the identity still has a latest topology, which is read before any eviction.
+    String calls = "\"calls\":[" + call.formatted(1, sample(0.72, 0)) + "," + call.formatted(2, sample(0.1, 0)) + ","
+        + call.formatted(2, sample(0.5, 0)) + "," + call.formatted(1, sample(0.68, 0)) + "]";
+    String[][] rows = {
+        {"", "DenseFrontier", "{\"hits\":0,\"misses\":4,\"evictions\":0,\"entries\":4}"},
+        {"\"max_entries\":3,", "DenseFrontier", "{\"hits\":0,\"misses\":4,\"evictions\":1,\"entries\":3}"},
+        {"\"max_entries\":2,", "HybridFrontier", "{\"hits\":0,\"misses\":4,\"evictions\":2,\"entries\":2}"},
+        {"\"max_entries\":0,", "HybridFrontier", "{\"hits\":0,\"misses\":4,\"evictions\":0,\"entries\":0}"}};
+    for (String[] row : rows) {
+      JsonNode results = answer("{\"fn\":\"cuda_plan_cache_sequence\"," + row[0] + calls + "}").get("results");
+      assertEquals("SparseFrontier", results.get(1).get("output").get("topology").asText(), row[0]);
+      assertEquals("HybridFrontier", results.get(2).get("output").get("topology").asText(), row[0]);
+      assertEquals(row[1], results.get(3).get("output").get("topology").asText(), row[0]);
+      assertEquals(row[1], results.get(3).get("output").get("decision").get("topology").asText(), row[0]);
+      assertEquals(parse(row[2]), results.get(3).get("stats"), row[0]);
+    }
+  }
+
+  @Test
+  void u64OutputsAboveTwoToTheSixtyThreeStayUnsigned() {
+    String max = "18446744073709551615";
+    assertAnswer("{\"topology\":\"HybridFrontier\",\"memory_pressure_bps\":0,\"average_degree_bps\":" + max
+        + ",\"launch_pressure_bps\":0,\"stable_explanation\":\"megakernel-topology-v1|topology=HybridFrontier"
+        + "|memory_pressure_bps=0|average_degree_bps=" + max + "|launch_pressure_bps=0|reason=transition_band_hybrid\"}",
+        "{\"fn\":\"select_megakernel_topology\"," + sample(0.5, 0) + ",\"graph\":{\"node_count\":0,\"edge_count\":5},"
+            + "\"memory\":{\"required_bytes\":0,\"budget_bytes\":0},\"launch_overhead_ns\":0.0,\"fusion_pressure\":0.0}");
+    String bigFrontier = "\"graph\":{\"node_count\":" + max + ",\"edge_count\":0},\"bytes_per_node\":0,"
+        + "\"bytes_per_edge\":0,\"frontier_bytes\":9223372036854775809,\"scratch_bytes\":0,\"output_bytes\":0";
+    assertAnswer("{\"graph_bytes\":0,\"frontier_bytes\":9223372036854775809,\"scratch_bytes\":0,\"output_bytes\":0,"
+        + "\"required_bytes\":9223372036854775809,\"budget_bytes\":" + max + ",\"memory_pressure_bps\":5000}",
+        "{\"fn\":\"plan_megakernel_memory_budget\",\"topology\":\"SparseFrontier\"," + bigFrontier + ",\"budget_bytes\":"
+            + max + "}");
+    assertAnswer(error("MegakernelMemoryError", "OverBudget", "\"topology\":\"DenseFrontier\","
+        + "\"required_bytes\":9223372036854775809,\"budget_bytes\":9223372036854775808,\"node_count\":" + max
+        + ",\"edge_count\":0", "megakernel DenseFrontier plan requires 9223372036854775809 bytes but budget allows "
+        + "9223372036854775808 bytes for graph nodes=" + max + " edges=0. Fix: choose a sparse topology, reduce fusion "
+        + "pressure, shard the graph, or raise the explicit device-memory budget."),
+        "{\"fn\":\"plan_megakernel_memory_budget\",\"topology\":\"DenseFrontier\"," + bigFrontier
+            + ",\"budget_bytes\":9223372036854775808}");
+    assertAnswer("{\"barriers\":{\"groups\":[],\"global_barriers\":0},\"peak_frontier_bytes\":0,\"peak_scratch_bytes\":0,"
+        + "\"peak_output_bytes\":0,\"amortized_readback_bytes\":" + max + ",\"max_group_width\":0}",
+        "{\"fn\":\"plan_megakernel_frontier_memory_with_scratch\",\"waves\":[],\"dependencies\":[],"
+            + "\"resident_graph_bytes\":0,\"budget_bytes\":0,\"readback_bytes\":" + max + "}");
+  }
+
+  @Test
   void badInputIsAnInputError() {
     JsonNode error = answer("{\"fn\":\"plan_megakernel_memory_budget\",\"topology\":\"Dense\"," + G + ","
         + bytes(1, 1) + "}").get("error");

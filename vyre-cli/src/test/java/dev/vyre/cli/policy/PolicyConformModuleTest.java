@@ -217,6 +217,13 @@ class PolicyConformModuleTest {
   }
 
   @Test
+  void subnormalResultsKeepRustsOneDigit() { // was 0.000…49 and -0.000…79 (Double.toString's two digits)
+    assertEquals("{\"result\":[0." + "0".repeat(323) + "5,-0." + "0".repeat(322) + "8]}",
+        RUNNER.answer("{\"fn\":\"diffuse_priority_across_siblings\",\"priority_stalks\":[5e-324,-8e-323],"
+            + "\"restriction_diag\":[],\"damping\":0.5,\"iterations\":3}"));
+  }
+
+  @Test
   void autotuneFunctions() throws IOException {
     assertEquals("{\"result\":4}", RUNNER.answer("{\"fn\":\"autotune_hit_capacity_multiplier\","
         + "\"candidate_multipliers\":[1,2,4,8],\"costs\":[9.0,5.0,1.0,3.0]}"));
