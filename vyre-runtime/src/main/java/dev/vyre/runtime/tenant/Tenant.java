@@ -276,17 +276,7 @@ public final class Tenant {
 
   /** Reserves {@code byteCount} staging bytes (u64); {@code StagingBackpressure} past the cap. */
   public void reserveStagingBytes(long byteCount) {
-    ensureNotRevoked();
-    while (true) {
-      long used = stagingBytes.get();
-      long next = reservedTotal(used, byteCount, "staging_bytes");
-      if (Long.compareUnsigned(next, maxStagingBytes) > 0) {
-        throw TenantException.stagingBackpressure(id, byteCount, used, maxStagingBytes);
-      }
-      if (stagingBytes.compareAndSet(used, next)) {
-        return;
-      }
-    }
+    reserve(stagingBytes, byteCount, maxStagingBytes, "staging_bytes", TenantException::stagingBackpressure);
   }
 
   /** Releases staging bytes; {@code ResourceUnderflow} when more than are reserved. */
@@ -296,17 +286,7 @@ public final class Tenant {
 
   /** Reserves {@code handleCount} resident handles (u64); {@code ResidentHandleBackpressure} past the cap. */
   public void reserveResidentHandles(long handleCount) {
-    ensureNotRevoked();
-    while (true) {
-      long used = residentHandles.get();
-      long next = reservedTotal(used, handleCount, "resident_handles");
-      if (Long.compareUnsigned(next, maxResidentHandles) > 0) {
-        throw TenantException.residentHandleBackpressure(id, handleCount, used, maxResidentHandles);
-      }
-      if (residentHandles.compareAndSet(used, next)) {
-        return;
-      }
-    }
+    reserve(residentHandles, handleCount, maxResidentHandles, "resident_handles", TenantException::residentHandleBackpressure);
   }
 
   /** Releases resident handles; {@code ResourceUnderflow} when more than are reserved. */
@@ -314,11 +294,26 @@ public final class Tenant {
     release(residentHandles, handleCount, "resident handles");
   }
 
-  private long reservedTotal(long used, long requested, String counter) {
-    if (Unsigned.addOverflows(used, requested)) {
-      throw TenantException.counterOverflow(id, counter, "release reservations or recreate the tenant before reserving more");
+  /** How a quota refuses a reservation: (tenant id, requested, used, cap) → its backpressure error. */
+  private interface Backpressure {
+    TenantException refuse(int tenantId, long requested, long used, long cap);
+  }
+
+  private void reserve(AtomicLong counter, long count, long cap, String counterName, Backpressure backpressure) {
+    ensureNotRevoked();
+    while (true) {
+      long used = counter.get();
+      if (Unsigned.addOverflows(used, count)) {
+        throw TenantException.counterOverflow(id, counterName, "release reservations or recreate the tenant before reserving more");
+      }
+      long next = used + count;
+      if (Long.compareUnsigned(next, cap) > 0) {
+        throw backpressure.refuse(id, count, used, cap);
+      }
+      if (counter.compareAndSet(used, next)) {
+        return;
+      }
     }
-    return used + requested;
   }
 
   private void release(AtomicLong counter, long count, String resource) {
