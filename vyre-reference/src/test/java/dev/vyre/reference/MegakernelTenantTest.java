@@ -30,9 +30,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tenant registry on a running kernel (vyre-runtime.md §7.3, DECISIONS.md §3.4), on the CPU
- * reference backend: registered tenants publish through the kernel with their tenant word and
- * opcode window, the retire step counts their drains, and backpressure and quiesce follow them.
+ * The tenant registry on a running kernel (vyre-runtime.md §7.3, DECISIONS.md §3.4): registered
+ * tenants publish through the kernel with their tenant word and opcode window, the retire step
+ * counts their drains, and backpressure and quiesce follow them. Tests that hold a task in a Java
+ * handler run on the CPU reference backend; the others on {@link TestBackends#selected()}, so
+ * scripts/gpu-check.sh runs them on CUDA too.
  */
 class MegakernelTenantTest {
 
@@ -48,10 +50,11 @@ class MegakernelTenantTest {
   }
 
   private static UserOpcode addToTenantObservable(int tenant) {
-    return UserOpcode.java(global(tenant, ADD_LOCAL), "add-" + tenant, slot -> {
+    // The CUDA body names the tenant's observable itself: each tenant has an opcode of its own.
+    return UserOpcode.both(global(tenant, ADD_LOCAL), "add-" + tenant, slot -> {
       Words.getAndAdd(slot.control(), ControlLayout.observableWord(slot.tenant()), slot.arg(0));
       return SlotLayout.STATUS_DONE;
-    });
+    }, "vyre_add(a, " + ControlLayout.observableWord(tenant) + "u, args[0]); status = VYRE_STATUS_DONE;");
   }
 
   private static UserOpcode blocking(int tenant, CountDownLatch release) {
@@ -67,7 +70,7 @@ class MegakernelTenantTest {
 
   @Test
   void registeredTenantsPublishWithTheirIdAndWindowAndDrainWhenTheyFinish() throws Exception {
-    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(64).tenants(3).workers(2)
+    try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(64).tenants(3).workers(2)
         .userOpcode(addToTenantObservable(1)).userOpcode(addToTenantObservable(2)).bootstrap()) {
       TenantRegistry registry = kernel.tenantRegistry();
       assertSame(registry, kernel.tenantRegistry(), "one registry per kernel");
@@ -141,7 +144,7 @@ class MegakernelTenantTest {
 
   @Test
   void aFaultedTaskStillDrains() throws Exception {
-    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(8).tenants(2).workers(1).bootstrap()) {
+    try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(8).tenants(2).workers(1).bootstrap()) {
       Tenant tenant = kernel.tenantRegistry().register("no handlers");
       TaskResult result = tenant.submit(Priority.NORMAL, 3).get(10, TimeUnit.SECONDS);
       assertEquals(SlotStatus.FAULT, result.status());
@@ -153,7 +156,7 @@ class MegakernelTenantTest {
 
   @Test
   void aTenantWhoseMaskWasRevokedIsRefusedAtPublishWithAFix() throws Exception {
-    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(8).tenants(2).workers(1)
+    try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(8).tenants(2).workers(1)
         .userOpcode(addToTenantObservable(1)).bootstrap()) {
       Tenant tenant = kernel.tenantRegistry().register("a");
       kernel.setTenantAuthorized(tenant.id(), false);
@@ -168,7 +171,7 @@ class MegakernelTenantTest {
 
   @Test
   void theHostApiRefusesTenantIdsOutsideTheMaskTable() {
-    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(8).tenants(2).bootstrap()) {
+    try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(8).tenants(2).bootstrap()) {
       for (int tenant : new int[] {29, -1, 157}) {
         PipelineException refused = assertThrows(PipelineException.class, () -> kernel.publish(tenant, Priority.NORMAL, Opcodes.NOP));
         assertTrue(refused.isQueueFull());
@@ -183,7 +186,7 @@ class MegakernelTenantTest {
     int tenants = 4;
     int threadsPerTenant = 2;
     int tasksPerThread = 2_000;
-    MegakernelBuilder builder = Megakernel.builder().backend(new ReferenceBackend()).slots(256).tenants(tenants + 1).workers(2);
+    MegakernelBuilder builder = Megakernel.builder().backend(TestBackends.selected()).slots(256).tenants(tenants + 1).workers(2);
     for (int t = 1; t <= tenants; t++) {
       builder.userOpcode(addToTenantObservable(t));
     }
