@@ -64,11 +64,16 @@ def one_doorbell_line(t):  # attribution: the doorbells of levels 3 and 4 (words
                    "  unsigned quad = lane == 8u || lane == 9u ? bell_quad : (lane & 7u);")
 
 
+def fence_after_express(t):  # the scout's next poll waits until an express task's status store is visible (as the floor's kernel fences)
+    return replace(t, "  bool ran_express = vyre_poll_express(a, lane, p, sc.last_doorbell, known);\n",
+                   "  bool ran_express = vyre_poll_express(a, lane, p, sc.last_doorbell, known);\n  if (ran_express) __threadfence_system();\n")
+
+
 def trace(t):  # the device trace (docs/PROTOCOL.md)
     return "#define VYRE_TRACE\n" + t
 
 
-EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers, three_helpers, no_device_loads, no_claim_mirror, one_control_line, one_doorbell_line, trace)}
+EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers, three_helpers, no_device_loads, no_claim_mirror, one_control_line, one_doorbell_line, fence_after_express, trace)}
 # Built by default: base (and base_trace), each edit alone, and the scout alone with its trace.
 NAMES = ["base"] + [name for name in EDITS if name != "trace"] + ["no_helper+trace", "one_control_line+one_doorbell_line",
                                                                   "one_control_line+one_doorbell_line+no_helper"]
