@@ -1,5 +1,6 @@
 package dev.vyre.runtime.tenant;
 
+import dev.vyre.driver.AtomicAccounting;
 import dev.vyre.driver.Unsigned;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.TaskResult;
@@ -201,12 +202,7 @@ public final class Tenant {
    * them finish. A kernel's tenants need not: their drains come from the kernel.
    */
   public void noteDrained(long count) {
-    while (true) {
-      long current = drained.get();
-      if (drained.compareAndSet(current, Unsigned.saturatingAddU64(current, count))) {
-        return;
-      }
-    }
+    drained.getAndUpdate(current -> Unsigned.saturatingAddU64(current, count));
   }
 
   /** Takes the kernel's count of finished tasks into {@link #drained}; true if it moved. */
@@ -301,31 +297,17 @@ public final class Tenant {
 
   private void reserve(AtomicLong counter, long count, long cap, String counterName, Backpressure backpressure) {
     ensureNotRevoked();
-    while (true) {
-      long used = counter.get();
-      if (Unsigned.addOverflows(used, count)) {
-        throw TenantException.counterOverflow(id, counterName, "release reservations or recreate the tenant before reserving more");
-      }
-      long next = used + count;
-      if (Long.compareUnsigned(next, cap) > 0) {
-        throw backpressure.refuse(id, count, used, cap);
-      }
-      if (counter.compareAndSet(used, next)) {
-        return;
-      }
-    }
+    AtomicAccounting.checkedAdd(counter, count,
+        (used, requested) -> TenantException.counterOverflow(id, counterName, "release reservations or recreate the tenant before reserving more"),
+        next -> {
+          if (Long.compareUnsigned(next, cap) > 0) {
+            throw backpressure.refuse(id, count, next - count, cap);
+          }
+        });
   }
 
   private void release(AtomicLong counter, long count, String resource) {
-    while (true) {
-      long used = counter.get();
-      if (Unsigned.subUnderflows(used, count)) {
-        throw TenantException.resourceUnderflow(id, resource, count, used);
-      }
-      if (counter.compareAndSet(used, used - count)) {
-        return;
-      }
-    }
+    AtomicAccounting.checkedSub(counter, count, (used, requested) -> TenantException.resourceUnderflow(id, resource, requested, used));
   }
 
   // ---------------------------------------------------------------- counters and lifecycle
