@@ -232,4 +232,51 @@ class MegakernelTenantTest {
       assertEquals(List.of(1, 2, 3, 4), kernel.tenantRegistry().runtimeCounters().stream().map(TenantRuntimeCounters::tenantId).toList());
     }
   }
+  @Test
+  void tenantBatchesFromRacingThreadsAreCountedWholeAndDrainExactly() throws Exception {
+    int tenants = 3;
+    int batches = 400;
+    int batchSize = 16;
+    MegakernelBuilder builder = Megakernel.builder().backend(TestBackends.selected()).slots(512).tenants(tenants + 1).workers(2);
+    for (int t = 1; t <= tenants; t++) {
+      builder.userOpcode(addToTenantObservable(t));
+    }
+    try (Megakernel kernel = builder.bootstrap()) {
+      List<Tenant> registered = new ArrayList<>();
+      for (int t = 0; t < tenants; t++) {
+        registered.add(kernel.tenantRegistry().registerWithBackpressure("batches-" + t, 4 * batchSize));
+      }
+      List<Thread> publishers = new ArrayList<>();
+      for (Tenant tenant : registered) {
+        for (int p = 0; p < 2; p++) {
+          publishers.add(Thread.ofPlatform().start(() -> {
+            TaskBatch batch = new TaskBatch(batchSize);
+            for (int b = 0; b < batches; ) {
+              batch.clear().priority(Priority.ofLevel(b % 5));
+              for (int i = 0; i < batchSize; i++) {
+                tenant.add(batch, ADD_LOCAL, 1);
+              }
+              try {
+                tenant.publish(batch);
+                b++;
+              } catch (TenantException e) {
+                assertTrue(e.isBackpressure(), e.getMessage());
+                Thread.onSpinWait();
+              }
+            }
+          }));
+        }
+      }
+      for (Thread publisher : publishers) {
+        publisher.join();
+      }
+      long expected = 2L * batches * batchSize;
+      for (Tenant tenant : registered) {
+        tenant.quiesce(QUIESCE_POLLS);
+        assertEquals(expected, tenant.publishedCount());
+        assertEquals(expected, tenant.drainedCount());
+        assertEquals(expected, kernel.observable(tenant.id()), "tenant " + tenant.id());
+      }
+    }
+  }
 }

@@ -168,6 +168,11 @@ public final class Megakernel implements AutoCloseable {
    * validated when it was added to the batch, so a batch is published whole or not at all.
    */
   public long publish(TaskBatch batch) {
+    return publishBatch(batch, false);
+  }
+
+  /** {@code countTenant}: the retire step counts each task against its tenant (see {@link #tenantRegistry}). */
+  private long publishBatch(TaskBatch batch, boolean countTenant) {
     int n = batch.size();
     if (n == 0) {
       return -1;
@@ -186,6 +191,11 @@ public final class Megakernel implements AutoCloseable {
     int head = Math.min(n, part.start + part.length - slot);
     copySlots(words, 0, slot, head);
     copySlots(words, head, part.start, n - head);
+    if (countTenant) {
+      for (int i = 0; i < n; i++) {
+        retire.expectTenantCount(part.slotOf(first + i));
+      }
+    }
     expressCopy(slot, first);
     commit(part, first, n, true);
     return part.ticketOf(first);
@@ -427,6 +437,11 @@ public final class Megakernel implements AutoCloseable {
     @Override
     public long publish(int tenant, Priority priority, int opcode, int[] args) {
       return publishOne(tenant, priority, opcode, args, null, true);
+    }
+
+    @Override
+    public long publish(int tenant, TaskBatch batch) {
+      return publishBatch(batch, true);
     }
 
     @Override

@@ -92,6 +92,20 @@ public final class TaskBatch {
     return capacity;
   }
 
+  /** Task {@code index}'s tenant word. */
+  public int tenant(int index) {
+    return slotWords[checkIndex(index) * SlotLayout.SLOT_WORDS + SlotLayout.TENANT_WORD];
+  }
+
+  /** Task {@code index}'s opcode. */
+  public int opcode(int index) {
+    return slotWords[checkIndex(index) * SlotLayout.SLOT_WORDS + SlotLayout.OPCODE_WORD];
+  }
+
+  private int checkIndex(int index) {
+    return java.util.Objects.checkIndex(index, size);
+  }
+
   /** The tasks' slot words, ready to copy into the ring; valid up to {@link #size()} slots. */
   int[] slotWords() {
     return slotWords;

@@ -3,6 +3,7 @@ package dev.vyre.runtime.tenant;
 import dev.vyre.driver.AtomicAccounting;
 import dev.vyre.driver.Unsigned;
 import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.RingPublisher;
@@ -121,6 +122,49 @@ public final class Tenant {
     }
   }
 
+  /**
+   * Appends local opcode {@code local} to {@code batch} as this tenant's task (its id, the global
+   * opcode); returns the batch. Publish it with {@link #publish(TaskBatch)}.
+   */
+  public TaskBatch add(TaskBatch batch, int local, int... args) {
+    return batch.add(id, globalOpcode(local), args);
+  }
+
+  /**
+   * Publishes a batch of this tenant's tasks (filled with {@link #add}) into consecutive slots with
+   * one doorbell update, and returns the first task's ticket ({@code Megakernel.batchTicket} names
+   * the others); -1 for an empty batch. The whole batch counts against the cap at once: it is
+   * published whole or not at all. Allocation-free.
+   *
+   * @throws TenantException {@code ForeignTask} for a task that is not this tenant's,
+   *     {@code BatchOverCap} for a batch larger than the cap, {@code Backpressure} when it does not
+   *     fit under the cap now, and as {@link #publish(Priority, int, int...)}
+   */
+  public long publish(TaskBatch batch) {
+    int n = batch.size();
+    if (n == 0) {
+      return -1;
+    }
+    checkPublish(0);
+    int windowEnd = baseOpcode + TenantRegistry.OPCODE_RANGE_PER_TENANT;
+    for (int i = 0; i < n; i++) {
+      int opcode = batch.opcode(i);
+      if (batch.tenant(i) != id || opcode < baseOpcode || opcode >= windowEnd) {
+        throw TenantException.foreignTask(id, i, batch.tenant(i), opcode);
+      }
+    }
+    if (Long.compareUnsigned(n, maxOutstandingSlots) > 0) {
+      throw TenantException.batchOverCap(id, n, maxOutstandingSlots);
+    }
+    reserveOutstandingSlots(n);
+    try {
+      return ring.publish(id, batch);
+    } catch (RuntimeException e) {
+      rollbackPublish(n);
+      throw e;
+    }
+  }
+
   /** Like {@link #publish}, with a future that completes with how the task ended. */
   public CompletableFuture<TaskResult> submit(Priority priority, int local, int... args) {
     int global = checkPublish(local);
@@ -162,28 +206,37 @@ public final class Tenant {
 
   /** Counts one more published slot unless {@code published - drained} has reached the cap. */
   private void reserveOutstandingSlot() {
+    reserveOutstandingSlots(1);
+  }
+
+  /** Counts {@code count} more published slots unless they would take {@code published - drained} past the cap. */
+  private void reserveOutstandingSlots(int count) {
     while (true) {
       long current = published.get();
       long outstanding = outstanding(current, drained.get());
-      if (Long.compareUnsigned(outstanding, maxOutstandingSlots) >= 0) {
+      if (Long.compareUnsigned(outstanding + count, maxOutstandingSlots) > 0 || Long.compareUnsigned(outstanding + count, outstanding) < 0) {
         // The kernel may have finished some since they were last counted.
         if (takeRingDrains()) {
           continue;
         }
         throw TenantException.backpressure(id, outstanding, maxOutstandingSlots);
       }
-      if (current == Unsigned.U64_MAX) {
+      if (Unsigned.addOverflows(current, count)) {
         throw TenantException.counterOverflow(id, "published_count",
             "quiesce or recreate the tenant before publishing more slots");
       }
-      if (published.compareAndSet(current, current + 1)) {
+      if (published.compareAndSet(current, current + count)) {
         return;
       }
     }
   }
 
   private void rollbackPublish() {
-    published.getAndUpdate(count -> Unsigned.saturatingSubU64(count, 1));
+    rollbackPublish(1);
+  }
+
+  private void rollbackPublish(int count) {
+    published.getAndUpdate(value -> Unsigned.saturatingSubU64(value, count));
   }
 
   private long outstanding(long publishedCount, long drainedCount) {

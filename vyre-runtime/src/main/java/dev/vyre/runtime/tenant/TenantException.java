@@ -98,6 +98,23 @@ public final class TenantException extends BackendException {
             + " to publish into a running kernel, or publish into a ring of your own with publishSlot.");
   }
 
+  /** A batch larger than the tenant's outstanding-slot cap: it could never be published whole. */
+  static TenantException batchOverCap(int tenantId, int batchSize, long cap) {
+    return new TenantException("BatchOverCap", fieldMap("tenant_id", (long) tenantId, "batch", (long) batchSize, "cap", cap),
+        "tenant " + tenantId + " published a batch of " + batchSize + " tasks, more than its cap of " + Long.toUnsignedString(cap)
+            + " outstanding slots. Fix: publish batches of at most " + Long.toUnsignedString(cap) + " tasks, or register the tenant"
+            + " with a larger bounded backlog.");
+  }
+
+  /** A task in a tenant's batch that is not the tenant's: another tenant word, or an opcode outside its window. */
+  static TenantException foreignTask(int tenantId, int index, int taskTenant, int opcode) {
+    return new TenantException("ForeignTask",
+        fieldMap("tenant_id", (long) tenantId, "index", (long) index, "task_tenant", Integer.toUnsignedLong(taskTenant),
+            "opcode", Integer.toUnsignedLong(opcode)),
+        "task " + index + " of tenant " + tenantId + "'s batch has tenant word " + Integer.toUnsignedString(taskTenant) + " and opcode 0x"
+            + Integer.toHexString(opcode) + ", not this tenant's id and opcode window. Fix: fill the batch with Tenant.add(batch, local, args).");
+  }
+
   /** A u64 counter would wrap (vyre's {@code Pipeline(QueueFull)} inside a tenant error). */
   static TenantException counterOverflow(int tenantId, String counter, String fix) {
     return new TenantException("CounterOverflow", fieldMap("tenant_id", (long) tenantId, "counter", counter),

@@ -1,6 +1,7 @@
 package dev.vyre.runtime.tenant;
 
 import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
 import java.util.concurrent.CompletableFuture;
 
@@ -18,6 +19,12 @@ public interface TenantRing {
 
   /** Publishes one task (the tenant word and a global opcode already mapped) and returns its ticket; allocation-free. */
   long publish(int tenant, Priority priority, int opcode, int[] args);
+
+  /**
+   * Publishes a batch whose every task is {@code tenant}'s (checked by the caller) into consecutive
+   * slots with one doorbell update, and returns the first task's ticket; allocation-free.
+   */
+  long publish(int tenant, TaskBatch batch);
 
   /** Publishes one task and returns a future that completes with how it ended. */
   CompletableFuture<TaskResult> submit(int tenant, Priority priority, int opcode, int[] args);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
@@ -254,6 +255,18 @@ class TenantTest {
     }
 
     @Override
+    public long publish(int tenant, TaskBatch batch) {
+      if (refuse != null) {
+        throw refuse;
+      }
+      long first = published.size();
+      for (int i = 0; i < batch.size(); i++) {
+        published.add(new int[] {batch.tenant(i), batch.priority().level(), batch.opcode(i), -1});
+      }
+      return first;
+    }
+
+    @Override
     public CompletableFuture<TaskResult> submit(int tenant, Priority priority, int opcode, int[] args) {
       publish(tenant, priority, opcode, args);
       return new CompletableFuture<>();
@@ -277,6 +290,60 @@ class TenantTest {
         List.of(ring.published.get(0)[0], ring.published.get(0)[1], ring.published.get(0)[2], ring.published.get(0)[3]));
     assertEquals(tenant.baseOpcode() + 8, ring.published.get(1)[2]);
     assertEquals(2, tenant.publishedCount());
+  }
+
+  @Test
+  void aBatchIsPublishedWholeUnderTheCapOrNotAtAll() {
+    RecordingRing ring = new RecordingRing();
+    TenantRegistry registry = new TenantRegistry(ring);
+    Tenant tenant = registry.registerWithBackpressure("batches", 4);
+    TaskBatch batch = new TaskBatch(8);
+    tenant.add(tenant.add(tenant.add(batch, 7, 1), 8, 2), 9);
+    assertEquals(0, tenant.publish(batch));
+    assertEquals(List.of(tenant.baseOpcode() + 7, tenant.baseOpcode() + 8, tenant.baseOpcode() + 9),
+        ring.published.stream().map(task -> task[2]).toList());
+    assertEquals(3, tenant.publishedCount());
+    assertEquals(-1, tenant.publish(new TaskBatch(1)), "an empty batch publishes nothing");
+
+    // Two more do not fit under the cap of 4 while 3 are outstanding: nothing is published.
+    batch.clear();
+    tenant.add(tenant.add(batch, 7), 7);
+    TenantException refused = assertThrows(TenantException.class, () -> tenant.publish(batch));
+    assertEquals("Backpressure", refused.variant());
+    assertEquals(3L, refused.fields().get("outstanding"));
+    assertEquals(3, tenant.publishedCount());
+    assertEquals(3, ring.published.size());
+    ring.retired = 1;
+    assertEquals(3, tenant.publish(batch), "one drained: both fit");
+    assertEquals(5, tenant.publishedCount());
+
+    TaskBatch tooBig = new TaskBatch(5);
+    for (int i = 0; i < 5; i++) {
+      tenant.add(tooBig, 1);
+    }
+    assertEquals("BatchOverCap", assertThrows(TenantException.class, () -> tenant.publish(tooBig)).variant());
+
+    // A task that is not this tenant's refuses the whole batch, and names itself.
+    Tenant other = registry.register("other");
+    TaskBatch mixed = new TaskBatch(2);
+    tenant.add(mixed, 1);
+    other.add(mixed, 1);
+    TenantException foreign = assertThrows(TenantException.class, () -> tenant.publish(mixed));
+    assertEquals("ForeignTask", foreign.variant());
+    assertEquals(1L, foreign.fields().get("index"));
+    assertEquals((long) other.id(), foreign.fields().get("task_tenant"));
+    assertTrue(foreign.getMessage().contains("Fix: "), foreign.getMessage());
+    TaskBatch hostTask = new TaskBatch(1).add(tenant.id(), 0x1234);
+    assertEquals("ForeignTask", assertThrows(TenantException.class, () -> tenant.publish(hostTask)).variant(),
+        "an opcode outside the tenant's window");
+    assertEquals(5, tenant.publishedCount());
+
+    // A ring that refuses rolls the whole batch back.
+    ring.refuse = new IllegalStateException("ring closed");
+    ring.retired = 5;
+    TaskBatch two = tenant.add(tenant.add(new TaskBatch(2), 1), 2);
+    assertThrows(IllegalStateException.class, () -> tenant.publish(two));
+    assertEquals(5, tenant.publishedCount());
   }
 
   @Test
