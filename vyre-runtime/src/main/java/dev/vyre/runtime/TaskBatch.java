@@ -4,6 +4,7 @@ import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.wire.RingPublisher;
 import dev.vyre.runtime.wire.SlotLayout;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A reusable, caller-owned batch of tasks for one priority level. Tasks are validated as they are
@@ -103,7 +104,7 @@ public final class TaskBatch {
   }
 
   private int checkIndex(int index) {
-    return java.util.Objects.checkIndex(index, size);
+    return Objects.checkIndex(index, size);
   }
 
   /** The tasks' slot words, ready to copy into the ring; valid up to {@link #size()} slots. */
