@@ -6,6 +6,7 @@ import dev.vyre.runtime.ShutdownReport;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.program.SlotProgram;
+import dev.vyre.runtime.replay.ReplayLogFormat;
 import dev.vyre.runtime.replay.RingLog;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
@@ -75,7 +76,12 @@ final class RunCommand implements Callable<Integer> {
     List<Task> tasks = SlotProgram.parse(file.toString(), text);
     PrintStream out = System.out;
     // Opened first, so a log that cannot be written stops the run before anything is published.
-    long logCapacity = recordCapacity != null ? recordCapacity : Math.max(1, tasks.size());
+    if (recordCapacity != null && (recordCapacity < 1 || recordCapacity > ReplayLogFormat.MAX_REPLAY_RECORDS)) {
+      throw InputException.of("--record-capacity", recordCapacity + " records is outside 1.." + ReplayLogFormat.MAX_REPLAY_RECORDS,
+          "pass a capacity between 1 and " + ReplayLogFormat.MAX_REPLAY_RECORDS + " (a full log overwrites its oldest records)");
+    }
+    // One record per task by default, up to the format's limit (then the oldest are overwritten).
+    long logCapacity = recordCapacity != null ? recordCapacity : Math.clamp(tasks.size(), 1, ReplayLogFormat.MAX_REPLAY_RECORDS);
     try (RingLog log = recordFile == null ? null : RingLog.open(recordFile, logCapacity);
         Megakernel kernel = Megakernel.builder().backend(backendOption.backend).slots(slots).tenants(tenants)
         .observables(observables).bootstrap();

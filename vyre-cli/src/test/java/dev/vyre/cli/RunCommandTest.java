@@ -43,6 +43,18 @@ class RunCommandTest {
   }
 
   @Test
+  void aRecordCapacityOutsideTheFormatsRangeIsRefusedBeforeAnythingRuns() throws IOException {
+    for (String capacity : new String[] {"0", "-1", "1048577"}) {
+      Path log = dir.resolve("refused-" + capacity + ".vrrl");
+      CliRun run = CliRun.of("run", "--backend", "reference", "--record", log.toString(), "--record-capacity", capacity,
+          program().toString());
+      assertEquals(2, run.status(), run.out() + run.err());
+      assertTrue(run.err().contains("outside 1..1048576") && run.err().contains("Fix: "), run.err());
+      assertTrue(Files.notExists(log));
+    }
+  }
+
+  @Test
   void recordWritesEveryTaskWithFailureEvidenceForTheFault() throws IOException {
     Path log = dir.resolve("run.vrrl");
     CliRun run = CliRun.of("run", "--backend", "reference", "--record", log.toString(), program().toString());

@@ -216,16 +216,17 @@ final class RetireStep {
   private void finishWork(RingPartition part, long ticket, int slot, int status) {
     byte what = work[slot];
     work[slot] = 0;
+    if ((what & COUNT_TENANT) != 0) {
+      // Before the future completes: whoever it wakes may ask the tenant for its drains at once.
+      // Publishers checked the tenant id (0..28) before writing it; the kernel never rewrites word 2.
+      int tenant = Words.get(ring, SlotLayout.slotBase(slot) + SlotLayout.TENANT_WORD);
+      tenantRetired.set(tenant, tenantRetired.get(tenant) + 1);
+    }
     CompletableFuture<TaskResult> future = futures[slot];
     if (future != null) {
       futures[slot] = null;
       pendingFutures.decrementAndGet();
       future.complete(resultOf(part.ticketOf(ticket), slot, status));
-    }
-    if ((what & COUNT_TENANT) != 0) {
-      // Publishers checked the tenant id (0..28) before writing it; the kernel never rewrites word 2.
-      int tenant = Words.get(ring, SlotLayout.slotBase(slot) + SlotLayout.TENANT_WORD);
-      tenantRetired.lazySet(tenant, tenantRetired.get(tenant) + 1);
     }
     if ((what & CLEAR_EXPRESS) != 0) {
       // Before the slot can be reused: a stale copy must never carry a later ticket's stamp.

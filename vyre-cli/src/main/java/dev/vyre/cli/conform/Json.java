@@ -125,27 +125,38 @@ public final class Json {
 
   /**
    * The shortest decimal that parses back to {@code value} and, among those, the closest: the
-   * digits Rust prints. {@link Double#toString} (JDK 19+) agrees except where one digit would
-   * round-trip: its spec then also weighs two-digit decimals and takes the closest, so
-   * {@code 5e-324} comes out as {@code 4.9E-324}. Only subnormals are coarse enough for that,
-   * and for them we go back to the one digit Rust prints.
+   * digits Rust prints. {@link Double#toString} (JDK 19+) differs in two places. Where one digit
+   * would round-trip, its spec also weighs two-digit decimals and takes the closest, so
+   * {@code 5e-324} comes out as {@code 4.9E-324} (only subnormals are coarse enough for that): we
+   * go back to the one digit. And where the value lies exactly halfway between two shortest
+   * decimals, Java takes the even last digit and Rust the one of larger magnitude
+   * ({@code 1000000000000000.25} prints as {@code 1000000000000000.3} in Rust).
    */
   static BigDecimal shortestDigits(double value) {
-    BigDecimal java = new BigDecimal(Double.toString(value)).stripTrailingZeros();
-    if (java.precision() != 2) {
-      return java;
-    }
     BigDecimal exact = new BigDecimal(value);
+    BigDecimal java = new BigDecimal(Double.toString(value)).stripTrailingZeros();
+    BigDecimal shortest = java.precision() == 2 ? oneDigitIfItRoundTrips(value, exact, java) : java;
+    // The other decimal as far from the value on the other side: a tie when it is as short.
+    BigDecimal mirror = exact.multiply(BigDecimal.TWO).subtract(shortest).stripTrailingZeros();
+    if (mirror.abs().compareTo(shortest.abs()) > 0 && mirror.precision() <= shortest.precision()
+        && Double.parseDouble(mirror.toString()) == value) {
+      return mirror;
+    }
+    return shortest;
+  }
+
+  /** The closest one-digit decimal that parses back to {@code value}, or {@code twoDigits} if none does. */
+  private static BigDecimal oneDigitIfItRoundTrips(double value, BigDecimal exact, BigDecimal twoDigits) {
     BigDecimal best = null;
     for (RoundingMode mode : new RoundingMode[] {RoundingMode.FLOOR, RoundingMode.CEILING}) {
-      BigDecimal oneDigit = java.round(new MathContext(1, mode));
+      BigDecimal oneDigit = twoDigits.round(new MathContext(1, mode));
       boolean roundTrips = Double.parseDouble(oneDigit.toString()) == value;
       if (roundTrips && (best == null
           || oneDigit.subtract(exact).abs().compareTo(best.subtract(exact).abs()) < 0)) {
         best = oneDigit;
       }
     }
-    return best == null ? java : best.stripTrailingZeros();
+    return best == null ? twoDigits : best.stripTrailingZeros();
   }
 
   /** Lowercase hex of a byte buffer. */

@@ -32,7 +32,14 @@ class JsonTest {
         Map.entry(Double.MIN_VALUE, "0." + "0".repeat(323) + "5"),
         Map.entry(-8e-323, "-0." + "0".repeat(322) + "8"),
         Map.entry(1e-322, "0." + "0".repeat(321) + "1"),
-        Map.entry(2.5e-322, "0." + "0".repeat(321) + "25"));
+        Map.entry(2.5e-322, "0." + "0".repeat(321) + "25"),
+        // Exactly halfway between two shortest decimals: Rust takes the larger magnitude, Java's
+        // Double.toString the even digit (…0.2, …312.2, …5312, ….562; checked against rustc 1.95).
+        Map.entry(1000000000000000.25, "1000000000000000.3"),
+        Map.entry(-1000000000000000.25, "-1000000000000000.3"),
+        Map.entry(562949953421312.25, "562949953421312.3"),
+        Map.entry(Math.scalb(1.0, -25), "0.000000029802322387695313"),
+        Map.entry(24753662570808.5625, "24753662570808.563"));
     rows.forEach((value, text) -> assertEquals(text, Json.rustDisplay(value), () -> Double.toString(value)));
     assertEquals("-0", Json.rustDisplay(-0.0));
     assertEquals("0", Json.rustDisplay(0.0));

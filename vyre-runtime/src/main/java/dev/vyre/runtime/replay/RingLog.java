@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -58,7 +59,7 @@ public final class RingLog implements AutoCloseable {
     boolean existed = Files.exists(path);
     FileChannel channel = openChannel(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
-      if (existed) {
+      if (existed && !neverStarted(channel, path)) {
         Header header = readHeader(channel, path);
         return new RingLog(channel, path, header.capacity, header.cursor);
       }
@@ -129,8 +130,36 @@ public final class RingLog implements AutoCloseable {
     return magic.append('"').toString();
   }
 
+  /**
+   * Whether an existing file holds no log yet: empty (made by {@code mktemp}, say), or zeros from
+   * end to end, which is what a process that died while creating a log leaves (the header is
+   * written last). Such a file is made into a new log rather than refused; a file with anything
+   * else in it is left for {@link #readHeader} to judge, so no recorded byte is overwritten.
+   */
+  private static boolean neverStarted(FileChannel channel, Path path) {
+    long size = size(channel, path);
+    if (size != 0 && size < ReplayLogFormat.HEADER_BYTES) {
+      return false;
+    }
+    ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+    byte[] zeros = new byte[chunk.capacity()];
+    for (long at = 0; at < size; at += chunk.capacity()) {
+      chunk.clear().limit((int) Math.min(chunk.capacity(), size - at));
+      readFully(channel, path, chunk, at, size);
+      if (!Arrays.equals(chunk.array(), 0, chunk.limit(), zeros, 0, chunk.limit())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** A new log: the full length of zeros (every record never written), then the header with cursor 0. */
   private static void createEmpty(FileChannel channel, Path path, long capacity) {
+    try {
+      channel.truncate(0);
+    } catch (IOException e) {
+      throw ReplayLogException.io("truncate", path.toString(), e);
+    }
     write(channel, path, ByteBuffer.allocate(1), ReplayLogFormat.fileLength(capacity) - 1);
     ByteBuffer header = ByteBuffer.allocate(ReplayLogFormat.HEADER_BYTES);
     ReplayLogFormat.writeHeader(MemorySegment.ofBuffer(header), capacity, 0);

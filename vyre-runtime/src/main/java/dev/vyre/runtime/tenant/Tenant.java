@@ -134,7 +134,7 @@ public final class Tenant {
    * Publishes a batch of this tenant's tasks (filled with {@link #add}) into consecutive slots with
    * one doorbell update, and returns the first task's ticket ({@code Megakernel.batchTicket} names
    * the others); -1 for an empty batch. The whole batch counts against the cap at once: it is
-   * published whole or not at all. Allocation-free.
+   * published whole or not at all. The batch must not change until this returns. Allocation-free.
    *
    * @throws TenantException {@code ForeignTask} for a task that is not this tenant's,
    *     {@code BatchOverCap} for a batch larger than the cap, {@code Backpressure} when it does not
@@ -212,11 +212,14 @@ public final class Tenant {
   /** Counts {@code count} more published slots unless they would take {@code published - drained} past the cap. */
   private void reserveOutstandingSlots(int count) {
     while (true) {
+      // Drained first: it never passes a later read of published (drains follow publishes).
+      long drainedNow = drained.get();
       long current = published.get();
-      long outstanding = outstanding(current, drained.get());
+      long outstanding = outstanding(current, drainedNow);
       if (Long.compareUnsigned(outstanding + count, maxOutstandingSlots) > 0 || Long.compareUnsigned(outstanding + count, outstanding) < 0) {
-        // The kernel may have finished some since they were last counted.
-        if (takeRingDrains()) {
+        // The kernel may have finished some since they were last counted, or another thread may
+        // have taken those counts in meanwhile.
+        if (takeRingDrains() || drained.get() != drainedNow) {
           continue;
         }
         throw TenantException.backpressure(id, outstanding, maxOutstandingSlots);
@@ -292,7 +295,8 @@ public final class Tenant {
       }
       idle(poll);
     }
-    long outstanding = outstanding(published.get(), drained.get());
+    long drainedNow = drained.get();
+    long outstanding = outstanding(published.get(), drainedNow);
     recordQuiesce(started, true);
     throw TenantException.quiesceTimeout(id, outstanding);
   }

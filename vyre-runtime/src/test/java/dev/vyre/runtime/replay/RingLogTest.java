@@ -278,6 +278,26 @@ class RingLogTest {
   }
 
   @Test
+  void anEmptyOrAllZeroFileBecomesANewLog() throws IOException {
+    // What mktemp leaves, and what a process that died creating a log leaves (header written last).
+    for (byte[] content : new byte[][] {new byte[0], new byte[32 + 4 * 64], new byte[100]}) {
+      Files.write(log(), content);
+      try (RingLog log = RingLog.open(log(), 3)) {
+        assertEquals(3, log.capacity());
+        log.append(rec(7, 1));
+      }
+      assertEquals(32L + 3 * 64, Files.size(log()));
+      assertEquals(List.of(7), slotIds(RingLog.read(log()).records().stream().map(ReplayRecord::slot).toList()));
+    }
+    // A zeroed header in front of recorded bytes is damage, not a fresh file: refused, left as it was.
+    byte[] damaged = new byte[32 + 2 * 64];
+    damaged[32] = (byte) 0xEF;
+    Files.write(log(), damaged);
+    assertEquals("HeaderMismatch", assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 2)).variant());
+    assertEquals(damaged.length, Files.size(log()));
+  }
+
+  @Test
   void anExtendedLogIsRefusedToo() throws IOException {
     try (RingLog log = RingLog.open(log(), 2)) {
       log.append(rec(1, 10));
