@@ -25,6 +25,7 @@ import dev.vyre.runtime.wire.Words;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -277,6 +278,24 @@ class MegakernelTenantTest {
         assertEquals(expected, tenant.drainedCount());
         assertEquals(expected, kernel.observable(tenant.id()), "tenant " + tenant.id());
       }
+    }
+  }
+  @Test
+  void aTaskIsDrainedWhenItsFutureCompletesSoTheNextPublishAtCapOneIsNeverRefused() throws Exception {
+    try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(64).tenants(2).workers(2)
+        .userOpcode(addToTenantObservable(1)).bootstrap()) {
+      Tenant tenant = kernel.tenantRegistry().registerWithBackpressure("one at a time", 1);
+      for (int i = 0; i < 5_000; i++) {
+        assertEquals(SlotStatus.DONE, tenant.submit(Priority.NORMAL, ADD_LOCAL, 1).get(10, TimeUnit.SECONDS).status());
+      }
+      // A callback runs inside the retire pass that completed its future: waiting there for the
+      // tenant's drains must neither deadlock nor miss the task that just finished.
+      CompletableFuture<Long> drainedInCallback = tenant.submit(Priority.NORMAL, ADD_LOCAL, 1).thenApply(result -> {
+        tenant.quiesce(QUIESCE_POLLS);
+        return tenant.drainedCount();
+      });
+      assertEquals(5_001L, drainedInCallback.get(10, TimeUnit.SECONDS));
+      assertEquals(5_001L, kernel.observable(1));
     }
   }
 }

@@ -454,8 +454,9 @@ public final class Megakernel implements AutoCloseable {
     @Override
     public long retired(int tenant) {
       // Nobody may have run a retire pass since the tenant's tasks finished (plain publishes do not
-      // wake the retire thread), so run one: a caller that waits on its drain count makes progress.
-      retire.retire(false);
+      // wake the retire thread), so run one, after any pass under way: a caller that waits on its
+      // drain count makes progress and is not refused for counts another thread is adding.
+      retire.retire(true);
       return retire.tenantRetired(tenant);
     }
   }

@@ -47,6 +47,14 @@ final class RetireStep {
    */
   private final AtomicLongArray tenantRetired = new AtomicLongArray(ControlLayout.MAX_TENANTS);
   private final AtomicBoolean retiring = new AtomicBoolean();
+  /**
+   * The thread holding the turn, for that thread's own check only ({@link #retire}): plain,
+   * because a thread always sees its own stores, and a stale value from another thread is never
+   * the reader itself. A volatile store per pass would sit on every round trip.
+   */
+  private Thread turnHolder;
+  /** Set by {@link #retireLast}, which keeps the turn: nobody may wait for it after. */
+  private volatile boolean lastPassTaken;
   /** Futures published and not completed yet. */
   private final AtomicInteger pendingFutures = new AtomicInteger();
   // The kernel's buffers; replaced by heap copies at shutdown (see detach).
@@ -94,14 +102,18 @@ final class RetireStep {
    */
   int retire(boolean waitForTurn) {
     while (!retiring.compareAndSet(false, true)) {
-      if (!waitForTurn) {
+      // Waiting is pointless for the thread holding the turn (a future's callback inside a pass)
+      // and after the last pass, which keeps it (shutdown).
+      if (!waitForTurn || lastPassTaken || turnHolder == Thread.currentThread()) {
         return 0;
       }
       Thread.onSpinWait();
     }
+    turnHolder = Thread.currentThread();
     try {
       return retireAvailable();
     } finally {
+      turnHolder = null;
       retiring.set(false);
     }
   }
@@ -111,6 +123,8 @@ final class RetireStep {
     while (!retiring.compareAndSet(false, true)) {
       Thread.onSpinWait();
     }
+    turnHolder = Thread.currentThread();
+    lastPassTaken = true;
     retireAvailable();
   }
 
