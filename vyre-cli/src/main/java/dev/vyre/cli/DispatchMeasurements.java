@@ -84,13 +84,14 @@ final class DispatchMeasurements {
     int warmup = Math.max(20_000, samples / 5);
     long[] nanos = new long[samples];
     long[] publishNanos = new long[samples];
+    Duration timeout = Duration.ofSeconds(10);
     for (int i = 0; i < warmup + samples; i++) {
       long start = System.nanoTime();
       long ticket = opcode == Opcodes.STORE_U32
           ? kernel.publish(0, Priority.NORMAL, Opcodes.STORE_U32, i, ControlLayout.OBSERVABLE_BASE)
           : kernel.publish(0, Priority.NORMAL, opcode);
       long published = System.nanoTime();
-      if (!kernel.await(ticket, Duration.ofSeconds(10))) {
+      if (!kernel.await(ticket, timeout)) {
         throw new IllegalStateException("round trip " + i + " did not finish within 10 s: " + kernel.summary());
       }
       long elapsed = System.nanoTime() - start;

@@ -15,7 +15,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -78,11 +80,7 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   private static String args(RecordedSlot slot) {
-    StringBuilder text = new StringBuilder("[");
-    for (int arg : slot.args()) {
-      text.append(text.length() == 1 ? "" : ", ").append(Integer.toUnsignedString(arg));
-    }
-    return text.append(']').toString();
+    return Arrays.stream(slot.args()).mapToObj(Integer::toUnsignedString).collect(Collectors.joining(", ", "[", "]"));
   }
 
   private static String failure(ReplayFailureEvidence failure) {

@@ -95,7 +95,7 @@ final class RunCommand implements Callable<Integer> {
       for (int i = 0; i < tasks.size(); i++) {
         if (log != null) {
           publishedAt[i] = TaskRecorder.wallClockNanos();
-          epochAtPublish[i] = (int) ControlLayout.readEpoch(MemorySegment.ofArray(kernel.controlSnapshot()));
+          epochAtPublish[i] = (int) kernel.epoch();
         }
         futures.add(kernel.submit(tasks.get(i)));
       }

@@ -384,6 +384,11 @@ public final class Megakernel implements AutoCloseable {
     return ControlLayout.readDoneCount(MemorySegment.ofArray(controlSnapshot()));
   }
 
+  /** The kernel's EPOCH (u32, exact as of now): BATCH_FENCE tasks finished. */
+  public long epoch() {
+    return ControlLayout.readEpoch(MemorySegment.ofArray(controlSnapshot()));
+  }
+
   /** Observable word {@code index} (u32, exact as of now). */
   public long observable(int index) {
     return ControlLayout.readObservable(MemorySegment.ofArray(controlSnapshot()), index);

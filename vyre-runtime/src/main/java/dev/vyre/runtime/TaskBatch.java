@@ -95,16 +95,12 @@ public final class TaskBatch {
 
   /** Task {@code index}'s tenant word. */
   public int tenant(int index) {
-    return slotWords[checkIndex(index) * SlotLayout.SLOT_WORDS + SlotLayout.TENANT_WORD];
+    return slotWords[Objects.checkIndex(index, size) * SlotLayout.SLOT_WORDS + SlotLayout.TENANT_WORD];
   }
 
   /** Task {@code index}'s opcode. */
   public int opcode(int index) {
-    return slotWords[checkIndex(index) * SlotLayout.SLOT_WORDS + SlotLayout.OPCODE_WORD];
-  }
-
-  private int checkIndex(int index) {
-    return Objects.checkIndex(index, size);
+    return slotWords[Objects.checkIndex(index, size) * SlotLayout.SLOT_WORDS + SlotLayout.OPCODE_WORD];
   }
 
   /** The tasks' slot words, ready to copy into the ring; valid up to {@link #size()} slots. */

@@ -113,11 +113,11 @@ public final class Tenant {
    */
   public long publish(Priority priority, int local, int... args) {
     int global = checkPublish(local);
-    reserveOutstandingSlot();
+    reserveOutstandingSlots(1);
     try {
       return ring.publish(id, priority, global, args);
     } catch (RuntimeException e) {
-      rollbackPublish();
+      rollbackPublish(1);
       throw e;
     }
   }
@@ -145,7 +145,9 @@ public final class Tenant {
     if (n == 0) {
       return -1;
     }
-    checkPublish(0);
+    requireRing();
+    ensureNotRevoked();
+    requireAuthorized();
     int windowEnd = baseOpcode + TenantRegistry.OPCODE_RANGE_PER_TENANT;
     for (int i = 0; i < n; i++) {
       int opcode = batch.opcode(i);
@@ -168,24 +170,33 @@ public final class Tenant {
   /** Like {@link #publish}, with a future that completes with how the task ended. */
   public CompletableFuture<TaskResult> submit(Priority priority, int local, int... args) {
     int global = checkPublish(local);
-    reserveOutstandingSlot();
+    reserveOutstandingSlots(1);
     try {
       return ring.submit(id, priority, global, args);
     } catch (RuntimeException e) {
-      rollbackPublish();
+      rollbackPublish(1);
       throw e;
     }
   }
 
+  /** Checks a publish into the kernel (bound, not revoked, opcode in the window, authorized); returns the global opcode. */
   private int checkPublish(int local) {
+    requireRing();
+    int global = globalOpcode(local);
+    requireAuthorized();
+    return global;
+  }
+
+  private void requireRing() {
     if (ring == null) {
       throw TenantException.unbound(id);
     }
-    int global = globalOpcode(local);
+  }
+
+  private void requireAuthorized() {
     if (!ring.authorized(id)) {
       throw TenantException.unauthorized(id);
     }
-    return global;
   }
 
   /**
@@ -195,18 +206,13 @@ public final class Tenant {
    */
   public void publishSlot(MemorySegment ringBytes, long slot, int local, int... args) {
     int global = globalOpcode(local);
-    reserveOutstandingSlot();
+    reserveOutstandingSlots(1);
     try {
       RingPublisher.publishSlot(ringBytes, slot, id, global, args);
     } catch (RuntimeException e) {
-      rollbackPublish();
+      rollbackPublish(1);
       throw e;
     }
-  }
-
-  /** Counts one more published slot unless {@code published - drained} has reached the cap. */
-  private void reserveOutstandingSlot() {
-    reserveOutstandingSlots(1);
   }
 
   /** Counts {@code count} more published slots unless they would take {@code published - drained} past the cap. */
@@ -216,7 +222,7 @@ public final class Tenant {
       long drainedNow = drained.get();
       long current = published.get();
       long outstanding = outstanding(current, drainedNow);
-      if (Long.compareUnsigned(outstanding + count, maxOutstandingSlots) > 0 || Long.compareUnsigned(outstanding + count, outstanding) < 0) {
+      if (Unsigned.addOverflows(outstanding, count) || Long.compareUnsigned(outstanding + count, maxOutstandingSlots) > 0) {
         // The kernel may have finished some since they were last counted, or another thread may
         // have taken those counts in meanwhile.
         if (takeRingDrains() || drained.get() != drainedNow) {
@@ -232,10 +238,6 @@ public final class Tenant {
         return;
       }
     }
-  }
-
-  private void rollbackPublish() {
-    rollbackPublish(1);
   }
 
   private void rollbackPublish(int count) {
