@@ -19,11 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -47,7 +46,8 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--slots", defaultValue = "1024", description = "Ring slots (default: ${DEFAULT-VALUE}).")
   int slots;
 
-  @Option(names = "--timeout", defaultValue = "30", description = "Seconds to wait for the program (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--timeout", defaultValue = "30",
+      description = "Seconds to wait for the program: it is given up on once no task has ended for this long (default: ${DEFAULT-VALUE}).")
   long timeoutSeconds;
 
   @Option(names = "--watch", arity = "0..1", fallbackValue = "250", paramLabel = "MS",
@@ -55,8 +55,11 @@ final class RunCommand implements Callable<Integer> {
   Long watchMillis;
 
   @Option(names = "--record", paramLabel = "FILE", description = {
-      "Append every task to a replay log (VRRL0001): its slot, tenant, opcode, first four args and the EPOCH when it was",
-      "published, with failure evidence for a task that did not finish DONE. `vyre replay FILE` prints it."})
+      "Append every task to a replay log (VRRL0001) as soon as it ends, so a run that is killed or fails keeps the tasks"
+          + " that ended: its slot, tenant, opcode, first four args and the EPOCH when it was published, with failure evidence"
+          + " for a task that did not finish DONE (the digest of the observables as of when the failure was seen).",
+      "Records come in the order tasks end (program order within a priority level); tasks that never ended come last."
+          + " `vyre replay FILE` prints it."})
   Path recordFile;
 
   @Option(names = "--record-capacity", paramLabel = "N",
@@ -82,41 +85,85 @@ final class RunCommand implements Callable<Integer> {
     }
     // One record per task by default, up to the format's limit (then the oldest are overwritten).
     long logCapacity = recordCapacity != null ? recordCapacity : Math.clamp(tasks.size(), 1, ReplayLogFormat.MAX_REPLAY_RECORDS);
+    TaskEnds ends = new TaskEnds(tasks.size());
     try (RingLog log = recordFile == null ? null : RingLog.open(recordFile, logCapacity);
         Megakernel kernel = Megakernel.builder().backend(backendOption.backend).slots(slots).tenants(tenants)
         .observables(observables).bootstrap();
-        LiveDashboard dashboard = LiveDashboard.start(kernel, watchMillis, System.err)) {
+        LiveDashboard dashboard = LiveDashboard.start(kernel, watchMillis, System.err);
+        // Closed first: after an exception it records what ended while the kernel still runs.
+        TaskRecorder recorder = log == null ? null : TaskRecorder.start(log, tasks, ends, kernel::controlSnapshot)) {
       if (backendOption.verbose) {
         System.err.println("vyre: " + kernel.backendReason() + "; " + kernel.describe());
       }
-      List<CompletableFuture<TaskResult>> futures = new ArrayList<>();
-      long[] publishedAt = new long[tasks.size()];
-      int[] epochAtPublish = new int[tasks.size()];
-      for (int i = 0; i < tasks.size(); i++) {
-        if (log != null) {
-          publishedAt[i] = TaskRecorder.wallClockNanos();
-          epochAtPublish[i] = (int) kernel.epoch();
-        }
-        futures.add(kernel.submit(tasks.get(i)));
-      }
-      List<TaskResult> results = new ArrayList<>();
-      for (CompletableFuture<TaskResult> future : futures) {
-        try {
-          results.add(future.get(timeoutSeconds, TimeUnit.SECONDS));
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-          results.add(null);
-        }
-      }
+      List<TaskResult> results = Arrays.asList(publishAndWait(kernel, tasks, ends, recorder, Duration.ofSeconds(timeoutSeconds)));
       dashboard.close();
       byte[] debugLog = kernel.debugLogSnapshot();
       ShutdownReport report = kernel.shutdown(Duration.ofSeconds(5));
+      if (recorder != null) {
+        recorder.finish(report.finalControl());
+      }
       print(out, kernel, tasks, results, report, debugLog);
-      if (log != null) {
-        TaskRecorder.record(log, tasks, results, publishedAt, epochAtPublish, report.finalControl());
-        out.printf("recorded     %d tasks in %s%n", tasks.size(), recordFile);
+      if (recorder != null) {
+        out.printf("recorded     %d tasks in %s%n", recorder.recorded(), recordFile);
       }
       boolean allDone = results.stream().allMatch(r -> r != null && r.status() == SlotStatus.DONE);
       return allDone ? 0 : 1;
+    }
+  }
+
+  /**
+   * Publishes {@code tasks} in program order and waits for them to end, handing each to
+   * {@code recorder} (when there is one) as it ends; gives up once no task has ended for
+   * {@code idleTimeout}. Closes {@code ends} and returns how each task ended, null for one that did
+   * not finish (its future failed, or it had not ended when the run gave up).
+   */
+  static TaskResult[] publishAndWait(Megakernel kernel, List<Task> tasks, TaskEnds ends, TaskRecorder recorder,
+      Duration idleTimeout) throws InterruptedException {
+    for (int i = 0; i < tasks.size(); i++) {
+      if (recorder != null) {
+        // Before the publish: a run abandoned from now on records this task (as never finished).
+        recorder.publishing(i, TaskRecorder.wallClockNanos(), (int) kernel.epoch());
+      }
+      CompletableFuture<TaskResult> future;
+      try {
+        future = kernel.submit(tasks.get(i));
+      } catch (RuntimeException e) {
+        if (recorder != null) {
+          recorder.refused(i);
+        }
+        throw e;
+      }
+      ends.watch(i, future);
+      if (ends.available()) {
+        take(ends, recorder);
+      }
+    }
+    long idleNanos = idleTimeout.toNanos();
+    long lastEnd = System.nanoTime();
+    while (!ends.allTaken() && !ends.isClosed()) {
+      long now = System.nanoTime();
+      long left = lastEnd + idleNanos - now;
+      if (left <= 0) {
+        break;
+      }
+      long wait = recorder == null ? left : Math.min(left, recorder.nanosUntilSyncDue(now));
+      if (ends.await(wait)) {
+        take(ends, recorder);
+        lastEnd = System.nanoTime();
+      } else if (recorder != null) {
+        recorder.syncIfDue();
+      }
+    }
+    // Tasks that ended as the wait gave up still count as ended.
+    take(ends, recorder);
+    return ends.close();
+  }
+
+  private static void take(TaskEnds ends, TaskRecorder recorder) {
+    if (recorder != null) {
+      recorder.recordEnded();
+    } else {
+      ends.takeAll();
     }
   }
 
