@@ -16,5 +16,7 @@ done
 nvcc -O3 -arch=sm_90 -cubin -o "$here/target/base.cubin" -x cu "$here/target/src/base.cu" &
 # The poll-latency lab (poll_lab.cu: no kernel source of ours).
 nvcc -O3 -arch=sm_90 -std=c++17 -o "$here/target/poll_lab" "$here/poll_lab.cu" &
+# The floor taken apart (floor_lab.cu: several pollers, answer widths; no kernel source of ours).
+nvcc -O3 -arch=sm_90 -std=c++17 -o "$here/target/floor_lab" "$here/floor_lab.cu" &
 wait
 ls "$here/target" | grep rt_lab | tr '\n' ' '; echo

@@ -28,6 +28,9 @@
 #include <immintrin.h>
 
 #include MEGAKERNEL_SOURCE
+#ifndef VYRE_LAB_EXPRESS_COPIES
+#define VYRE_LAB_EXPRESS_COPIES 1  // variants.py helper_copy2: the helper polls a copy of its own
+#endif
 
 extern "C" __global__ void lab_pingpong(volatile unsigned* h2d, volatile unsigned* d2h, unsigned n) {
   for (unsigned i = 1; i <= n; i++) {
@@ -82,10 +85,11 @@ int main(int argc, char** argv) {
   uint4* express;
   CHECK(cudaHostAlloc(&control, control_words * 4, cudaHostAllocMapped | cudaHostAllocPortable));
   CHECK(cudaHostAlloc(&ring, (size_t)slots * 64, cudaHostAllocMapped | cudaHostAllocPortable));
-  CHECK(cudaHostAlloc(&express, (size_t)slots * 128, cudaHostAllocMapped | cudaHostAllocPortable));
+  const size_t express_copy_bytes = (size_t)slots * 128;
+  CHECK(cudaHostAlloc(&express, express_copy_bytes * VYRE_LAB_EXPRESS_COPIES, cudaHostAllocMapped | cudaHostAllocPortable));
   memset(control, 0, control_words * 4);
   memset(ring, 0, (size_t)slots * 64);
-  memset(express, 0, (size_t)slots * 128);
+  memset(express, 0, express_copy_bytes * VYRE_LAB_EXPRESS_COPIES);
   control[VYRE_CTL_TENANT_BASE] = VYRE_CTL_TENANT_TABLE_START;
   control[VYRE_CTL_TENANT_TABLE_START] = 0xFFFFFFFFu;  // tenant 0 authorized
   const unsigned level = 2;                              // singlePriority(NORMAL), as bench dispatch
@@ -149,7 +153,9 @@ int main(int argc, char** argv) {
     } else {
       for (int w = 0; w < 16; w++) s[w] = words[w];
       compiler_barrier();  // x86 keeps stores in order: the slot before its copy, the copy before the doorbell
-      for (int w = 0; w < 16; w++) units[(size_t)slot * 16 + w] = stamp | words[w];
+      for (int c = 0; c < VYRE_LAB_EXPRESS_COPIES; c++) {
+        for (int w = 0; w < 16; w++) units[(size_t)c * slots * 16 + (size_t)slot * 16 + w] = stamp | words[w];
+      }
     }
     compiler_barrier();
     if (host_mode == 0) {
@@ -175,7 +181,7 @@ int main(int argc, char** argv) {
       }
     }
     long long t1 = now_ns();
-    units[(size_t)slot * 16] = 0ull;  // retire: the copy can never be taken again
+    for (int c = 0; c < VYRE_LAB_EXPRESS_COPIES; c++) units[(size_t)c * slots * 16 + (size_t)slot * 16] = 0ull;  // retire: the copy can never be taken again
     if (host_mode != 0) __sync_synchronize();  // Java: the volatile store of `retired`
     if (i >= warmup) {
       trips.push_back(t1 - t0);

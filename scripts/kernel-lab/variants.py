@@ -69,14 +69,31 @@ def fence_after_express(t):  # the scout's next poll waits until an express task
                    "  bool ran_express = vyre_poll_express(a, lane, p, sc.last_doorbell, known);\n  if (ran_express) __threadfence_system();\n")
 
 
+def helper_copy2(t):  # the helper polls a second express copy (the lab host writes both), not the scout's lines
+    t = "#define VYRE_LAB_EXPRESS_COPIES (VYRE_EXPRESS_HELPERS + 1)\n" + t
+    t = replace(t, "__device__ void vyre_express_helper(const VyreKernelArgs& a, unsigned lane, const unsigned* offsets) {\n",
+                "__device__ void vyre_express_helper(const VyreKernelArgs& a_in, unsigned lane, const unsigned* offsets) {\n"
+                "  VyreKernelArgs a = a_in;\n  a.express += (unsigned long long)a.slot_count * VYRE_EXPRESS_LINES * blockIdx.x;\n")
+    return t
+
+
+def helper_device_head(t):  # attribution (NOP only): as helper_copy2, and the helper reads control words from the device copy, so it polls no line the scout does
+    if "VYRE_LAB_EXPRESS_COPIES" not in t:
+        t = helper_copy2(t)
+    t = replace(t, "  a.express += (unsigned long long)a.slot_count * VYRE_EXPRESS_LINES * blockIdx.x;\n",
+                "  a.express += (unsigned long long)a.slot_count * VYRE_EXPRESS_LINES * blockIdx.x;\n  a.control = a.dcontrol;\n")
+    return t
+
+
 def trace(t):  # the device trace (docs/PROTOCOL.md)
     return "#define VYRE_TRACE\n" + t
 
 
-EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers, three_helpers, no_device_loads, no_claim_mirror, one_control_line, one_doorbell_line, fence_after_express, trace)}
+EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers, three_helpers, no_device_loads, no_claim_mirror, one_control_line, one_doorbell_line, fence_after_express, helper_copy2, helper_device_head, trace)}
 # Built by default: base (and base_trace), each edit alone, and the scout alone with its trace.
 NAMES = ["base"] + [name for name in EDITS if name != "trace"] + ["no_helper+trace", "one_control_line+one_doorbell_line",
-                                                                  "one_control_line+one_doorbell_line+no_helper"]
+                                                                  "one_control_line+one_doorbell_line+no_helper",
+                                                                  "helper_copy2+trace", "two_helpers+helper_copy2", "two_helpers+helper_device_head", "no_counters+trace", "helper_device_head+trace"]
 
 
 def variant(text, name):
