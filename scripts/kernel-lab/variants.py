@@ -85,15 +85,66 @@ def helper_device_head(t):  # attribution (NOP only): as helper_copy2, and the h
     return t
 
 
+STORER = r"""
+// Lab: a storer warp (warp 1 of the scout's and the helpers' blocks) issues relaxed status stores
+// handed over through shared memory, so the polling warp's next poll never waits behind its own
+// store to host memory.
+struct VyreLabQueue { unsigned slot[32]; unsigned status[32]; volatile unsigned head, tail; };
+__device__ __forceinline__ VyreLabQueue* vyre_lab_queue() { __shared__ VyreLabQueue q; return &q; }
+__device__ __forceinline__ bool vyre_lab_handoff(unsigned slot, unsigned status) {
+  if (blockIdx.x > VYRE_EXPRESS_HELPERS || threadIdx.x >= 32u) return false;
+  VyreLabQueue* q = vyre_lab_queue();
+  unsigned t = q->tail;
+  if (t - q->head >= 32u) return false;
+  q->slot[t & 31u] = slot;
+  q->status[t & 31u] = status;
+  __threadfence_block();
+  q->tail = t + 1u;
+  return true;
+}
+__device__ void vyre_lab_storer(const VyreKernelArgs& a) {
+  VyreLabQueue* q = vyre_lab_queue();
+  unsigned lane = threadIdx.x & 31u, spins = 0;
+  while (true) {
+    unsigned h = q->head;
+    unsigned ready = __shfl_sync(0xFFFFFFFFu, lane == 0u ? q->tail != h : 0u, 0);
+    if (ready) {
+      if (lane == 0u) {
+        __threadfence_block();
+        vyre_store_sys_relaxed(a.ring + (unsigned long long)q->slot[h & 31u] * VYRE_SLOT_WORDS, q->status[h & 31u]);
+        q->head = h + 1u;
+      }
+      __syncwarp();
+      continue;
+    }
+    if ((++spins & 1023u) == 0u && vyre_load_gpu(&a.state->shutdown)) return;
+  }
+}
+"""
+
+
+def storer_warp(t):  # a storer warp stores single NOP statuses for the scout and the helper (lab: spins while idle)
+    t = replace(t, "// Stores the statuses of the lanes in `ready`.", STORER + "\n// Stores the statuses of the lanes in `ready`.")
+    t = replace(t, "    else vyre_store_sys_relaxed(status_word, status);",
+                "    else if (__popc(__activemask()) != 1u || !vyre_lab_handoff(slot, status)) vyre_store_sys_relaxed(status_word, status);")
+    t = replace(t, "  if (scout) {\n    vyre_scout(a, lane, offsets);",
+                "  if (blockIdx.x <= VYRE_EXPRESS_HELPERS) {\n    if (threadIdx.x == 0u) { vyre_lab_queue()->head = 0u; vyre_lab_queue()->tail = 0u; }\n    __syncthreads();\n  }\n"
+                "  if (scout) {\n    vyre_scout(a, lane, offsets);")
+    t = replace(t, "  } else {\n    // An idle worker polls the wake line only",
+                "  } else if (blockIdx.x <= VYRE_EXPRESS_HELPERS && threadIdx.x >= 32u && threadIdx.x < 64u) {\n    vyre_lab_storer(a);\n"
+                "  } else {\n    // An idle worker polls the wake line only")
+    return t
+
+
 def trace(t):  # the device trace (docs/PROTOCOL.md)
     return "#define VYRE_TRACE\n" + t
 
 
-EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers, three_helpers, no_device_loads, no_claim_mirror, one_control_line, one_doorbell_line, fence_after_express, helper_copy2, helper_device_head, trace)}
+EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers, three_helpers, no_device_loads, no_claim_mirror, one_control_line, one_doorbell_line, fence_after_express, helper_copy2, helper_device_head, storer_warp, trace)}
 # Built by default: base (and base_trace), each edit alone, and the scout alone with its trace.
 NAMES = ["base"] + [name for name in EDITS if name != "trace"] + ["no_helper+trace", "one_control_line+one_doorbell_line",
                                                                   "one_control_line+one_doorbell_line+no_helper",
-                                                                  "helper_copy2+trace", "two_helpers+helper_copy2", "two_helpers+helper_device_head", "no_counters+trace", "helper_device_head+trace"]
+                                                                  "helper_copy2+trace", "two_helpers+helper_copy2", "two_helpers+helper_device_head", "no_counters+trace", "helper_device_head+trace", "storer_warp+trace", "storer_warp+no_helper"]
 
 
 def variant(text, name):
