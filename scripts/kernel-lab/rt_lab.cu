@@ -235,6 +235,16 @@ int main(int argc, char** argv) {
            trace[9], trace[10], trace[11], trace[2] / n / 1e3, trace[3] / n / 1e3, trace[4] / n / 1e3, trace[5] / n / 1e3,
            trace[6] / polls / 1e3, trace[7] / polls / 1e3, trace[8] / n / 1e3);
   }
+#ifdef VYRE_LAB_COUNTS
+  unsigned long long counts[4];
+  CHECK(cudaMemcpyFromSymbol(counts, vyre_lab_counts, sizeof counts));
+  printf(" | torn polls %llu, slow path %llu, express by scout %llu, by helper %llu", counts[0], counts[1], counts[2], counts[3]);
+#endif
+  // The round trips' distribution: how many took longer than the median by 1, 2 or 3 us.
+  double median = rt.p50 * 1e3;
+  size_t over[3] = {0, 0, 0};
+  for (long long t : trips) for (int k = 0; k < 3; k++) if (t > median + 1000.0 * (k + 1)) over[k]++;
+  printf(" | over p50+1/2/3us %zu %zu %zu", over[0], over[1], over[2]);
   printf("\n");
   return 0;
 }

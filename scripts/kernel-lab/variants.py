@@ -136,15 +136,27 @@ def storer_warp(t):  # a storer warp stores single NOP statuses for the scout an
     return t
 
 
+def lab_counts(t):  # counters read by rt_lab: torn express copies seen by a poll, slow-path entries, express tasks run by the scout / a helper
+    t = "#define VYRE_LAB_COUNTS\n__device__ unsigned long long vyre_lab_counts[4];\n" + t
+    t = replace(t, "  int express_level = -1;\n",
+                "  {\n    unsigned bits = (stamped[0] >> (VYRE_EXPRESS_LINES * 2u)) & 0xFFu;\n"
+                "    if (lane == 0 && bits != 0u && bits != 0xFFu) atomicAdd(&vyre_lab_counts[0], 1ull);\n  }\n"
+                "  int express_level = -1;\n")
+    t = replace(t, "  if (any && waiting) {\n", "  if (waiting && lane == 0) atomicAdd(&vyre_lab_counts[1], 1ull);\n  if (any && waiting) {\n")
+    t = replace(t, "  if (lane == level && claimed > known) known = claimed;\n  return ran;",
+                "  if (lane == level && claimed > known) known = claimed;\n  if (ran && lane == 0) atomicAdd(&vyre_lab_counts[blockIdx.x == 0 ? 2 : 3], 1ull);\n  return ran;")
+    return t
+
+
 def trace(t):  # the device trace (docs/PROTOCOL.md)
     return "#define VYRE_TRACE\n" + t
 
 
-EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers, three_helpers, no_device_loads, no_claim_mirror, one_control_line, one_doorbell_line, fence_after_express, helper_copy2, helper_device_head, storer_warp, trace)}
+EDITS = {f.__name__: f for f in (no_cas, no_counters, no_helper, two_helpers, three_helpers, no_device_loads, no_claim_mirror, one_control_line, one_doorbell_line, fence_after_express, helper_copy2, helper_device_head, storer_warp, lab_counts, trace)}
 # Built by default: base (and base_trace), each edit alone, and the scout alone with its trace.
 NAMES = ["base"] + [name for name in EDITS if name != "trace"] + ["no_helper+trace", "one_control_line+one_doorbell_line",
                                                                   "one_control_line+one_doorbell_line+no_helper",
-                                                                  "helper_copy2+trace", "two_helpers+helper_copy2", "two_helpers+helper_device_head", "no_counters+trace", "helper_device_head+trace", "storer_warp+trace", "storer_warp+no_helper"]
+                                                                  "helper_copy2+trace", "two_helpers+helper_copy2", "two_helpers+helper_device_head", "no_counters+trace", "helper_device_head+trace", "storer_warp+trace", "storer_warp+no_helper", "lab_counts+no_helper"]
 
 
 def variant(text, name):
