@@ -80,7 +80,7 @@ public final class Megakernel implements AutoCloseable {
   private volatile boolean handedBack;
   private volatile boolean closed;
   private volatile KernelException failure;
-  private ShutdownReport report;
+  private volatile ShutdownReport report;
   private volatile TenantRegistry tenantRegistry;
 
   Megakernel(MegakernelBuilder builder) {
@@ -687,47 +687,61 @@ public final class Megakernel implements AutoCloseable {
 
   /**
    * Stops the kernel: sets SHUTDOWN, waits for it to exit (aborting it after {@code timeout}),
-   * retires what finished, and reports every slot still in flight. Idempotent.
+   * retires what finished, and reports every slot still in flight. Idempotent, and callable from a
+   * future's callback (which runs inside a retire pass).
    */
-  public synchronized ShutdownReport shutdown(Duration timeout) {
-    if (report != null) {
+  public ShutdownReport shutdown(Duration timeout) {
+    retire.shuttingDown();
+    synchronized (this) {
+      if (report != null) {
+        return report;
+      }
+      closed = true;
+      Words.setVolatile(control, ControlLayout.SHUTDOWN, 1);
+      session.wake();
+      boolean exited = session.awaitExit(timeout);
+      if (!exited) {
+        session.abort();
+      }
+      if (Thread.currentThread() != retireThread) {
+        // (From a callback on the retire thread, that thread ends once the callback returns.)
+        LockSupport.unpark(retireThread);
+        try {
+          retireThread.join(timeout.toMillis() + 1000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      retire.retireLast();
+      if (report != null) {
+        // A future's callback in that last pass shut the kernel down already (the lock is reentrant).
+        return report;
+      }
+      List<ShutdownReport.InFlight> inFlight = new ArrayList<>();
+      for (RingPartition part : partitions) {
+        for (long ticket = part.retired; ticket < part.taken(); ticket++) {
+          int slot = part.slotOf(ticket);
+          long base = SlotLayout.slotBase(slot);
+          inFlight.add(new ShutdownReport.InFlight(part.ticketOf(ticket), slot, Priority.ofLevel(part.level),
+              Words.get(ring, base + SlotLayout.OPCODE_WORD), SlotStatus.of(Words.getAcquire(ring, base))));
+        }
+      }
+      byte[] finalControl = session.snapshotControl();
+      MemorySegment finalView = MemorySegment.ofArray(finalControl);
+      report = new ShutdownReport(exited && failure == null, ControlLayout.readDoneCount(finalView),
+          ControlLayout.readWord(finalView, ControlLayout.FAULT_COUNT), inFlight, finalControl);
+      control = heapCopy(control);
+      ring = heapCopy(ring);
+      express = MemorySegment.ofArray(new long[0]);
+      retire.detach(control, ring);
+      session.close();
+      // Last: their callbacks find the kernel shut down, and a shutdown in one returns this report.
+      KernelException closedError = failure != null ? failure : KernelException.closed(backend.name());
+      for (ShutdownReport.InFlight task : inFlight) {
+        retire.fail(task.slot(), closedError);
+      }
       return report;
     }
-    closed = true;
-    Words.setVolatile(control, ControlLayout.SHUTDOWN, 1);
-    session.wake();
-    boolean exited = session.awaitExit(timeout);
-    if (!exited) {
-      session.abort();
-    }
-    LockSupport.unpark(retireThread);
-    try {
-      retireThread.join(timeout.toMillis() + 1000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    retire.retireLast();
-    List<ShutdownReport.InFlight> inFlight = new ArrayList<>();
-    KernelException closedError = failure != null ? failure : KernelException.closed(backend.name());
-    for (RingPartition part : partitions) {
-      for (long ticket = part.retired; ticket < part.taken(); ticket++) {
-        int slot = part.slotOf(ticket);
-        long base = SlotLayout.slotBase(slot);
-        inFlight.add(new ShutdownReport.InFlight(part.ticketOf(ticket), slot, Priority.ofLevel(part.level),
-            Words.get(ring, base + SlotLayout.OPCODE_WORD), SlotStatus.of(Words.getAcquire(ring, base))));
-        retire.fail(slot, closedError);
-      }
-    }
-    byte[] finalControl = session.snapshotControl();
-    MemorySegment finalView = MemorySegment.ofArray(finalControl);
-    report = new ShutdownReport(exited && failure == null, ControlLayout.readDoneCount(finalView),
-        ControlLayout.readWord(finalView, ControlLayout.FAULT_COUNT), inFlight, finalControl);
-    control = heapCopy(control);
-    ring = heapCopy(ring);
-    express = MemorySegment.ofArray(new long[0]);
-    retire.detach(control, ring);
-    session.close();
-    return report;
   }
 
   /** An 8-byte-aligned heap copy, so the ordered and u64 accessors keep working on it. */

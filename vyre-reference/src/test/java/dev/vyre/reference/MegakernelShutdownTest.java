@@ -1,0 +1,111 @@
+package dev.vyre.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vyre.driver.error.KernelException;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.ShutdownReport;
+import dev.vyre.runtime.Task;
+import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.SlotLayout;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Shutdown and failure while other threads use the kernel: every future completes, every waiter
+ * returns, and {@code shutdown} returns a report, whichever thread calls it. Timeouts here only
+ * guard against hangs; the order of events is fixed by latches.
+ */
+class MegakernelShutdownTest {
+
+  private static final int HOLD = 0x100;
+
+  /** A handler that holds its worker until released. */
+  private static UserOpcode holding(CountDownLatch release) {
+    return UserOpcode.java(HOLD, "hold", ctx -> {
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return SlotLayout.STATUS_DONE;
+    });
+  }
+
+  @Test
+  void shutdownFromAFutureCallbackOnTheRetireThreadReturnsAReport() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1)
+        .singlePriority(Priority.NORMAL).userOpcode(holding(release)).bootstrap();
+    CompletableFuture<TaskResult> held = kernel.submit(Task.of(HOLD));
+    CompletableFuture<ShutdownReport> closedInCallback = new CompletableFuture<>();
+    CompletableFuture<String> callbackThread = new CompletableFuture<>();
+    // Registered while the task is held, so the retire pass that completes it runs the callback.
+    held.whenComplete((result, error) -> {
+      callbackThread.complete(Thread.currentThread().getName());
+      try {
+        closedInCallback.complete(kernel.shutdown(Duration.ofSeconds(2)));
+      } catch (Throwable t) {
+        closedInCallback.completeExceptionally(t);
+      }
+    });
+    release.countDown();
+    ShutdownReport report = closedInCallback.get(30, TimeUnit.SECONDS);
+    assertTrue(callbackThread.get().startsWith("vyre-retire"), callbackThread.get());
+    assertTrue(report.exitedCleanly());
+    assertEquals(1, report.doneCount());
+    assertEquals(0, report.inFlight().size(), "the task whose callback shut down had retired: " + report.inFlight());
+    assertTrue(held.get().isDone());
+    assertSame(report, kernel.shutdown(Duration.ofSeconds(1)), "shutdown is idempotent");
+    assertThrows(KernelException.class, () -> kernel.publish(Task.of(Opcodes.NOP)));
+  }
+
+  @Test
+  void shutdownFromACallbackWhileAnotherThreadShutsDownReturnsTheSameReportOnBoth() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1)
+        .singlePriority(Priority.NORMAL).userOpcode(holding(release)).bootstrap();
+    CompletableFuture<TaskResult> held = kernel.submit(Task.of(HOLD));
+    CountDownLatch inCallback = new CountDownLatch(1);
+    CompletableFuture<ShutdownReport> fromCallback = new CompletableFuture<>();
+    held.whenComplete((result, error) -> {
+      inCallback.countDown();
+      try {
+        // Inside the retire pass, once the other thread's shutdown holds its lock (it sets SHUTDOWN there).
+        while (ControlLayout.readWord(MemorySegment.ofArray(kernel.controlSnapshot()), ControlLayout.SHUTDOWN) == 0) {
+          Thread.onSpinWait();
+        }
+        fromCallback.complete(kernel.shutdown(Duration.ofSeconds(1)));
+      } catch (Throwable t) {
+        fromCallback.completeExceptionally(t);
+      }
+    });
+    release.countDown();
+    assertTrue(inCallback.await(10, TimeUnit.SECONDS));
+    CompletableFuture<ShutdownReport> fromOther = new CompletableFuture<>();
+    Thread.ofPlatform().daemon().start(() -> {
+      try {
+        fromOther.complete(kernel.shutdown(Duration.ofMillis(200)));
+      } catch (Throwable t) {
+        fromOther.completeExceptionally(t);
+      }
+    });
+    ShutdownReport report = fromOther.get(30, TimeUnit.SECONDS);
+    assertSame(report, fromCallback.get(30, TimeUnit.SECONDS));
+    assertEquals(0, report.inFlight().size(), report.inFlight().toString());
+    assertTrue(held.get().isDone());
+  }
+}
