@@ -123,7 +123,10 @@ public final class Megakernel implements AutoCloseable {
 
   // ---------------------------------------------------------------- publishing
 
-  /** Publishes one task and returns its ticket; waits for ring space up to the publish timeout. */
+  /**
+   * Publishes one task and returns its ticket; waits for ring space up to the publish timeout. Once
+   * shutdown (or a failure) has begun, fails with {@link KernelException} ({@code Closed} or the failure).
+   */
   public long publish(Task task) {
     return publish(task.tenant(), task.priority(), task.opcode(), task.argsUnsafe());
   }
@@ -660,13 +663,33 @@ public final class Megakernel implements AutoCloseable {
 
   private void fail(KernelException error) {
     failure = error;
-    closed = true;
+    closeRing(System.nanoTime() + stallTimeoutNanos);
     try {
       session.abort();
     } catch (RuntimeException e) {
       error.addSuppressed(e);
     }
     retire.failAll(error);
+  }
+
+  /**
+   * Refuses publishes from now on, then waits until every publisher that took tickets before has
+   * committed them (up to {@code deadline}): whatever fails futures or frees the ring after this
+   * sees all of theirs, and none of them writes the ring after. Between its reservation and its
+   * commit a publisher neither blocks nor runs a callback.
+   */
+  private void closeRing(long deadline) {
+    // Before the partitions close: a publisher they refuse looks at this next (checkOpen).
+    closed = true;
+    for (RingPartition part : partitions) {
+      part.close();
+    }
+    int waits = 0;
+    for (RingPartition part : partitions) {
+      while (!part.allCommitted() && System.nanoTime() - deadline < 0) {
+        Backoff.pause(waits++);
+      }
+    }
   }
 
   /**
@@ -696,7 +719,7 @@ public final class Megakernel implements AutoCloseable {
       if (report != null) {
         return report;
       }
-      closed = true;
+      closeRing(System.nanoTime() + timeout.toNanos());
       Words.setVolatile(control, ControlLayout.SHUTDOWN, 1);
       session.wake();
       boolean exited = session.awaitExit(timeout);
