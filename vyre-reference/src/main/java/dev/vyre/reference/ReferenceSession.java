@@ -32,6 +32,8 @@ final class ReferenceSession implements KernelSession {
   volatile boolean aborted;
   /** Set by a worker that found the host breaking the protocol; {@link #checkHealth()} reports it. */
   volatile String protocolViolation;
+  /** What ended a worker thread (a handler's Error); {@link #checkHealth()} reports it. */
+  private volatile Throwable workerFailure;
   private final AtomicInteger running = new AtomicInteger();
 
   ReferenceSession(KernelSpec spec) {
@@ -108,6 +110,14 @@ final class ReferenceSession implements KernelSession {
     }
   }
 
+  /** Called by a worker that {@code error} ended: the other workers stop too, as a GPU kernel's warps do on a trap. */
+  void workerFailed(Throwable error) {
+    if (workerFailure == null) {
+      workerFailure = error;
+    }
+    abort();
+  }
+
   /** Called by each worker as it leaves its loop; the last one marks the kernel exited. */
   void workerExited() {
     if (running.decrementAndGet() == 0) {
@@ -146,18 +156,26 @@ final class ReferenceSession implements KernelSession {
   public void abort() {
     aborted = true;
     for (Thread thread : threads) {
-      LockSupport.unpark(thread);
-      thread.interrupt();
+      // Null before launch, and in a worker's copy of a thread started after it.
+      if (thread != null) {
+        LockSupport.unpark(thread);
+        thread.interrupt();
+      }
     }
   }
 
   @Override
   public void checkHealth() {
-    // Java workers report handler failures by faulting the slot; the only asynchronous error is a
-    // host that broke the protocol, which a GPU would have run silently.
+    // Java workers report a handler's RuntimeException by faulting the slot; the asynchronous errors
+    // are a host that broke the protocol, which a GPU would have run silently, and a dead worker.
     String violation = protocolViolation;
     if (violation != null) {
       throw KernelException.protocolViolation("reference", violation);
+    }
+    Throwable died = workerFailure;
+    if (died != null) {
+      throw KernelException.deviceFault("reference", "a worker thread died of " + died
+          + " (a handler that throws an Error ends the kernel; a RuntimeException faults only its slot)", "", died);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.vyre.reference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,6 +17,7 @@ import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.SlotStatus;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -144,5 +146,42 @@ class MegakernelShutdownTest {
       KernelException closed = assertInstanceOf(KernelException.class, refused.getCause());
       assertEquals("Closed", closed.variant());
     }
+  }
+
+  /** A handler with a bug that is not a RuntimeException (which would fault only its slot). */
+  private static final UserOpcode CRASH = UserOpcode.java(HOLD + 1, "crash", ctx -> {
+    throw new AssertionError("handler bug");
+  });
+
+  /** Two workers, so one dying leaves the kernel running; the stall timeout is far away. */
+  private static Megakernel crashingKernel() {
+    return Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(2).singlePriority(Priority.NORMAL)
+        .userOpcode(CRASH).stallTimeout(Duration.ofMinutes(5)).bootstrap();
+  }
+
+  @Test
+  void aWorkerKilledByAnErrorFailsTheKernelWithADeviceFault() throws Exception {
+    Megakernel kernel = crashingKernel();
+    CompletableFuture<TaskResult> crashed = kernel.submit(Task.of(CRASH.opcode()));
+    ExecutionException error = assertThrows(ExecutionException.class, () -> crashed.get(30, TimeUnit.SECONDS));
+    KernelException fault = assertInstanceOf(KernelException.class, error.getCause());
+    assertEquals("DeviceFault", fault.variant());
+    assertTrue(fault.getMessage().contains("handler bug") && fault.getMessage().contains("Fix:"), fault.getMessage());
+    assertSame(fault, kernel.failure());
+    assertFalse(kernel.isKernelRunning());
+    assertSame(fault, assertThrows(KernelException.class, () -> kernel.publish(Task.of(Opcodes.NOP))));
+    ShutdownReport report = kernel.shutdown(Duration.ofSeconds(5));
+    assertFalse(report.exitedCleanly());
+    assertEquals(1, report.inFlight().size());
+    assertEquals(SlotStatus.CLAIMED, report.inFlight().get(0).status(), "the dead worker never finished it");
+  }
+
+  @Test
+  void aWaiterIsWokenByAWorkerFailure() {
+    Megakernel kernel = crashingKernel();
+    long ticket = kernel.publish(Task.of(CRASH.opcode()));
+    KernelException fault = assertThrows(KernelException.class, () -> kernel.await(ticket, Duration.ofSeconds(30)));
+    assertEquals("DeviceFault", fault.variant());
+    kernel.close();
   }
 }

@@ -585,9 +585,13 @@ public final class Megakernel implements AutoCloseable {
         break;
       }
       if (!isKernelRunning() && retire.backlog()) {
-        // The kernel exited (a SHUTDOWN opcode or word) with work in flight: nothing will finish it.
-        // It stored every status before it exited, and the pass above may have looked before the
-        // last ones landed, so one more pass retires what did run; the rest fails.
+        // The kernel exited with work in flight: nothing will finish it. A backend that reports a
+        // fault fails the kernel with it; otherwise (a SHUTDOWN opcode or word) it stored every
+        // status before it exited, and the pass above may have looked before the last ones
+        // landed, so one more pass retires what did run; the rest fails.
+        if (!healthy()) {
+          return;
+        }
         retire.retire(true);
         retire.failAll(KernelException.closed(backend.name()));
         park(Watchdog.CHECK_EVERY_NANOS, false);
@@ -612,10 +616,7 @@ public final class Megakernel implements AutoCloseable {
     if (!watchdog.due(now)) {
       return true;
     }
-    try {
-      session.checkHealth();
-    } catch (KernelException e) {
-      fail(e);
+    if (!healthy()) {
       return false;
     }
     if (watchdog.stalled(now, claimTotal(), retire.backlog()) && isKernelRunning()) {
@@ -623,6 +624,17 @@ public final class Megakernel implements AutoCloseable {
       return false;
     }
     return true;
+  }
+
+  /** Asks the backend whether the device reported a fault; false when it did (the kernel failed with it). */
+  private boolean healthy() {
+    try {
+      session.checkHealth();
+      return true;
+    } catch (KernelException e) {
+      fail(e);
+      return false;
+    }
   }
 
   private long claimTotal() {
