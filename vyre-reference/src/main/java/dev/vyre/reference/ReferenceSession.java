@@ -138,6 +138,9 @@ final class ReferenceSession implements KernelSession {
   public boolean awaitExit(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     for (Thread thread : threads) {
+      if (thread == null) {
+        continue;
+      }
       try {
         long remaining = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
         thread.join(remaining);
@@ -190,7 +193,7 @@ final class ReferenceSession implements KernelSession {
     abort();
     awaitExit(Duration.ofSeconds(5));
     for (Thread thread : threads) {
-      if (thread.isAlive()) {
+      if (thread != null && thread.isAlive()) {
         // A handler that never returns keeps its thread; freeing the memory under it would crash the JVM.
         return;
       }

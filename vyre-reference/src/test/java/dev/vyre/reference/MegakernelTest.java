@@ -15,11 +15,17 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.ShutdownReport;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.spi.Availability;
+import dev.vyre.runtime.spi.KernelSession;
+import dev.vyre.runtime.spi.KernelSpec;
+import dev.vyre.runtime.spi.MegakernelBackend;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +33,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The host API's contract: back-pressure, shutdown reports, priorities, tenants, backend selection. */
 class MegakernelTest {
@@ -207,6 +216,61 @@ class MegakernelTest {
       PipelineException error = assertThrows(PipelineException.class, builder::bootstrap);
       assertTrue(error.getMessage().contains("Fix:"), error.getMessage());
     }
+  }
+
+  /**
+   * The reference backend with a session whose launch fails, before or after it started its
+   * workers (a CUDA launch that fails, a thread that cannot start); {@code opened} gets the session.
+   */
+  private static MegakernelBackend failingLaunch(boolean afterStarting, AtomicReference<KernelSession> opened) {
+    ReferenceBackend reference = new ReferenceBackend();
+    return new MegakernelBackend() {
+      @Override
+      public String name() {
+        return reference.name();
+      }
+
+      @Override
+      public int precedence() {
+        return reference.precedence();
+      }
+
+      @Override
+      public Availability availability() {
+        return reference.availability();
+      }
+
+      @Override
+      public KernelSession open(KernelSpec spec) {
+        KernelSession session = reference.open(spec);
+        opened.set(session);
+        return (KernelSession) Proxy.newProxyInstance(KernelSession.class.getClassLoader(), new Class<?>[] {KernelSession.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("launch")) {
+                if (afterStarting) {
+                  session.launch();
+                }
+                throw PipelineException.backend("launch failed (test)");
+              }
+              try {
+                return method.invoke(session, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+      }
+    };
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aBootstrapThatFailsAfterOpeningItsSessionClosesIt(boolean afterStarting) {
+    AtomicReference<KernelSession> opened = new AtomicReference<>();
+    PipelineException error = assertThrows(PipelineException.class,
+        () -> Megakernel.builder().backend(failingLaunch(afterStarting, opened)).slots(8).workers(1).bootstrap());
+    assertTrue(error.getMessage().contains("launch failed"), error.getMessage());
+    assertEquals(0, error.getSuppressed().length, List.of(error.getSuppressed()).toString());
+    assertFalse(opened.get().memory().ring().scope().isAlive(), "the session was closed: its workers stopped, its memory freed");
   }
 
   @Test

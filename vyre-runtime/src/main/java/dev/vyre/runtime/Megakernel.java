@@ -101,20 +101,30 @@ public final class Megakernel implements AutoCloseable {
     int[] offsets = RingPartition.offsets(builder.priorityOffsets, builder.slots);
     this.session = backend.open(new KernelSpec(builder.slots, offsets, builder.tenants, builder.observables,
         builder.userOpcodes, builder.workers));
-    KernelMemory memory = session.memory();
-    this.control = memory.control();
-    this.ring = memory.ring();
-    this.express = memory.express();
-    express.fill((byte) 0);
-    ControlLayout.encodeInto(control, false, builder.tenants);
-    ControlLayout.writePriorityOffsets(control, offsets);
-    ring.fill((byte) 0);
-    for (int p = 0; p < partitions.length; p++) {
-      partitions[p] = new RingPartition(p, offsets[p], offsets[p + 1] - offsets[p]);
+    try {
+      KernelMemory memory = session.memory();
+      this.control = memory.control();
+      this.ring = memory.ring();
+      this.express = memory.express();
+      express.fill((byte) 0);
+      ControlLayout.encodeInto(control, false, builder.tenants);
+      ControlLayout.writePriorityOffsets(control, offsets);
+      ring.fill((byte) 0);
+      for (int p = 0; p < partitions.length; p++) {
+        partitions[p] = new RingPartition(p, offsets[p], offsets[p + 1] - offsets[p]);
+      }
+      this.retire = new RetireStep(partitions, builder.slots, control, ring, express);
+      session.launch();
+      this.retireThread = Thread.ofPlatform().daemon().name("vyre-retire-" + backend.name()).start(this::retireLoop);
+    } catch (RuntimeException | Error e) {
+      // Nobody else can close it: stop the kernel if it started, and free its memory.
+      try {
+        session.close();
+      } catch (RuntimeException closeFailure) {
+        e.addSuppressed(closeFailure);
+      }
+      throw e;
     }
-    this.retire = new RetireStep(partitions, builder.slots, control, ring, express);
-    session.launch();
-    this.retireThread = Thread.ofPlatform().daemon().name("vyre-retire-" + backend.name()).start(this::retireLoop);
   }
 
   public static MegakernelBuilder builder() {
