@@ -212,6 +212,7 @@ class MegakernelTest {
   void bootstrapRejectsBadSizesWithAFix() {
     for (MegakernelBuilder builder : List.of(Megakernel.builder().backend(new ReferenceBackend()).slots(0),
         Megakernel.builder().backend(new ReferenceBackend()).tenants(30),
+        Megakernel.builder().backend(new ReferenceBackend()).observables(-1),
         Megakernel.builder().backend(new ReferenceBackend()).slots(8).priorityOffsets(0, 1, 2, 3, 4, 9))) {
       PipelineException error = assertThrows(PipelineException.class, builder::bootstrap);
       assertTrue(error.getMessage().contains("Fix:"), error.getMessage());

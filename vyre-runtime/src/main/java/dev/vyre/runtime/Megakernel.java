@@ -92,6 +92,10 @@ public final class Megakernel implements AutoCloseable {
       throw PipelineException.queueFull("tenant", "tenant count " + builder.tenants + " is outside 1..29",
           "authorize between 1 and 29 tenants (ids 0..28; DECISIONS.md §3.4)");
     }
+    if (builder.observables < 0 || builder.observables > ControlLayout.MAX_ENCODED_OBSERVABLE_SLOTS) {
+      throw PipelineException.queueFull("submission", "observable count " + builder.observables + " is outside 0.."
+          + ControlLayout.MAX_ENCODED_OBSERVABLE_SLOTS, "bootstrap with between 0 and 1048576 observables");
+    }
     this.backend = builder.backend;
     this.backendReason = builder.backendReason;
     this.slotCount = builder.slots;
