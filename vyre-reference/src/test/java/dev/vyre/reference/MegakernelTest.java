@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.InputException;
@@ -173,6 +174,19 @@ class MegakernelTest {
       CompletableFuture<TaskResult> behind = kernel.submit(Task.of(Opcodes.NOP));
       ExecutionException error = assertThrows(ExecutionException.class, () -> behind.get(10, TimeUnit.SECONDS));
       assertInstanceOf(KernelException.class, error.getCause());
+      assertFalse(kernel.isKernelRunning());
+    }
+  }
+
+  @Test
+  void anAwaitForATaskTheKernelExitedBeforeRunningReturnsFalseAtOnce() throws Exception {
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1)
+        .singlePriority(Priority.NORMAL).bootstrap()) {
+      // The worker checks SHUTDOWN before it claims again, so the NOP behind it never runs.
+      assertTrue(kernel.submit(Task.of(Opcodes.SHUTDOWN)).get(10, TimeUnit.SECONDS).isDone());
+      long behind = kernel.publish(Task.of(Opcodes.NOP));
+      assertFalse(assertTimeoutPreemptively(Duration.ofSeconds(20), () -> kernel.await(behind, Duration.ofMinutes(5))),
+          "as drain does, and not after the caller's whole timeout");
       assertFalse(kernel.isKernelRunning());
     }
   }

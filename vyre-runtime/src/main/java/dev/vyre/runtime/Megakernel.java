@@ -43,10 +43,12 @@ public final class Megakernel implements AutoCloseable {
   private static final int WAITER = 1;
   private static final int AWAIT_BEGUN = 1 << 16;
   private static final VarHandle WAITERS;
+  private static final VarHandle FAILURE;
 
   static {
     try {
       WAITERS = MethodHandles.lookup().findVarHandle(Megakernel.class, "waiters", int.class);
+      FAILURE = MethodHandles.lookup().findVarHandle(Megakernel.class, "failure", KernelException.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -312,9 +314,10 @@ public final class Megakernel implements AutoCloseable {
 
   /**
    * Waits until the task with {@code ticket}, and every task of its priority published before it,
-   * has finished; false on timeout. Its retirement (its slot freed, its outcome counted in
-   * {@link #stats}) may follow at the next retire pass: a waiter leaves it to the next {@code await},
-   * which runs that pass while the kernel works, so no round trip waits for it.
+   * has finished; false on timeout or if the kernel exited first (a SHUTDOWN opcode, or shutdown);
+   * throws the {@link KernelException} that failed the kernel. Its retirement (its slot freed, its
+   * outcome counted in {@link #stats}) may follow at the next retire pass: a waiter leaves it to the
+   * next {@code await}, which runs that pass while the kernel works, so no round trip waits for it.
    */
   public boolean await(long ticket, Duration timeout) {
     RingPartition part = partitions[RingPartition.levelOf(ticket)];
@@ -364,11 +367,27 @@ public final class Megakernel implements AutoCloseable {
       // A waiter that retires for itself needs no wake-up: spin while a round trip is plausible.
       if (now - start < SPIN_WAIT_NANOS) {
         Thread.onSpinWait();
+      } else if (!closed && !isKernelRunning()) {
+        // (While shutdown runs, its last pass retires what finished and the report ends the wait.)
+        return finishedBeforeExit(part, sequence + 1);
       } else {
         LockSupport.parkNanos(20_000);
       }
     }
     return true;
+  }
+
+  /**
+   * The kernel exited while a caller waited for {@code part}'s tickets below {@code target}. Throws
+   * the failure if it failed (asking the backend first: the retire thread may not have yet);
+   * otherwise retires what it finished before it exited and says whether that reaches the target.
+   */
+  private boolean finishedBeforeExit(RingPartition part, long target) {
+    if (failure == null && healthy()) {
+      retire.retire(true);
+      return part.retired >= target;
+    }
+    throw failure;
   }
 
   /** Waits until everything published so far has finished; false on timeout or if the kernel exited first. */
@@ -688,7 +707,10 @@ public final class Megakernel implements AutoCloseable {
   }
 
   private void fail(KernelException error) {
-    failure = error;
+    if (!FAILURE.compareAndSet(this, null, error)) {
+      // Another thread (the retire thread, or a waiter that asked the backend) is failing it.
+      return;
+    }
     closeRing(System.nanoTime() + stallTimeoutNanos);
     try {
       session.abort();
