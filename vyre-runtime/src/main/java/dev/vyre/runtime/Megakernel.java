@@ -390,7 +390,10 @@ public final class Megakernel implements AutoCloseable {
     throw failure;
   }
 
-  /** Waits until everything published so far has finished; false on timeout or if the kernel exited first. */
+  /**
+   * Waits until everything published so far has finished; false on timeout or if the kernel
+   * exited first; throws the {@link KernelException} that failed the kernel.
+   */
   public boolean drain(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     int waits = 0;
@@ -401,10 +404,19 @@ public final class Megakernel implements AutoCloseable {
           throw failure;
         }
         retire.retire(false);
-        if (System.nanoTime() - deadline > 0 || !isKernelRunning()) {
-          return part.retired >= target;
+        if (part.retired >= target) {
+          // This level is done; the later ones still count.
+          break;
         }
-        Backoff.pause(waits++);
+        if (!isKernelRunning()) {
+          if (!finishedBeforeExit(part, target)) {
+            return false;
+          }
+        } else if (System.nanoTime() - deadline > 0) {
+          return false;
+        } else {
+          Backoff.pause(waits++);
+        }
       }
     }
     return true;
