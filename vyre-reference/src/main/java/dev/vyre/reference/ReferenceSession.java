@@ -134,25 +134,35 @@ final class ReferenceSession implements KernelSession {
     }
   }
 
+  /**
+   * Waits for every worker to end, up to {@code timeout}. An interrupt does not cut the wait short
+   * (shutdown from an interrupted thread would otherwise abort a kernel that was about to exit,
+   * and close would keep memory a worker still ran on); it is kept for the caller.
+   */
   @Override
   public boolean awaitExit(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    for (Thread thread : threads) {
-      if (thread == null) {
-        continue;
+    boolean interrupted = false;
+    try {
+      for (Thread thread : threads) {
+        while (thread != null && thread.isAlive()) {
+          long remaining = deadline - System.nanoTime();
+          if (remaining <= 0) {
+            return false;
+          }
+          try {
+            thread.join(Duration.ofNanos(remaining));
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
       }
-      try {
-        long remaining = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-        thread.join(remaining);
-      } catch (InterruptedException e) {
+      return true;
+    } finally {
+      if (interrupted) {
         Thread.currentThread().interrupt();
-        return false;
-      }
-      if (thread.isAlive()) {
-        return false;
       }
     }
-    return true;
   }
 
   @Override

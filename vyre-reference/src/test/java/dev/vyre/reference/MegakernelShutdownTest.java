@@ -13,6 +13,7 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.ShutdownReport;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
@@ -183,5 +184,21 @@ class MegakernelShutdownTest {
     KernelException fault = assertThrows(KernelException.class, () -> kernel.await(ticket, Duration.ofSeconds(30)));
     assertEquals("DeviceFault", fault.variant());
     kernel.close();
+  }
+
+  @Test
+  void shutdownFromAnInterruptedThreadStillWaitsForTheKernelAndFreesItsMemory() throws Exception {
+    Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1).bootstrap();
+    MemorySegment resource = kernel.resource(kernel.allocateResource(64, ResourcePlacement.HOST_MAPPED));
+    assertTrue(kernel.submit(Task.of(Opcodes.NOP)).get(10, TimeUnit.SECONDS).isDone());
+    Thread.currentThread().interrupt();
+    ShutdownReport report;
+    try {
+      report = kernel.shutdown(Duration.ofSeconds(10));
+    } finally {
+      assertTrue(Thread.interrupted(), "the caller's interrupt is kept");
+    }
+    assertTrue(report.exitedCleanly(), "the idle kernel exits on SHUTDOWN at once");
+    assertFalse(resource.scope().isAlive(), "the session's memory was freed");
   }
 }
