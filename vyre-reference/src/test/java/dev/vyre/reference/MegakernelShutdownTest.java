@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.KernelException;
@@ -200,5 +201,36 @@ class MegakernelShutdownTest {
     }
     assertTrue(report.exitedCleanly(), "the idle kernel exits on SHUTDOWN at once");
     assertFalse(resource.scope().isAlive(), "the session's memory was freed");
+  }
+
+  @Test
+  void afterShutdownTheKernelIsNotRunningEvenWhenAHandlerOutlivedTheAbort() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    UserOpcode deaf = UserOpcode.java(HOLD + 2, "ignores interrupts", ctx -> {
+      started.countDown();
+      while (true) {
+        try {
+          release.await();
+          return SlotLayout.STATUS_DONE;
+        } catch (InterruptedException e) {
+          // Keeps waiting: the abort cannot stop this handler.
+        }
+      }
+    });
+    Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1)
+        .singlePriority(Priority.NORMAL).userOpcode(deaf).bootstrap();
+    try {
+      long ticket = kernel.publish(Task.of(deaf.opcode()));
+      assertTrue(started.await(10, TimeUnit.SECONDS));
+      ShutdownReport report = kernel.shutdown(Duration.ofMillis(100));
+      assertFalse(report.exitedCleanly());
+      assertEquals(1, report.inFlight().size());
+      assertFalse(kernel.isKernelRunning(), "shut down, whatever its last worker still does");
+      assertFalse(assertTimeoutPreemptively(Duration.ofSeconds(20), () -> kernel.drain(Duration.ofMinutes(5))));
+      assertFalse(kernel.await(ticket, Duration.ofMinutes(5)));
+    } finally {
+      release.countDown();
+    }
   }
 }

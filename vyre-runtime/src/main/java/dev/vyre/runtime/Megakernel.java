@@ -422,9 +422,13 @@ public final class Megakernel implements AutoCloseable {
     return true;
   }
 
-  /** True until the kernel has exited (SHUTDOWN, abort or failure). */
+  /**
+   * True until the kernel has exited (SHUTDOWN, abort or failure), and false once {@link #shutdown}
+   * has returned, even when a worker stuck in a handler outlived the abort.
+   */
   public boolean isKernelRunning() {
-    return failure == null && Words.getVolatile(control, ControlLayout.KERNEL_STATE) != ControlLayout.KERNEL_STATE_EXITED;
+    return failure == null && report == null
+        && Words.getVolatile(control, ControlLayout.KERNEL_STATE) != ControlLayout.KERNEL_STATE_EXITED;
   }
 
   /** The kernel's DONE_COUNT (u32, exact as of now). */
