@@ -23,11 +23,13 @@ import dev.vyre.runtime.wire.SlotStatus;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * Shutdown and failure while other threads use the kernel: every future completes, every waiter
@@ -231,6 +233,20 @@ class MegakernelShutdownTest {
       assertFalse(kernel.await(ticket, Duration.ofMinutes(5)));
     } finally {
       release.countDown();
+    }
+  }
+
+  @Test
+  void resourceCallsAfterShutdownFailWithClosed() {
+    Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1).bootstrap();
+    int handle = kernel.allocateResource(64, ResourcePlacement.HOST_MAPPED);
+    kernel.close();
+    MemorySegment bytes = MemorySegment.ofArray(new byte[8]);
+    List<Executable> calls = List.of(() -> kernel.allocateResource(64, ResourcePlacement.HOST_MAPPED),
+        () -> kernel.resource(handle), () -> kernel.writeResource(handle, 0, bytes), () -> kernel.readResource(handle, 0, bytes));
+    for (Executable call : calls) {
+      KernelException closed = assertThrows(KernelException.class, call, "the session's memory is freed");
+      assertEquals("Closed", closed.variant());
     }
   }
 }

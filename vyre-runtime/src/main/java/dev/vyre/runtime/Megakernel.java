@@ -531,24 +531,35 @@ public final class Megakernel implements AutoCloseable {
 
   /** A copy of the PRINTF debug log. */
   public byte[] debugLogSnapshot() {
+    checkSession();
+    return session.snapshotDebugLog();
+  }
+
+  /** The session's memory is freed once shutdown has produced its report: its buffers are gone. */
+  private void checkSession() {
     if (report != null) {
       throw KernelException.closed(backend.name());
     }
-    return session.snapshotDebugLog();
   }
 
   /** Allocates a zeroed, kernel-visible resource buffer and returns the handle slot arguments use. */
   public int allocateResource(long byteSize, dev.vyre.runtime.spi.ResourcePlacement placement) {
+    checkSession();
     return session.allocateResource(byteSize, placement);
   }
 
-  /** The host view of a resource (null for a DEVICE resource on a GPU backend; use read/write). */
+  /**
+   * The host view of a resource (null for a DEVICE resource on a GPU backend; use read/write). It
+   * is freed by shutdown, like every resource.
+   */
   public MemorySegment resource(int handle) {
+    checkSession();
     return session.resource(handle);
   }
 
   /** Copies bytes into a resource; complete when this returns. */
   public void writeResource(int handle, long offset, MemorySegment source) {
+    checkSession();
     session.writeResource(handle, offset, source);
   }
 
@@ -574,6 +585,7 @@ public final class Megakernel implements AutoCloseable {
 
   /** Copies bytes out of a resource into {@code target}. */
   public void readResource(int handle, long offset, MemorySegment target) {
+    checkSession();
     session.readResource(handle, offset, target);
   }
 
