@@ -192,6 +192,20 @@ class MegakernelTest {
   }
 
   @Test
+  void aPublisherWaitingForRoomTheExitedKernelNeverFreesIsRefusedWithClosed() throws Exception {
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(2).workers(1)
+        .singlePriority(Priority.NORMAL).publishTimeout(Duration.ofMinutes(5)).bootstrap()) {
+      assertTrue(kernel.submit(Task.of(Opcodes.SHUTDOWN)).get(10, TimeUnit.SECONDS).isDone());
+      kernel.publish(Task.of(Opcodes.NOP));
+      kernel.publish(Task.of(Opcodes.NOP));
+      KernelException closed = assertThrows(KernelException.class,
+          () -> assertTimeoutPreemptively(Duration.ofSeconds(20), () -> kernel.publish(Task.of(Opcodes.NOP))),
+          "not QueueFull after the whole publish timeout: nothing will ever free a slot");
+      assertEquals("Closed", closed.variant());
+    }
+  }
+
+  @Test
   void criticalWorkIsClaimedBeforeNormalWork() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch started = new CountDownLatch(1);

@@ -283,6 +283,10 @@ public final class Megakernel implements AutoCloseable {
       if (retire.retire(false) > 0) {
         continue;
       }
+      if (!isKernelRunning() && retire.retire(true) == 0) {
+        // It exited (a SHUTDOWN opcode, or a fault not reported yet): no slot will come back.
+        throw failure == null && healthy() ? KernelException.closed(backend.name()) : failure;
+      }
       if (deadline == 0) {
         if (publishTimeoutNanos <= 0) {
           throw queueFull(part);
