@@ -183,8 +183,9 @@ public final class Megakernel implements AutoCloseable {
 
   /**
    * Publishes a whole batch into consecutive slots of its priority's partition with one doorbell
-   * update; returns the ticket of the first task (the others follow consecutively). Every task was
-   * validated when it was added to the batch, so a batch is published whole or not at all.
+   * update; returns the ticket of the first task (the others follow consecutively), or -1 for an
+   * empty batch, which {@link #await} takes as finished. Every task was validated when it was added
+   * to the batch, so a batch is published whole or not at all.
    */
   public long publish(TaskBatch batch) {
     return publishBatch(batch, false);
@@ -324,6 +325,10 @@ public final class Megakernel implements AutoCloseable {
    * next {@code await}, which runs that pass while the kernel works, so no round trip waits for it.
    */
   public boolean await(long ticket, Duration timeout) {
+    if (ticket < 0) {
+      // An empty batch's "ticket" (-1), or a batchTicket derived from it: nothing was published.
+      return true;
+    }
     RingPartition part = partitions[RingPartition.levelOf(ticket)];
     long sequence = RingPartition.sequenceOf(ticket);
     if (part.retired > sequence) {

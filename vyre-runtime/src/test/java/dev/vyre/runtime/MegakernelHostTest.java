@@ -1,6 +1,7 @@
 package dev.vyre.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
@@ -36,6 +37,16 @@ class MegakernelHostTest {
     } finally {
       release.countDown();
       kernel.close();
+    }
+  }
+
+  @Test
+  void awaitingTheTicketOfAnEmptyBatchReturnsAtOnce() {
+    try (Megakernel kernel = bootstrap(new ScriptedBackend())) {
+      TaskBatch empty = new TaskBatch(4);
+      long first = kernel.publish(empty);
+      assertTrue(kernel.await(first, Duration.ofSeconds(10)), "nothing was published, so nothing is left to wait for");
+      assertTrue(kernel.await(Megakernel.batchTicket(first, empty.size() - 1), Duration.ofSeconds(10)));
     }
   }
 }
