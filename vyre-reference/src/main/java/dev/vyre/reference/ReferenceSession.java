@@ -58,8 +58,9 @@ final class ReferenceSession implements KernelSession {
     return memory;
   }
 
+  /** Synchronized: the handle is the index the buffer gets, which two threads adding at once would share. */
   @Override
-  public int allocateResource(long byteSize, dev.vyre.runtime.spi.ResourcePlacement placement) {
+  public synchronized int allocateResource(long byteSize, dev.vyre.runtime.spi.ResourcePlacement placement) {
     if (byteSize < 0) {
       throw PipelineException.queueFull("resource", "resource size " + byteSize + " is negative", "pass a size of at least 0 bytes");
     }
