@@ -32,6 +32,8 @@ final class ReferenceSession implements KernelSession {
   volatile boolean aborted;
   /** Set by a worker that found the host breaking the protocol; {@link #checkHealth()} reports it. */
   volatile String protocolViolation;
+  /** What ended a worker thread (a handler's Error); {@link #checkHealth()} reports it. */
+  private volatile Throwable workerFailure;
   private final AtomicInteger running = new AtomicInteger();
 
   ReferenceSession(KernelSpec spec) {
@@ -56,8 +58,9 @@ final class ReferenceSession implements KernelSession {
     return memory;
   }
 
+  /** Synchronized: the handle is the index the buffer gets, which two threads adding at once would share. */
   @Override
-  public int allocateResource(long byteSize, dev.vyre.runtime.spi.ResourcePlacement placement) {
+  public synchronized int allocateResource(long byteSize, dev.vyre.runtime.spi.ResourcePlacement placement) {
     if (byteSize < 0) {
       throw PipelineException.queueFull("resource", "resource size " + byteSize + " is negative", "pass a size of at least 0 bytes");
     }
@@ -108,6 +111,14 @@ final class ReferenceSession implements KernelSession {
     }
   }
 
+  /** Called by a worker that {@code error} ended: the other workers stop too, as a GPU kernel's warps do on a trap. */
+  void workerFailed(Throwable error) {
+    if (workerFailure == null) {
+      workerFailure = error;
+    }
+    abort();
+  }
+
   /** Called by each worker as it leaves its loop; the last one marks the kernel exited. */
   void workerExited() {
     if (running.decrementAndGet() == 0) {
@@ -124,40 +135,61 @@ final class ReferenceSession implements KernelSession {
     }
   }
 
+  /**
+   * Waits for every worker to end, up to {@code timeout}. An interrupt does not cut the wait short
+   * (shutdown from an interrupted thread would otherwise abort a kernel that was about to exit,
+   * and close would keep memory a worker still ran on); it is kept for the caller.
+   */
   @Override
   public boolean awaitExit(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    for (Thread thread : threads) {
-      try {
-        long remaining = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-        thread.join(remaining);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
+    boolean interrupted = false;
+    try {
+      for (Thread thread : threads) {
+        while (thread != null && thread.isAlive()) {
+          long remaining = deadline - System.nanoTime();
+          if (remaining <= 0) {
+            return false;
+          }
+          try {
+            thread.join(Duration.ofNanos(remaining));
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
       }
-      if (thread.isAlive()) {
-        return false;
+      return true;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
-    return true;
   }
 
   @Override
   public void abort() {
     aborted = true;
     for (Thread thread : threads) {
-      LockSupport.unpark(thread);
-      thread.interrupt();
+      // Null before launch, and in a worker's copy of a thread started after it.
+      if (thread != null) {
+        LockSupport.unpark(thread);
+        thread.interrupt();
+      }
     }
   }
 
   @Override
   public void checkHealth() {
-    // Java workers report handler failures by faulting the slot; the only asynchronous error is a
-    // host that broke the protocol, which a GPU would have run silently.
+    // Java workers report a handler's RuntimeException by faulting the slot; the asynchronous errors
+    // are a host that broke the protocol, which a GPU would have run silently, and a dead worker.
     String violation = protocolViolation;
     if (violation != null) {
       throw KernelException.protocolViolation("reference", violation);
+    }
+    Throwable died = workerFailure;
+    if (died != null) {
+      throw KernelException.deviceFault("reference", "a worker thread died of " + died
+          + " (a handler that throws an Error ends the kernel; a RuntimeException faults only its slot)", "", died);
     }
   }
 
@@ -172,7 +204,7 @@ final class ReferenceSession implements KernelSession {
     abort();
     awaitExit(Duration.ofSeconds(5));
     for (Thread thread : threads) {
-      if (thread.isAlive()) {
+      if (thread != null && thread.isAlive()) {
         // A handler that never returns keeps its thread; freeing the memory under it would crash the JVM.
         return;
       }

@@ -94,6 +94,10 @@ final class ReferenceWorker implements Runnable {
           idle(idleRounds++);
         }
       }
+    } catch (Throwable t) {
+      // A handler's RuntimeException only faults its slot; anything else ends the kernel, as a trap
+      // ends a GPU kernel, and the host hears of it through checkHealth.
+      session.workerFailed(t);
     } finally {
       session.workerExited();
     }

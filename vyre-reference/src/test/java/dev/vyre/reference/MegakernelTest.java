@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.InputException;
@@ -15,11 +16,17 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.ShutdownReport;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.spi.Availability;
+import dev.vyre.runtime.spi.KernelSession;
+import dev.vyre.runtime.spi.KernelSpec;
+import dev.vyre.runtime.spi.MegakernelBackend;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +34,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The host API's contract: back-pressure, shutdown reports, priorities, tenants, backend selection. */
 class MegakernelTest {
@@ -169,6 +179,33 @@ class MegakernelTest {
   }
 
   @Test
+  void anAwaitForATaskTheKernelExitedBeforeRunningReturnsFalseAtOnce() throws Exception {
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1)
+        .singlePriority(Priority.NORMAL).bootstrap()) {
+      // The worker checks SHUTDOWN before it claims again, so the NOP behind it never runs.
+      assertTrue(kernel.submit(Task.of(Opcodes.SHUTDOWN)).get(10, TimeUnit.SECONDS).isDone());
+      long behind = kernel.publish(Task.of(Opcodes.NOP));
+      assertFalse(assertTimeoutPreemptively(Duration.ofSeconds(20), () -> kernel.await(behind, Duration.ofMinutes(5))),
+          "as drain does, and not after the caller's whole timeout");
+      assertFalse(kernel.isKernelRunning());
+    }
+  }
+
+  @Test
+  void aPublisherWaitingForRoomTheExitedKernelNeverFreesIsRefusedWithClosed() throws Exception {
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(2).workers(1)
+        .singlePriority(Priority.NORMAL).publishTimeout(Duration.ofMinutes(5)).bootstrap()) {
+      assertTrue(kernel.submit(Task.of(Opcodes.SHUTDOWN)).get(10, TimeUnit.SECONDS).isDone());
+      kernel.publish(Task.of(Opcodes.NOP));
+      kernel.publish(Task.of(Opcodes.NOP));
+      KernelException closed = assertThrows(KernelException.class,
+          () -> assertTimeoutPreemptively(Duration.ofSeconds(20), () -> kernel.publish(Task.of(Opcodes.NOP))),
+          "not QueueFull after the whole publish timeout: nothing will ever free a slot");
+      assertEquals("Closed", closed.variant());
+    }
+  }
+
+  @Test
   void criticalWorkIsClaimedBeforeNormalWork() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch started = new CountDownLatch(1);
@@ -203,10 +240,66 @@ class MegakernelTest {
   void bootstrapRejectsBadSizesWithAFix() {
     for (MegakernelBuilder builder : List.of(Megakernel.builder().backend(new ReferenceBackend()).slots(0),
         Megakernel.builder().backend(new ReferenceBackend()).tenants(30),
+        Megakernel.builder().backend(new ReferenceBackend()).observables(-1),
         Megakernel.builder().backend(new ReferenceBackend()).slots(8).priorityOffsets(0, 1, 2, 3, 4, 9))) {
       PipelineException error = assertThrows(PipelineException.class, builder::bootstrap);
       assertTrue(error.getMessage().contains("Fix:"), error.getMessage());
     }
+  }
+
+  /**
+   * The reference backend with a session whose launch fails, before or after it started its
+   * workers (a CUDA launch that fails, a thread that cannot start); {@code opened} gets the session.
+   */
+  private static MegakernelBackend failingLaunch(boolean afterStarting, AtomicReference<KernelSession> opened) {
+    ReferenceBackend reference = new ReferenceBackend();
+    return new MegakernelBackend() {
+      @Override
+      public String name() {
+        return reference.name();
+      }
+
+      @Override
+      public int precedence() {
+        return reference.precedence();
+      }
+
+      @Override
+      public Availability availability() {
+        return reference.availability();
+      }
+
+      @Override
+      public KernelSession open(KernelSpec spec) {
+        KernelSession session = reference.open(spec);
+        opened.set(session);
+        return (KernelSession) Proxy.newProxyInstance(KernelSession.class.getClassLoader(), new Class<?>[] {KernelSession.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("launch")) {
+                if (afterStarting) {
+                  session.launch();
+                }
+                throw PipelineException.backend("launch failed (test)");
+              }
+              try {
+                return method.invoke(session, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+      }
+    };
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aBootstrapThatFailsAfterOpeningItsSessionClosesIt(boolean afterStarting) {
+    AtomicReference<KernelSession> opened = new AtomicReference<>();
+    PipelineException error = assertThrows(PipelineException.class,
+        () -> Megakernel.builder().backend(failingLaunch(afterStarting, opened)).slots(8).workers(1).bootstrap());
+    assertTrue(error.getMessage().contains("launch failed"), error.getMessage());
+    assertEquals(0, error.getSuppressed().length, List.of(error.getSuppressed()).toString());
+    assertFalse(opened.get().memory().ring().scope().isAlive(), "the session was closed: its workers stopped, its memory freed");
   }
 
   @Test

@@ -43,10 +43,12 @@ public final class Megakernel implements AutoCloseable {
   private static final int WAITER = 1;
   private static final int AWAIT_BEGUN = 1 << 16;
   private static final VarHandle WAITERS;
+  private static final VarHandle FAILURE;
 
   static {
     try {
       WAITERS = MethodHandles.lookup().findVarHandle(Megakernel.class, "waiters", int.class);
+      FAILURE = MethodHandles.lookup().findVarHandle(Megakernel.class, "failure", KernelException.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -80,7 +82,7 @@ public final class Megakernel implements AutoCloseable {
   private volatile boolean handedBack;
   private volatile boolean closed;
   private volatile KernelException failure;
-  private ShutdownReport report;
+  private volatile ShutdownReport report;
   private volatile TenantRegistry tenantRegistry;
 
   Megakernel(MegakernelBuilder builder) {
@@ -92,6 +94,10 @@ public final class Megakernel implements AutoCloseable {
       throw PipelineException.queueFull("tenant", "tenant count " + builder.tenants + " is outside 1..29",
           "authorize between 1 and 29 tenants (ids 0..28; DECISIONS.md §3.4)");
     }
+    if (builder.observables < 0 || builder.observables > ControlLayout.MAX_ENCODED_OBSERVABLE_SLOTS) {
+      throw PipelineException.queueFull("submission", "observable count " + builder.observables + " is outside 0.."
+          + ControlLayout.MAX_ENCODED_OBSERVABLE_SLOTS, "bootstrap with between 0 and 1048576 observables");
+    }
     this.backend = builder.backend;
     this.backendReason = builder.backendReason;
     this.slotCount = builder.slots;
@@ -101,20 +107,30 @@ public final class Megakernel implements AutoCloseable {
     int[] offsets = RingPartition.offsets(builder.priorityOffsets, builder.slots);
     this.session = backend.open(new KernelSpec(builder.slots, offsets, builder.tenants, builder.observables,
         builder.userOpcodes, builder.workers));
-    KernelMemory memory = session.memory();
-    this.control = memory.control();
-    this.ring = memory.ring();
-    this.express = memory.express();
-    express.fill((byte) 0);
-    ControlLayout.encodeInto(control, false, builder.tenants);
-    ControlLayout.writePriorityOffsets(control, offsets);
-    ring.fill((byte) 0);
-    for (int p = 0; p < partitions.length; p++) {
-      partitions[p] = new RingPartition(p, offsets[p], offsets[p + 1] - offsets[p]);
+    try {
+      KernelMemory memory = session.memory();
+      this.control = memory.control();
+      this.ring = memory.ring();
+      this.express = memory.express();
+      express.fill((byte) 0);
+      ControlLayout.encodeInto(control, false, builder.tenants);
+      ControlLayout.writePriorityOffsets(control, offsets);
+      ring.fill((byte) 0);
+      for (int p = 0; p < partitions.length; p++) {
+        partitions[p] = new RingPartition(p, offsets[p], offsets[p + 1] - offsets[p]);
+      }
+      this.retire = new RetireStep(partitions, builder.slots, control, ring, express);
+      session.launch();
+      this.retireThread = Thread.ofPlatform().daemon().name("vyre-retire-" + backend.name()).start(this::retireLoop);
+    } catch (RuntimeException | Error e) {
+      // Nobody else can close it: stop the kernel if it started, and free its memory.
+      try {
+        session.close();
+      } catch (RuntimeException closeFailure) {
+        e.addSuppressed(closeFailure);
+      }
+      throw e;
     }
-    this.retire = new RetireStep(partitions, builder.slots, control, ring, express);
-    session.launch();
-    this.retireThread = Thread.ofPlatform().daemon().name("vyre-retire-" + backend.name()).start(this::retireLoop);
   }
 
   public static MegakernelBuilder builder() {
@@ -123,7 +139,10 @@ public final class Megakernel implements AutoCloseable {
 
   // ---------------------------------------------------------------- publishing
 
-  /** Publishes one task and returns its ticket; waits for ring space up to the publish timeout. */
+  /**
+   * Publishes one task and returns its ticket; waits for ring space up to the publish timeout. Once
+   * shutdown (or a failure) has begun, fails with {@link KernelException} ({@code Closed} or the failure).
+   */
   public long publish(Task task) {
     return publish(task.tenant(), task.priority(), task.opcode(), task.argsUnsafe());
   }
@@ -164,8 +183,9 @@ public final class Megakernel implements AutoCloseable {
 
   /**
    * Publishes a whole batch into consecutive slots of its priority's partition with one doorbell
-   * update; returns the ticket of the first task (the others follow consecutively). Every task was
-   * validated when it was added to the batch, so a batch is published whole or not at all.
+   * update; returns the ticket of the first task (the others follow consecutively), or -1 for an
+   * empty batch, which {@link #await} takes as finished. Every task was validated when it was added
+   * to the batch, so a batch is published whole or not at all.
    */
   public long publish(TaskBatch batch) {
     return publishBatch(batch, false);
@@ -264,6 +284,10 @@ public final class Megakernel implements AutoCloseable {
       if (retire.retire(false) > 0) {
         continue;
       }
+      if (!isKernelRunning() && retire.retire(true) == 0) {
+        // It exited (a SHUTDOWN opcode, or a fault not reported yet): no slot will come back.
+        throw failure == null && healthy() ? KernelException.closed(backend.name()) : failure;
+      }
       if (deadline == 0) {
         if (publishTimeoutNanos <= 0) {
           throw queueFull(part);
@@ -295,11 +319,16 @@ public final class Megakernel implements AutoCloseable {
 
   /**
    * Waits until the task with {@code ticket}, and every task of its priority published before it,
-   * has finished; false on timeout. Its retirement (its slot freed, its outcome counted in
-   * {@link #stats}) may follow at the next retire pass: a waiter leaves it to the next {@code await},
-   * which runs that pass while the kernel works, so no round trip waits for it.
+   * has finished; false on timeout or if the kernel exited first (a SHUTDOWN opcode, or shutdown);
+   * throws the {@link KernelException} that failed the kernel. Its retirement (its slot freed, its
+   * outcome counted in {@link #stats}) may follow at the next retire pass: a waiter leaves it to the
+   * next {@code await}, which runs that pass while the kernel works, so no round trip waits for it.
    */
   public boolean await(long ticket, Duration timeout) {
+    if (ticket < 0) {
+      // An empty batch's "ticket" (-1), or a batchTicket derived from it: nothing was published.
+      return true;
+    }
     RingPartition part = partitions[RingPartition.levelOf(ticket)];
     long sequence = RingPartition.sequenceOf(ticket);
     if (part.retired > sequence) {
@@ -347,6 +376,9 @@ public final class Megakernel implements AutoCloseable {
       // A waiter that retires for itself needs no wake-up: spin while a round trip is plausible.
       if (now - start < SPIN_WAIT_NANOS) {
         Thread.onSpinWait();
+      } else if (!closed && !isKernelRunning()) {
+        // (While shutdown runs, its last pass retires what finished and the report ends the wait.)
+        return finishedBeforeExit(part, sequence + 1);
       } else {
         LockSupport.parkNanos(20_000);
       }
@@ -354,7 +386,23 @@ public final class Megakernel implements AutoCloseable {
     return true;
   }
 
-  /** Waits until everything published so far has finished; false on timeout or if the kernel exited first. */
+  /**
+   * The kernel exited while a caller waited for {@code part}'s tickets below {@code target}. Throws
+   * the failure if it failed (asking the backend first: the retire thread may not have yet);
+   * otherwise retires what it finished before it exited and says whether that reaches the target.
+   */
+  private boolean finishedBeforeExit(RingPartition part, long target) {
+    if (failure == null && healthy()) {
+      retire.retire(true);
+      return part.retired >= target;
+    }
+    throw failure;
+  }
+
+  /**
+   * Waits until everything published so far has finished; false on timeout or if the kernel
+   * exited first; throws the {@link KernelException} that failed the kernel.
+   */
   public boolean drain(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     int waits = 0;
@@ -365,18 +413,31 @@ public final class Megakernel implements AutoCloseable {
           throw failure;
         }
         retire.retire(false);
-        if (System.nanoTime() - deadline > 0 || !isKernelRunning()) {
-          return part.retired >= target;
+        if (part.retired >= target) {
+          // This level is done; the later ones still count.
+          break;
         }
-        Backoff.pause(waits++);
+        if (!isKernelRunning()) {
+          if (!finishedBeforeExit(part, target)) {
+            return false;
+          }
+        } else if (System.nanoTime() - deadline > 0) {
+          return false;
+        } else {
+          Backoff.pause(waits++);
+        }
       }
     }
     return true;
   }
 
-  /** True until the kernel has exited (SHUTDOWN, abort or failure). */
+  /**
+   * True until the kernel has exited (SHUTDOWN, abort or failure), and false once {@link #shutdown}
+   * has returned, even when a worker stuck in a handler outlived the abort.
+   */
   public boolean isKernelRunning() {
-    return failure == null && Words.getVolatile(control, ControlLayout.KERNEL_STATE) != ControlLayout.KERNEL_STATE_EXITED;
+    return failure == null && report == null
+        && Words.getVolatile(control, ControlLayout.KERNEL_STATE) != ControlLayout.KERNEL_STATE_EXITED;
   }
 
   /** The kernel's DONE_COUNT (u32, exact as of now). */
@@ -479,24 +540,35 @@ public final class Megakernel implements AutoCloseable {
 
   /** A copy of the PRINTF debug log. */
   public byte[] debugLogSnapshot() {
+    checkSession();
+    return session.snapshotDebugLog();
+  }
+
+  /** The session's memory is freed once shutdown has produced its report: its buffers are gone. */
+  private void checkSession() {
     if (report != null) {
       throw KernelException.closed(backend.name());
     }
-    return session.snapshotDebugLog();
   }
 
   /** Allocates a zeroed, kernel-visible resource buffer and returns the handle slot arguments use. */
   public int allocateResource(long byteSize, dev.vyre.runtime.spi.ResourcePlacement placement) {
+    checkSession();
     return session.allocateResource(byteSize, placement);
   }
 
-  /** The host view of a resource (null for a DEVICE resource on a GPU backend; use read/write). */
+  /**
+   * The host view of a resource (null for a DEVICE resource on a GPU backend; use read/write). It
+   * is freed by shutdown, like every resource.
+   */
   public MemorySegment resource(int handle) {
+    checkSession();
     return session.resource(handle);
   }
 
   /** Copies bytes into a resource; complete when this returns. */
   public void writeResource(int handle, long offset, MemorySegment source) {
+    checkSession();
     session.writeResource(handle, offset, source);
   }
 
@@ -522,6 +594,7 @@ public final class Megakernel implements AutoCloseable {
 
   /** Copies bytes out of a resource into {@code target}. */
   public void readResource(int handle, long offset, MemorySegment target) {
+    checkSession();
     session.readResource(handle, offset, target);
   }
 
@@ -582,9 +655,13 @@ public final class Megakernel implements AutoCloseable {
         break;
       }
       if (!isKernelRunning() && retire.backlog()) {
-        // The kernel exited (a SHUTDOWN opcode or word) with work in flight: nothing will finish it.
-        // It stored every status before it exited, and the pass above may have looked before the
-        // last ones landed, so one more pass retires what did run; the rest fails.
+        // The kernel exited with work in flight: nothing will finish it. A backend that reports a
+        // fault fails the kernel with it; otherwise (a SHUTDOWN opcode or word) it stored every
+        // status before it exited, and the pass above may have looked before the last ones
+        // landed, so one more pass retires what did run; the rest fails.
+        if (!healthy()) {
+          return;
+        }
         retire.retire(true);
         retire.failAll(KernelException.closed(backend.name()));
         park(Watchdog.CHECK_EVERY_NANOS, false);
@@ -609,10 +686,7 @@ public final class Megakernel implements AutoCloseable {
     if (!watchdog.due(now)) {
       return true;
     }
-    try {
-      session.checkHealth();
-    } catch (KernelException e) {
-      fail(e);
+    if (!healthy()) {
       return false;
     }
     if (watchdog.stalled(now, claimTotal(), retire.backlog()) && isKernelRunning()) {
@@ -620,6 +694,17 @@ public final class Megakernel implements AutoCloseable {
       return false;
     }
     return true;
+  }
+
+  /** Asks the backend whether the device reported a fault; false when it did (the kernel failed with it). */
+  private boolean healthy() {
+    try {
+      session.checkHealth();
+      return true;
+    } catch (KernelException e) {
+      fail(e);
+      return false;
+    }
   }
 
   private long claimTotal() {
@@ -659,14 +744,37 @@ public final class Megakernel implements AutoCloseable {
   }
 
   private void fail(KernelException error) {
-    failure = error;
-    closed = true;
+    if (!FAILURE.compareAndSet(this, null, error)) {
+      // Another thread (the retire thread, or a waiter that asked the backend) is failing it.
+      return;
+    }
+    closeRing(System.nanoTime() + stallTimeoutNanos);
     try {
       session.abort();
     } catch (RuntimeException e) {
       error.addSuppressed(e);
     }
     retire.failAll(error);
+  }
+
+  /**
+   * Refuses publishes from now on, then waits until every publisher that took tickets before has
+   * committed them (up to {@code deadline}): whatever fails futures or frees the ring after this
+   * sees all of theirs, and none of them writes the ring after. Between its reservation and its
+   * commit a publisher neither blocks nor runs a callback.
+   */
+  private void closeRing(long deadline) {
+    // Before the partitions close: a publisher they refuse looks at this next (checkOpen).
+    closed = true;
+    for (RingPartition part : partitions) {
+      part.close();
+    }
+    int waits = 0;
+    for (RingPartition part : partitions) {
+      while (!part.allCommitted() && System.nanoTime() - deadline < 0) {
+        Backoff.pause(waits++);
+      }
+    }
   }
 
   /**
@@ -687,47 +795,61 @@ public final class Megakernel implements AutoCloseable {
 
   /**
    * Stops the kernel: sets SHUTDOWN, waits for it to exit (aborting it after {@code timeout}),
-   * retires what finished, and reports every slot still in flight. Idempotent.
+   * retires what finished, and reports every slot still in flight. Idempotent, and callable from a
+   * future's callback (which runs inside a retire pass).
    */
-  public synchronized ShutdownReport shutdown(Duration timeout) {
-    if (report != null) {
+  public ShutdownReport shutdown(Duration timeout) {
+    retire.shuttingDown();
+    synchronized (this) {
+      if (report != null) {
+        return report;
+      }
+      closeRing(System.nanoTime() + timeout.toNanos());
+      Words.setVolatile(control, ControlLayout.SHUTDOWN, 1);
+      session.wake();
+      boolean exited = session.awaitExit(timeout);
+      if (!exited) {
+        session.abort();
+      }
+      if (Thread.currentThread() != retireThread) {
+        // (From a callback on the retire thread, that thread ends once the callback returns.)
+        LockSupport.unpark(retireThread);
+        try {
+          retireThread.join(timeout.toMillis() + 1000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      retire.retireLast();
+      if (report != null) {
+        // A future's callback in that last pass shut the kernel down already (the lock is reentrant).
+        return report;
+      }
+      List<ShutdownReport.InFlight> inFlight = new ArrayList<>();
+      for (RingPartition part : partitions) {
+        for (long ticket = part.retired; ticket < part.taken(); ticket++) {
+          int slot = part.slotOf(ticket);
+          long base = SlotLayout.slotBase(slot);
+          inFlight.add(new ShutdownReport.InFlight(part.ticketOf(ticket), slot, Priority.ofLevel(part.level),
+              Words.get(ring, base + SlotLayout.OPCODE_WORD), SlotStatus.of(Words.getAcquire(ring, base))));
+        }
+      }
+      byte[] finalControl = session.snapshotControl();
+      MemorySegment finalView = MemorySegment.ofArray(finalControl);
+      report = new ShutdownReport(exited && failure == null, ControlLayout.readDoneCount(finalView),
+          ControlLayout.readWord(finalView, ControlLayout.FAULT_COUNT), inFlight, finalControl);
+      control = heapCopy(control);
+      ring = heapCopy(ring);
+      express = MemorySegment.ofArray(new long[0]);
+      retire.detach(control, ring);
+      session.close();
+      // Last: their callbacks find the kernel shut down, and a shutdown in one returns this report.
+      KernelException closedError = failure != null ? failure : KernelException.closed(backend.name());
+      for (ShutdownReport.InFlight task : inFlight) {
+        retire.fail(task.slot(), closedError);
+      }
       return report;
     }
-    closed = true;
-    Words.setVolatile(control, ControlLayout.SHUTDOWN, 1);
-    session.wake();
-    boolean exited = session.awaitExit(timeout);
-    if (!exited) {
-      session.abort();
-    }
-    LockSupport.unpark(retireThread);
-    try {
-      retireThread.join(timeout.toMillis() + 1000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    retire.retireLast();
-    List<ShutdownReport.InFlight> inFlight = new ArrayList<>();
-    KernelException closedError = failure != null ? failure : KernelException.closed(backend.name());
-    for (RingPartition part : partitions) {
-      for (long ticket = part.retired; ticket < part.taken(); ticket++) {
-        int slot = part.slotOf(ticket);
-        long base = SlotLayout.slotBase(slot);
-        inFlight.add(new ShutdownReport.InFlight(part.ticketOf(ticket), slot, Priority.ofLevel(part.level),
-            Words.get(ring, base + SlotLayout.OPCODE_WORD), SlotStatus.of(Words.getAcquire(ring, base))));
-        retire.fail(slot, closedError);
-      }
-    }
-    byte[] finalControl = session.snapshotControl();
-    MemorySegment finalView = MemorySegment.ofArray(finalControl);
-    report = new ShutdownReport(exited && failure == null, ControlLayout.readDoneCount(finalView),
-        ControlLayout.readWord(finalView, ControlLayout.FAULT_COUNT), inFlight, finalControl);
-    control = heapCopy(control);
-    ring = heapCopy(ring);
-    express = MemorySegment.ofArray(new long[0]);
-    retire.detach(control, ring);
-    session.close();
-    return report;
   }
 
   /** An 8-byte-aligned heap copy, so the ordered and u64 accessors keep working on it. */

@@ -55,6 +55,8 @@ final class RetireStep {
   private Thread turnHolder;
   /** Set by {@link #retireLast}, which keeps the turn: nobody may wait for it after. */
   private volatile boolean lastPassTaken;
+  /** See {@link #shuttingDown}. */
+  private volatile boolean holderShuttingDown;
   /** Futures published and not completed yet. */
   private final AtomicInteger pendingFutures = new AtomicInteger();
   // The kernel's buffers; replaced by heap copies at shutdown (see detach).
@@ -114,16 +116,43 @@ final class RetireStep {
       return retireAvailable();
     } finally {
       turnHolder = null;
-      retiring.set(false);
+      // A future's callback in this pass may have shut the kernel down: then the turn stays taken.
+      if (!lastPassTaken) {
+        retiring.set(false);
+      }
     }
   }
 
-  /** Retires what has finished for the last time: the turn is kept, so nothing retires after (shutdown). */
-  void retireLast() {
-    while (!retiring.compareAndSet(false, true)) {
-      Thread.onSpinWait();
+  /**
+   * The thread calling this is about to shut the kernel down. When it holds the turn (a future's
+   * callback inside its pass), another thread already shutting down must not wait for that turn:
+   * this thread waits for that one's lock.
+   */
+  void shuttingDown() {
+    if (turnHolder == Thread.currentThread()) {
+      holderShuttingDown = true;
     }
-    turnHolder = Thread.currentThread();
+  }
+
+  /**
+   * Retires what has finished for the last time: the turn is kept, so nothing retires after
+   * (shutdown). Called inside a pass of this thread (a future's callback shuts the kernel down),
+   * it keeps that pass's turn and retires what follows the callback's ticket, and that pass stops
+   * after the callback. When the thread holding the turn is shutting down from a callback (see
+   * {@link #shuttingDown}), it retires nothing.
+   */
+  void retireLast() {
+    if (turnHolder != Thread.currentThread()) {
+      int waits = 0;
+      while (!retiring.compareAndSet(false, true)) {
+        if (holderShuttingDown) {
+          lastPassTaken = true;
+          return;
+        }
+        Backoff.pause(waits++);
+      }
+      turnHolder = Thread.currentThread();
+    }
     lastPassTaken = true;
     retireAvailable();
   }
@@ -189,8 +218,10 @@ final class RetireStep {
           } else if (status != SlotLayout.STATUS_WAIT_IO) {
             break;
           }
-          if (work[slot] != 0) {
-            finishWork(part, ticket, slot, status);
+          if (work[slot] != 0 && !finishWork(part, ticket, slot, status, slots)) {
+            // A future's callback shut the kernel down; its last pass retired what follows.
+            count(ticket + 1 - first, doneHere, faultsHere);
+            return retired + (int) (ticket + 1 - first);
           }
           ticket++;
           slot++;
@@ -204,15 +235,19 @@ final class RetireStep {
         }
       }
       if (ticket != first) {
-        long count = ticket - first;
-        done += doneHere;
-        faults += faultsHere;
-        waitIo += count - doneHere - faultsHere;
+        count(ticket - first, doneHere, faultsHere);
         part.retired = ticket;
-        retired += (int) count;
+        retired += (int) (ticket - first);
       }
     }
     return retired;
+  }
+
+  /** Adds a pass's outcomes in one partition: {@code count} tickets, {@code doneHere} DONE and {@code faultsHere} FAULT, the rest WAIT_IO. */
+  private void count(long count, long doneHere, long faultsHere) {
+    done += doneHere;
+    faults += faultsHere;
+    waitIo += count - doneHere - faultsHere;
   }
 
   /** Whether the {@link #BLOCK} slots from {@code slot} all finished DONE and need nothing but counting. */
@@ -227,7 +262,11 @@ final class RetireStep {
     return differ == 0;
   }
 
-  private void finishWork(RingPartition part, long ticket, int slot, int status) {
+  /**
+   * Does what ticket {@code ticket} needs besides counting; false when its future's callback shut
+   * the kernel down ({@code slots}, the ring this pass reads, is freed then), so the pass must stop.
+   */
+  private boolean finishWork(RingPartition part, long ticket, int slot, int status, MemorySegment slots) {
     byte what = work[slot];
     work[slot] = 0;
     if ((what & COUNT_TENANT) != 0) {
@@ -236,12 +275,6 @@ final class RetireStep {
       int tenant = Words.get(ring, SlotLayout.slotBase(slot) + SlotLayout.TENANT_WORD);
       tenantRetired.set(tenant, tenantRetired.get(tenant) + 1);
     }
-    CompletableFuture<TaskResult> future = futures[slot];
-    if (future != null) {
-      futures[slot] = null;
-      pendingFutures.decrementAndGet();
-      future.complete(resultOf(part.ticketOf(ticket), slot, status));
-    }
     if ((what & CLEAR_EXPRESS) != 0) {
       // Before the slot can be reused: a stale copy must never carry a later ticket's stamp.
       MemorySegment lane = express;
@@ -249,6 +282,18 @@ final class RetireStep {
         ExpressLayout.clear(lane, slot);
       }
     }
+    CompletableFuture<TaskResult> future = futures[slot];
+    if (future == null) {
+      return true;
+    }
+    futures[slot] = null;
+    pendingFutures.decrementAndGet();
+    TaskResult result = resultOf(part.ticketOf(ticket), slot, status);
+    // Retired before the callbacks run: whoever the future wakes sees it retired, and a callback
+    // that shuts the kernel down starts the last pass after this ticket.
+    part.retired = ticket + 1;
+    future.complete(result);
+    return ring == slots;
   }
 
   private TaskResult resultOf(long ticket, int slot, int status) {

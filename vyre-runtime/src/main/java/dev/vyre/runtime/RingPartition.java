@@ -33,6 +33,10 @@ final class RingPartition {
     }
   }
 
+  /** Set in {@link #next} by {@link #close}: every reservation after looks too large to fit. */
+  private static final long CLOSED = 1L << 62;
+
+  /** The next ticket to take, with {@link #CLOSED} once the partition refuses reservations. */
   private final AtomicLong next = new AtomicLong();
   /**
    * Per slot, the end of the run of tickets written starting there (0: none yet). Only the entry at
@@ -85,10 +89,23 @@ final class RingPartition {
 
   /** Tickets taken so far. */
   long taken() {
-    return next.get();
+    return next.get() & ~CLOSED;
   }
 
-  /** Takes {@code count} consecutive tickets if the ring has room for them now; -1 if it has not. */
+  /**
+   * Refuses every reservation from now on (shutdown). Publishers that took tickets before still
+   * write and commit them; {@link #allCommitted} says when they have.
+   */
+  void close() {
+    next.getAndAccumulate(CLOSED, (value, bit) -> value | bit);
+  }
+
+  /** Whether every ticket taken has been committed: no publisher is between its reservation and its commit. */
+  boolean allCommitted() {
+    return committed == taken();
+  }
+
+  /** Takes {@code count} consecutive tickets if the ring has room for them now; -1 if it has not or is closed. */
   long tryReserve(int count) {
     while (true) {
       long sequence = next.get();
