@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * tiny-task throughput from several publisher threads, on a live megakernel; on CUDA also the
  * same-run launch baselines and the ping-pong floor.
  */
-@Command(name = "dispatch", description = "Round-trip latency and tiny-task throughput of a live megakernel.")
+@Command(name = "dispatch", mixinStandardHelpOptions = true, description = "Round-trip latency and tiny-task throughput of a live megakernel.")
 final class DispatchBenchCommand implements Callable<Integer> {
 
   @Mixin BackendOption backendOption;

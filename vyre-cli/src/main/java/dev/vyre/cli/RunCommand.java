@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code vyre run FILE}: runs a slot program and prints DONE_COUNT, metrics, observables and faults. */
-@Command(name = "run", description = "Run a slot program (one task per line, see examples/) on a megakernel.")
+@Command(name = "run", mixinStandardHelpOptions = true, description = "Run a slot program (one task per line, see examples/) on a megakernel.")
 final class RunCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "FILE", description = "The slot program.")

@@ -42,7 +42,7 @@ import picocli.CommandLine.Option;
  * is the median of timed runs after one untimed warm-up run (JIT, page cache), from opening the
  * file to sorted hits; bootstrapping the kernel and compiling the patterns are not timed.
  */
-@Command(name = "scan", description = "Scan throughput on a generated corpus: vyre scan per backend against grep -F -c.")
+@Command(name = "scan", mixinStandardHelpOptions = true, description = "Scan throughput on a generated corpus: vyre scan per backend against grep -F -c.")
 final class ScanBenchCommand implements Callable<Integer> {
 
   @Option(names = "--size", defaultValue = "1073741824", paramLabel = "BYTES", description = "Corpus bytes (default: ${DEFAULT-VALUE}).")
