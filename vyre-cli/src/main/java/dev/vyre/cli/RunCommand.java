@@ -29,7 +29,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code vyre run FILE}: runs a slot program and prints DONE_COUNT, metrics, observables and faults. */
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Run a slot program (one task per line, see examples/) on a megakernel.")
+@Command(name = "run", mixinStandardHelpOptions = true, description = "Run a slot program (one task per line, see examples/) on a megakernel.",
+    exitCodeListHeading = "Exit status:%n", exitCodeList = {"0:Every task finished DONE.",
+        "1:A task did not finish DONE (FAULT, WAIT_IO, or it had not ended when the run gave up).",
+        "2:An error: bad options, a program or log that cannot be read or written."})
 final class RunCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "FILE", description = "The slot program.")

@@ -14,13 +14,17 @@ record CliRun(int status, String out, String err) {
   }
 
   static CliRun withStdin(String stdin, String... args) {
+    return withStdin(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), args);
+  }
+
+  static CliRun withStdin(InputStream stdin, String... args) {
     InputStream in = System.in;
     PrintStream out = System.out;
     PrintStream err = System.err;
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     try {
-      System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+      System.setIn(stdin);
       System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
       System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
       int status = VyreCommand.execute(args);

@@ -3,6 +3,8 @@ package dev.vyre.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,5 +27,44 @@ class VyreCommandTest {
       assertTrue(run.out().startsWith("Usage: " + String.join(" ", List.of("vyre", String.join(" ", command))).strip()),
           command + ": " + run.out());
     }
+  }
+
+  @Test
+  void usageErrorsSayWhatIsWrongAndHowToFixItWithoutTheWholeHelp() {
+    CliRun unknownCommand = CliRun.of("scna");
+    assertEquals(2, unknownCommand.status());
+    assertTrue(unknownCommand.err().startsWith("vyre: Unmatched argument at index 0: 'scna'. Fix: "), unknownCommand.err());
+    assertTrue(unknownCommand.err().contains("Did you mean"), unknownCommand.err());
+    CliRun badNumber = CliRun.of("bench", "dispatch", "--tasks", "many");
+    assertEquals(2, badNumber.status());
+    assertEquals("vyre bench dispatch: Invalid value for option '--tasks': 'many' is not a long. Fix: run `vyre bench dispatch"
+        + " --help` for the usage\n", badNumber.err());
+    CliRun missing = CliRun.of("replay");
+    assertEquals(2, missing.status());
+    assertTrue(missing.err().startsWith("vyre replay: Missing required parameter: 'FILE'. Fix: "), missing.err());
+    assertEquals("", badNumber.out() + missing.out());
+  }
+
+  @Test
+  void anUnexpectedFailureIsOneLineWithAFixNotAStackTrace() {
+    InputStream directory = new InputStream() {
+      @Override
+      public int read() throws IOException {
+        throw new IOException("Is a directory");
+      }
+    };
+    CliRun run = CliRun.withStdin(directory, "conform");
+    assertEquals(2, run.status());
+    assertTrue(run.err().startsWith("vyre conform: Is a directory. Fix: "), run.err());
+    assertEquals(1, run.err().lines().count(), run.err());
+  }
+
+  @Test
+  void helpDocumentsTheExitStatuses() {
+    String help = CliRun.of("--help").out();
+    assertTrue(help.contains("Exit status:"), help);
+    assertTrue(help.contains("2     An error: a usage error"), help);
+    assertTrue(CliRun.of("run", "--help").out().contains("1   A task did not finish DONE"), "vyre run --help");
+    assertTrue(CliRun.of("doctor", "--help").out().contains("1   No backend is usable"), "vyre doctor --help");
   }
 }
