@@ -98,7 +98,7 @@ final class ScanCommand implements Callable<Integer> {
       err.println("vyre scan: " + problem.path() + ": " + problem.reason());
     }
     DfaTable table = AhoCorasickCompiler.compile(patternSet);
-    OutputStream stdout = new BufferedOutputStream(System.out, 1 << 16);
+    OutputStream stdout = new BufferedOutputStream(new StdoutStream(System.out), 1 << 16);
     ScanOutput.Format format = mode.count ? ScanOutput.Format.COUNT
         : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES;
     ScanSummary summary;

@@ -67,7 +67,9 @@ public final class VyreCommand implements Runnable {
       }
       String name = cmd.getCommandSpec().qualifiedName();
       Throwable io = error instanceof UncheckedIOException unchecked ? unchecked.getCause() : error;
-      if (io instanceof IOException) {
+      if (io instanceof StdoutStream.WriteFailed) {
+        err.println(name + ": " + StdoutStream.FAILED);
+      } else if (io instanceof IOException) {
         String problem = io instanceof NoSuchFileException ? io.getMessage() + ": no such file or directory" : io.getMessage();
         err.println(name + ": " + problem + ". Fix: check that the files named exist, are of the right kind and can be"
             + " read or written, and that the disk is not full");
@@ -82,7 +84,14 @@ public final class VyreCommand implements Runnable {
       err.flush();
       return 2;
     });
-    return commandLine.execute(args);
+    int status = commandLine.execute(args);
+    // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
+    if (System.out.checkError() && status != 2) {
+      commandLine.getErr().println("vyre: " + StdoutStream.FAILED);
+      commandLine.getErr().flush();
+      return 2;
+    }
+    return status;
   }
 
   private static boolean verbose(CommandLine.ParseResult parsed) {

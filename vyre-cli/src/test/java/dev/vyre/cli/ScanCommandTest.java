@@ -194,4 +194,18 @@ class ScanCommandTest {
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":4:sells\n" + a + ":14:shells\n", run.out());
   }
+
+  @Test
+  void aStdoutThatFailsStopsTheScanWithAnError() throws IOException {
+    byte[] hits = "ab".repeat(20_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    for (int i = 0; i < 20; i++) {
+      Files.write(dir.resolve("sub/hits" + i), hits);
+    }
+    VyreCommandTest.FullDisk disk = new VyreCommandTest.FullDisk();
+    CliRun run = CliRun.withStdout(disk, "scan", "--backend=reference", "-e", "ab", dir.toString());
+    assertEquals(2, run.status(), run.err());
+    assertEquals("vyre scan: standard output: write failed (a full disk or a closed pipe). Fix: write the output where it"
+        + " fits, e.g. > FILE on a disk with room\n", run.err());
+    assertEquals(1, disk.writes, "the scan stops at the first failed write");
+  }
 }

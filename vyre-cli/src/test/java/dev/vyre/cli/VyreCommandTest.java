@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -66,5 +67,31 @@ class VyreCommandTest {
     assertTrue(help.contains("2     An error: a usage error"), help);
     assertTrue(CliRun.of("run", "--help").out().contains("1   A task did not finish DONE"), "vyre run --help");
     assertTrue(CliRun.of("doctor", "--help").out().contains("1   No backend is usable"), "vyre doctor --help");
+  }
+
+  /** A stdout that fails every write, as a full disk or a closed pipe does; counts the writes tried. */
+  static final class FullDisk extends OutputStream {
+    int writes;
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      writes++;
+      throw new IOException("No space left on device");
+    }
+  }
+
+  @Test
+  void outputThatCannotBeWrittenIsAnError() {
+    for (String[] args : new String[][] {{"doctor"}, {"--help"}, {"conform", "--list"}, {"replay", "--help"}}) {
+      CliRun run = CliRun.withStdout(new FullDisk(), args);
+      assertEquals(2, run.status(), List.of(args) + ": " + run.err());
+      assertEquals("vyre: standard output: write failed (a full disk or a closed pipe). Fix: write the output where it"
+          + " fits, e.g. > FILE on a disk with room\n", run.err(), List.of(args).toString());
+    }
   }
 }
