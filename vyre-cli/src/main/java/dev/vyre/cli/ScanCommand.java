@@ -115,7 +115,17 @@ final class ScanCommand implements Callable<Integer> {
             + (options.stageOnDevice() ? ", each chunk copied to device memory" : ", scanned in place"));
       }
       try (ScanProgress progress = ScanProgress.start(job::bytesScanned, targets.totalBytes(), err)) {
-        summary = job.run(targets.files(), output::file);
+        // Ctrl-C or SIGTERM: the files printed so far reach stdout whole, and the progress line is erased.
+        Thread interrupted = Thread.ofPlatform().unstarted(() -> {
+          progress.close();
+          output.interrupted();
+        });
+        Runtime.getRuntime().addShutdownHook(interrupted);
+        try {
+          summary = job.run(targets.files(), output::file);
+        } finally {
+          removeShutdownHook(interrupted);
+        }
       }
       phases = job.phases();
     }
@@ -138,6 +148,14 @@ final class ScanCommand implements Callable<Integer> {
   static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options) {
     return builder.slots(options.ringSlots()).singlePriority(Priority.NORMAL)
         .workers(Runtime.getRuntime().availableProcessors()).bootstrap();
+  }
+
+  private static void removeShutdownHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // The hook runs now and flushes what was printed.
+    }
   }
 
   /** The -e patterns, then each -f file's; without either, the first operand is the pattern. */
