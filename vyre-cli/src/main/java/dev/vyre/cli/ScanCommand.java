@@ -122,7 +122,12 @@ final class ScanCommand implements Callable<Integer> {
         });
         Runtime.getRuntime().addShutdownHook(interrupted);
         try {
-          summary = job.run(targets.files(), output::file);
+          summary = job.run(targets.files(), Terminal.isTerminal(Terminal.STDOUT)
+              ? result -> progress.printing(() -> {
+                output.file(result);
+                output.flush();
+              })
+              : output::file);
         } finally {
           removeShutdownHook(interrupted);
         }

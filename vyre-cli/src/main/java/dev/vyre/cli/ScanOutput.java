@@ -94,7 +94,8 @@ final class ScanOutput implements AutoCloseable {
     json.flush();
   }
 
-  private void flush() {
+  /** Writes out what is buffered (per file when stdout is the terminal the progress line is on). */
+  void flush() {
     try {
       out.flush();
     } catch (IOException e) {
