@@ -208,4 +208,16 @@ class ScanCommandTest {
         + " fits, e.g. > FILE on a disk with room\n", run.err());
     assertEquals(1, disk.writes, "the scan stops at the first failed write");
   }
+
+  @Test
+  void negativeOrZeroSizesAreRefusedNotQuietlyReplaced() {
+    for (String[] option : new String[][] {{"--chunk-size", "-5"}, {"--chunk-size", "0"}, {"--task-size", "-1"},
+        {"--buffers", "-1"}}) {
+      CliRun run = run(option[0], option[1], "-e", "sells", a.toString());
+      assertEquals(2, run.status(), List.of(option) + ": " + run.out());
+      assertTrue(run.err().startsWith("vyre: " + option[0] + ": " + option[1] + " ") && run.err().contains(". Fix: "),
+          run.err());
+      assertEquals("", run.out());
+    }
+  }
 }
