@@ -2,6 +2,7 @@ package dev.vyre.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vyre.cli.conform.Json;
+import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.wire.Opcodes;
@@ -59,6 +60,14 @@ final class DispatchBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    atLeast("--tasks", tasks, 1);
+    atLeast("--batch", batch, 1);
+    atLeast("--round-trips", roundTrips, 1);
+    atLeast("--runs", runs, 1);
+    atLeast("--idle-seconds", idleSeconds, 1);
+    atLeast("--publishers", publishers, 0);
+    OutputFiles.requireWritable("--json", json);
+    OutputFiles.requireWritable("--round-trip-log", roundTripLog);
     int threads = publishers > 0 ? publishers : Math.min(8, Runtime.getRuntime().availableProcessors());
     Map<String, Object> results = new LinkedHashMap<>();
     results.put("date", Instant.now().toString());
@@ -117,6 +126,12 @@ final class DispatchBenchCommand implements Callable<Integer> {
       Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
     }
     return 0;
+  }
+
+  private static void atLeast(String option, long value, long least) {
+    if (value < least) {
+      throw InputException.of(option, value + " is below " + least, "pass " + least + " or more (vyre bench dispatch --help)");
+    }
   }
 
   private static void printTable(PrintStream out, Map<String, Object> results) {
