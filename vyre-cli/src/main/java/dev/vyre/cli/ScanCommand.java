@@ -155,7 +155,7 @@ final class ScanCommand implements Callable<Integer> {
         .workers(Runtime.getRuntime().availableProcessors()).bootstrap();
   }
 
-  private static void removeShutdownHook(Thread hook) {
+  static void removeShutdownHook(Thread hook) {
     try {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException shuttingDown) {
