@@ -93,7 +93,14 @@ final class ScanCommand implements Callable<Integer> {
     PatternSet patternSet = patternSet(paths);
     Backends.Choice choice = Backends.select(backend);
     ScanOptions options = tuning.options(choice.backend().name(), !mode.count);
-    ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of(".")) : paths.stream().map(Path::of).toList());
+    // grep reads stdin for "-"; a file of that name is ./-
+    boolean stdin = paths.contains("-");
+    if (stdin) {
+      err.println("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices; save it to a"
+          + " file first)");
+    }
+    ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of("."))
+        : paths.stream().filter(path -> !path.equals("-")).map(Path::of).toList());
     for (ScanTargets.Problem problem : targets.problems()) {
       err.println("vyre scan: " + problem.path() + ": " + problem.reason());
     }
@@ -140,7 +147,7 @@ final class ScanCommand implements Callable<Integer> {
           summary.rescans());
       err.println("vyre scan: " + phases.describe(summary.nanos()));
     }
-    if (!targets.problems().isEmpty() || summary.failedFiles() > 0) {
+    if (stdin || !targets.problems().isEmpty() || summary.failedFiles() > 0) {
       return 2;
     }
     return summary.matches() > 0 ? 0 : 1;

@@ -220,4 +220,13 @@ class ScanCommandTest {
       assertEquals("", run.out());
     }
   }
+
+  @Test
+  void aDashIsStandardInputToAGrepUserSoItIsNamedAsSuchAndSkipped() {
+    CliRun run = CliRun.withStdin("sells\n", "scan", "--backend=reference", "-e", "sells", "-", a.toString());
+    assertEquals(2, run.status(), run.err());
+    assertEquals(a + ":4:sells\n", run.out());
+    assertEquals("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices; save it to a"
+        + " file first)\n", run.err());
+  }
 }
