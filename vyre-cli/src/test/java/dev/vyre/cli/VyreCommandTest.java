@@ -3,10 +3,12 @@ package dev.vyre.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vyre.runtime.Backends;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** The {@code vyre} command line as a whole: help on every command, usage errors, exit statuses. */
@@ -93,5 +95,16 @@ class VyreCommandTest {
       assertEquals("vyre: standard output: write failed (a full disk or a closed pipe). Fix: write the output where it"
           + " fits, e.g. > FILE on a disk with room\n", run.err(), List.of(args).toString());
     }
+  }
+
+  @Test
+  void anUnusableBackendIsOneProblemWithOneFix() {
+    Assumptions.assumeFalse(Backends.all().stream().anyMatch(b -> b.name().equals("cuda") && b.availability().usable()),
+        "CUDA is usable here");
+    CliRun run = CliRun.of("scan", "--backend", "cuda", "-e", "x", ".");
+    assertEquals(2, run.status());
+    assertTrue(run.err().startsWith("vyre: --backend: backend cuda is unusable here: "), run.err());
+    assertEquals(1, run.err().split("Fix: ", -1).length - 1, run.err());
+    assertTrue(run.err().strip().endsWith("or run `vyre doctor` for details, or use --backend reference"), run.err());
   }
 }
