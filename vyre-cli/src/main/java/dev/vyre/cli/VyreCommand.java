@@ -51,6 +51,8 @@ public final class VyreCommand implements Runnable {
    */
   public static int execute(String... args) {
     CommandLine commandLine = new CommandLine(new VyreCommand());
+    // As in grep, the argument of -e is the pattern even when it looks like an option (-e -foo).
+    commandLine.getSubcommands().get("scan").setAllowOptionsAsOptionParameters(true);
     commandLine.setParameterExceptionHandler((error, arguments) -> {
       CommandLine cmd = error.getCommandLine();
       String name = cmd.getCommandSpec().qualifiedName();

@@ -229,4 +229,12 @@ class ScanCommandTest {
     assertEquals("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices; save it to a"
         + " file first)\n", run.err());
   }
+
+  @Test
+  void aPatternAfterDashEIsTakenAsGivenEvenWhenItLooksLikeAnOption() throws IOException {
+    Path options = Files.writeString(dir.resolve("options.txt"), "grep -foo -i\n");
+    CliRun run = run("-e", "-foo", "--regexp=-i", options.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(options + ":5:-foo\n" + options + ":10:-i\n", run.out());
+  }
 }
