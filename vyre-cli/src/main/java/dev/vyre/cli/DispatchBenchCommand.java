@@ -62,6 +62,10 @@ final class DispatchBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     atLeast("--tasks", tasks, 1);
     atLeast("--batch", batch, 1);
+    if (batch > slots) {
+      throw InputException.of("--batch", batch + " tasks do not fit the ring of " + slots + " slots",
+          "pass a --batch of at most --slots");
+    }
     atLeast("--round-trips", roundTrips, 1);
     atLeast("--runs", runs, 1);
     atLeast("--idle-seconds", idleSeconds, 1);

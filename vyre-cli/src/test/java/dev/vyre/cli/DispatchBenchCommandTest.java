@@ -44,7 +44,7 @@ class DispatchBenchCommandTest {
   void valuesThatMeasureNothingAreRefusedBeforeTheRun() {
     for (String[] option : new String[][] {{"--tasks", "0"}, {"--tasks", "-5"}, {"--batch", "0"}, {"--batch", "-1"},
         {"--round-trips", "0"}, {"--runs", "0"}, {"--runs", "-3"}, {"--idle-seconds", "0"}, {"--idle-seconds", "-1"},
-        {"--publishers", "-1"}}) {
+        {"--publishers", "-1"}, {"--batch", "65537"}}) {
       CliRun run = CliRun.of("bench", "dispatch", "--backend", "reference", option[0], option[1]);
       assertEquals(2, run.status(), List.of(option) + ": " + run.out() + run.err());
       assertTrue(run.err().startsWith("vyre: " + option[0] + ": " + option[1] + " ") && run.err().contains(". Fix: "),
