@@ -53,6 +53,7 @@ public final class VyreCommand implements Runnable {
     CommandLine commandLine = new CommandLine(new VyreCommand());
     // As in grep, the argument of -e is the pattern even when it looks like an option (-e -foo).
     commandLine.getSubcommands().get("scan").setAllowOptionsAsOptionParameters(true);
+    inheritVersion(commandLine);
     commandLine.setParameterExceptionHandler((error, arguments) -> {
       CommandLine cmd = error.getCommandLine();
       String name = cmd.getCommandSpec().qualifiedName();
@@ -94,6 +95,14 @@ public final class VyreCommand implements Runnable {
       return 2;
     }
     return status;
+  }
+
+  /** Subcommands answer --version with vyre's version (they printed an empty line). */
+  private static void inheritVersion(CommandLine parent) {
+    for (CommandLine sub : parent.getSubcommands().values()) {
+      sub.getCommandSpec().version(parent.getCommandSpec().version());
+      inheritVersion(sub);
+    }
   }
 
   private static boolean verbose(CommandLine.ParseResult parsed) {

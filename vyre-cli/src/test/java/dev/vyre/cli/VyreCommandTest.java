@@ -33,6 +33,19 @@ class VyreCommandTest {
   }
 
   @Test
+  void everyCommandThatTakesVersionPrintsIt() {
+    for (List<String> command : COMMANDS.subList(0, 3)) {
+      String[] args = new String[command.size() + 1];
+      command.toArray(args);
+      args[command.size()] = "--version";
+      CliRun run = CliRun.of(args);
+      assertEquals(0, run.status(), command + ": " + run.err());
+      assertEquals("vyre 0.1.0 (JVM)\n", run.out(), command.toString());
+    }
+    assertEquals("vyre 0.1.0 (JVM)\n", CliRun.of("plan", "barriers", "-V").out());
+  }
+
+  @Test
   void usageErrorsSayWhatIsWrongAndHowToFixItWithoutTheWholeHelp() {
     CliRun unknownCommand = CliRun.of("scna");
     assertEquals(2, unknownCommand.status());
