@@ -54,39 +54,8 @@ public final class VyreCommand implements Runnable {
     // As in grep, the argument of -e is the pattern even when it looks like an option (-e -foo).
     commandLine.getSubcommands().get("scan").setAllowOptionsAsOptionParameters(true);
     inheritVersion(commandLine);
-    commandLine.setParameterExceptionHandler((error, arguments) -> {
-      CommandLine cmd = error.getCommandLine();
-      String name = cmd.getCommandSpec().qualifiedName();
-      PrintWriter err = cmd.getErr();
-      err.println(name + ": " + error.getMessage() + ". Fix: run `" + name + " --help` for the usage");
-      CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
-      return cmd.getCommandSpec().exitCodeOnInvalidInput();
-    });
-    commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
-      PrintWriter err = cmd.getErr();
-      if (error instanceof VyreException vyre) {
-        err.println("vyre: " + vyre.getMessage());
-        return 2;
-      }
-      String name = cmd.getCommandSpec().qualifiedName();
-      Throwable io = error instanceof UncheckedIOException unchecked ? unchecked.getCause() : error;
-      if (io instanceof StdoutStream.WriteFailed) {
-        err.println(name + ": " + StdoutStream.FAILED);
-      } else if (io instanceof IOException) {
-        String problem = io instanceof NoSuchFileException ? io.getMessage() + ": no such file or directory" : io.getMessage();
-        err.println(name + ": " + problem + ". Fix: check that the files named exist, are of the right kind and can be"
-            + " read or written, and that the disk is not full");
-      } else {
-        err.println(name + ": unexpected error: " + error + ". Fix: this is a bug in vyre; please report it with the"
-            + " command line" + (verbose(parsed) ? " and the stack below" : " (--verbose, where the command has it,"
-            + " prints the stack)"));
-      }
-      if (verbose(parsed)) {
-        error.printStackTrace(err);
-      }
-      err.flush();
-      return 2;
-    });
+    commandLine.setParameterExceptionHandler(VyreCommand::usageError);
+    commandLine.setExecutionExceptionHandler(VyreCommand::failure);
     int status = commandLine.execute(args);
     // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
     if (System.out.checkError() && status != 2) {
@@ -95,6 +64,43 @@ public final class VyreCommand implements Runnable {
       return 2;
     }
     return status;
+  }
+
+  /** A bad command line: the problem, where to read the usage, and picocli's "Did you mean". */
+  private static int usageError(CommandLine.ParameterException error, String[] args) {
+    CommandLine cmd = error.getCommandLine();
+    String name = cmd.getCommandSpec().qualifiedName();
+    PrintWriter err = cmd.getErr();
+    err.println(name + ": " + error.getMessage() + ". Fix: run `" + name + " --help` for the usage");
+    CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
+    return cmd.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  /** A command that threw: vyre's errors carry their Fix; I/O errors and bugs get one. */
+  private static int failure(Exception error, CommandLine cmd, CommandLine.ParseResult parsed) {
+    PrintWriter err = cmd.getErr();
+    if (error instanceof VyreException vyre) {
+      err.println("vyre: " + vyre.getMessage());
+      return 2;
+    }
+    String name = cmd.getCommandSpec().qualifiedName();
+    Throwable io = error instanceof UncheckedIOException unchecked ? unchecked.getCause() : error;
+    if (io instanceof StdoutStream.WriteFailed) {
+      err.println(name + ": " + StdoutStream.FAILED);
+    } else if (io instanceof IOException) {
+      String problem = io instanceof NoSuchFileException ? io.getMessage() + ": no such file or directory" : io.getMessage();
+      err.println(name + ": " + problem + ". Fix: check that the files named exist, are of the right kind and can be"
+          + " read or written, and that the disk is not full");
+    } else {
+      err.println(name + ": unexpected error: " + error + ". Fix: this is a bug in vyre; please report it with the"
+          + " command line" + (verbose(parsed) ? " and the stack below" : " (--verbose, where the command has it,"
+          + " prints the stack)"));
+    }
+    if (verbose(parsed)) {
+      error.printStackTrace(err);
+    }
+    err.flush();
+    return 2;
   }
 
   /** Subcommands answer --version with vyre's version (they printed an empty line). */
