@@ -3,7 +3,7 @@ package dev.vyre.cli;
 import picocli.CommandLine.Command;
 
 /** {@code vyre bench}: end-to-end measurements of real work (JMH covers the host logic). */
-@Command(name = "bench", description = "Measure dispatch and scan throughput on a backend.",
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Measure dispatch and scan throughput on a backend.",
     subcommands = {DispatchBenchCommand.class, ScanBenchCommand.class})
 final class BenchCommand implements Runnable {
 

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code vyre conform}: the JSON-lines contract of CONFORMANCE.md on stdin/stdout. */
-@Command(name = "conform", description = "Read JSON lines on stdin, answer one JSON line each (CONFORMANCE.md).")
+@Command(name = "conform", mixinStandardHelpOptions = true, description = "Read JSON lines on stdin, answer one JSON line each (CONFORMANCE.md).")
 final class ConformCommand implements Callable<Integer> {
 
   @Option(names = "--list", description = "List the supported fn names and exit.")

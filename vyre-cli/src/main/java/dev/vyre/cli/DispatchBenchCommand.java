@@ -2,6 +2,7 @@ package dev.vyre.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vyre.cli.conform.Json;
+import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.wire.Opcodes;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Option;
  * tiny-task throughput from several publisher threads, on a live megakernel; on CUDA also the
  * same-run launch baselines and the ping-pong floor.
  */
-@Command(name = "dispatch", description = "Round-trip latency and tiny-task throughput of a live megakernel.")
+@Command(name = "dispatch", mixinStandardHelpOptions = true, description = "Round-trip latency and tiny-task throughput of a live megakernel.")
 final class DispatchBenchCommand implements Callable<Integer> {
 
   @Mixin BackendOption backendOption;
@@ -59,6 +60,18 @@ final class DispatchBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    atLeast("--tasks", tasks, 1);
+    atLeast("--batch", batch, 1);
+    if (batch > slots) {
+      throw InputException.of("--batch", batch + " tasks do not fit the ring of " + slots + " slots",
+          "pass a --batch of at most --slots");
+    }
+    atLeast("--round-trips", roundTrips, 1);
+    atLeast("--runs", runs, 1);
+    atLeast("--idle-seconds", idleSeconds, 1);
+    atLeast("--publishers", publishers, 0);
+    OutputFiles.requireWritable("--json", json);
+    OutputFiles.requireWritable("--round-trip-log", roundTripLog);
     int threads = publishers > 0 ? publishers : Math.min(8, Runtime.getRuntime().availableProcessors());
     Map<String, Object> results = new LinkedHashMap<>();
     results.put("date", Instant.now().toString());
@@ -117,6 +130,12 @@ final class DispatchBenchCommand implements Callable<Integer> {
       Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
     }
     return 0;
+  }
+
+  private static void atLeast(String option, long value, long least) {
+    if (value < least) {
+      throw InputException.of(option, value + " is below " + least, "pass " + least + " or more (vyre bench dispatch --help)");
+    }
   }
 
   private static void printTable(PrintStream out, Map<String, Object> results) {

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** The measurements behind {@code vyre bench dispatch}; each one does real work on a live kernel. */
 final class DispatchMeasurements {
@@ -114,10 +115,13 @@ final class DispatchMeasurements {
     AtomicLong remaining = new AtomicLong(total);
     long doneBefore = kernel.stats().retired();
     Thread[] threads = new Thread[publishers];
+    // A publisher refused by the kernel fails the run; it must not be measured as a run that published less.
+    AtomicReference<Throwable> failed = new AtomicReference<>();
     long start = System.nanoTime();
     for (int p = 0; p < publishers; p++) {
       int publisher = p;
-      threads[p] = Thread.ofPlatform().name("vyre-bench-publisher-" + p).start(() -> {
+      threads[p] = Thread.ofPlatform().name("vyre-bench-publisher-" + p)
+          .uncaughtExceptionHandler((thread, error) -> failed.compareAndSet(null, error)).start(() -> {
         TaskBatch batch = new TaskBatch(batchSize);
         int store = ControlLayout.OBSERVABLE_BASE + publisher % 8;
         while (true) {
@@ -151,6 +155,12 @@ final class DispatchMeasurements {
     }
     for (Thread thread : threads) {
       thread.join();
+    }
+    if (failed.get() instanceof RuntimeException error) {
+      throw error;
+    }
+    if (failed.get() instanceof Error error) {
+      throw error;
     }
     double publishSeconds = (System.nanoTime() - start) / 1e9;
     if (!kernel.drain(Duration.ofSeconds(120))) {

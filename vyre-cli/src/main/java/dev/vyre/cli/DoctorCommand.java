@@ -8,7 +8,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
 /** {@code vyre doctor}: what this machine can run, and exactly why a backend cannot. */
-@Command(name = "doctor", description = "Report the JDK and every backend: usable or not, and why.")
+@Command(name = "doctor", mixinStandardHelpOptions = true, description = "Report the JDK and every backend: usable or not, and why.",
+    exitCodeListHeading = "Exit status:%n", exitCodeList = {"0:A backend is usable.", "1:No backend is usable."})
 final class DoctorCommand implements Callable<Integer> {
 
   @Override

@@ -9,7 +9,7 @@ import java.time.Duration;
 
 /**
  * The live one-line dashboard of {@code vyre run --watch}: samples the running kernel's telemetry
- * every interval and rewrites one line on a terminal (or prints one line per sample when the
+ * every interval and rewrites one line when stderr is a terminal (or prints one line per sample when the
  * output is not a terminal). Closing it takes and prints a final sample. Inactive when no interval
  * is given, so the caller needs no branch.
  */
@@ -30,8 +30,7 @@ final class LiveDashboard implements AutoCloseable {
 
   /** Starts watching {@code kernel} every {@code intervalMillis}, or returns an inactive dashboard when it is null. */
   static LiveDashboard start(Megakernel kernel, Long intervalMillis, PrintStream out) {
-    java.io.Console console = System.console();
-    return start(kernel, intervalMillis, out, console != null && console.isTerminal());
+    return start(kernel, intervalMillis, out, Terminal.isTerminal(Terminal.STDERR));
   }
 
   static LiveDashboard start(Megakernel kernel, Long intervalMillis, PrintStream out, boolean rewriteLine) {

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -52,8 +53,8 @@ final class PlanCommand implements Runnable {
   int barriers(@Option(names = "--json", required = true, paramLabel = "FILE", description = "Input JSON, - for stdin.")
       String file) {
     JsonNode input = read(file);
-    MegakernelBarrierPlan plan = MegakernelBarrierPlanner.planMegakernelBarriers(Json.u64(input, "wave_count"),
-        PlannerJson.dependencies(input));
+    MegakernelBarrierPlan plan = fromFields(file, () -> MegakernelBarrierPlanner.planMegakernelBarriers(
+        Json.u64(input, "wave_count"), PlannerJson.dependencies(input)));
     printGroups(plan, "barrier-free");
     return 0;
   }
@@ -65,10 +66,11 @@ final class PlanCommand implements Runnable {
   int frontier(@Option(names = "--json", required = true, paramLabel = "FILE", description = "Input JSON, - for stdin.")
       String file) {
     JsonNode input = read(file);
-    long readback = Json.u64(input, "readback_bytes");
-    MegakernelFrontierMemoryPlan plan = MegakernelFrontierMemoryPlanner.planMegakernelFrontierMemoryWithScratch(
-        PlannerJson.waves(input), PlannerJson.dependencies(input), Json.u64(input, "resident_graph_bytes"),
-        Json.u64(input, "budget_bytes"), readback, new MegakernelBarrierScratch());
+    long readback = fromFields(file, () -> Json.u64(input, "readback_bytes"));
+    MegakernelFrontierMemoryPlan plan = fromFields(file, () -> MegakernelFrontierMemoryPlanner
+        .planMegakernelFrontierMemoryWithScratch(PlannerJson.waves(input), PlannerJson.dependencies(input),
+            Json.u64(input, "resident_graph_bytes"), Json.u64(input, "budget_bytes"), readback,
+            new MegakernelBarrierScratch()));
     printGroups(plan.barriers(), "budget-fitted");
     printPeaks(plan.peakFrontierBytes(), plan.peakScratchBytes(), plan.peakOutputBytes(), plan.maxGroupWidth());
     out().printf("amortized readback: %s bytes (the larger of telemetry %s and peak output)%n",
@@ -82,11 +84,11 @@ final class PlanCommand implements Runnable {
   int cudaFrontier(@Option(names = "--json", required = true, paramLabel = "FILE", description = "Input JSON, - for stdin.")
       String file) {
     JsonNode input = read(file);
-    CudaMegakernelFrontierExecutionPlan plan = CudaMegakernelBarrierPlanner.planCudaFrontierMegakernelExecution(
-        new CudaMegakernelPlanCache(), PlannerJson.identity(input), PlannerJson.sample(input), PlannerJson.graph(input),
-        Json.u64(input, "bytes_per_node"), Json.u64(input, "bytes_per_edge"), PlannerJson.waves(input),
-        PlannerJson.dependencies(input), Json.u64(input, "budget_bytes"), Json.f64(input, "launch_overhead_ns"),
-        Json.f64(input, "fusion_pressure"));
+    CudaMegakernelFrontierExecutionPlan plan = fromFields(file, () -> CudaMegakernelBarrierPlanner
+        .planCudaFrontierMegakernelExecution(new CudaMegakernelPlanCache(), PlannerJson.identity(input),
+            PlannerJson.sample(input), PlannerJson.graph(input), Json.u64(input, "bytes_per_node"),
+            Json.u64(input, "bytes_per_edge"), PlannerJson.waves(input), PlannerJson.dependencies(input),
+            Json.u64(input, "budget_bytes"), Json.f64(input, "launch_overhead_ns"), Json.f64(input, "fusion_pressure")));
     printGroups(plan.barriers(), "budget-fitted");
     printPeaks(plan.peakFrontierBytes(), plan.peakScratchBytes(), plan.peakOutputBytes(), plan.maxGroupWidth());
     printExecution(plan.execution(), plan.amortizedReadbackBytes());
@@ -138,8 +140,30 @@ final class PlanCommand implements Runnable {
         u64(memory.requiredBytes()), u64(memory.budgetBytes()), memory.memoryPressureBps());
   }
 
+  /**
+   * Runs {@code plan} on the input's fields. The field readers are {@code vyre conform}'s, whose
+   * errors name conform as their source; here they name the input.
+   */
+  private static <T> T fromFields(String file, Supplier<T> plan) {
+    try {
+      return plan.get();
+    } catch (InputException e) {
+      String conform = "conform: ";
+      int fix = e.getMessage().lastIndexOf(". Fix: ");
+      if (!e.getMessage().startsWith(conform) || fix < 0) {
+        throw e;
+      }
+      throw InputException.of(source(file), e.getMessage().substring(conform.length(), fix),
+          e.getMessage().substring(fix + ". Fix: ".length()));
+    }
+  }
+
+  private static String source(String file) {
+    return file.equals("-") ? "stdin" : file;
+  }
+
   private JsonNode read(String file) {
-    String source = file.equals("-") ? "stdin" : file;
+    String source = source(file);
     byte[] bytes;
     try {
       bytes = file.equals("-") ? System.in.readAllBytes() : Files.readAllBytes(Path.of(file));

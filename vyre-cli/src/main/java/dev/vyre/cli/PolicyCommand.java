@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code vyre policy}: ask the launch policy what it would do with a queue. */
-@Command(name = "policy", description = "Ask the megakernel launch policy what it would do.",
+@Command(name = "policy", mixinStandardHelpOptions = true, description = "Ask the megakernel launch policy what it would do.",
     subcommands = PolicyCommand.Recommend.class)
 final class PolicyCommand implements Runnable {
 
@@ -34,7 +34,7 @@ final class PolicyCommand implements Runnable {
   }
 
   /** {@code vyre policy recommend}: the standard policy's recommendation for one request. */
-  @Command(name = "recommend", description = {
+  @Command(name = "recommend", mixinStandardHelpOptions = true, description = {
       "Recommend geometry, workers, hit capacity, topology and route for a launch request.",
       "REQUEST is a JSON object with the 17 fields of CONFORMANCE.md §3 (queue_len, requested_worker_groups, "
           + "max_workgroup_size_x, ..., device_memory_budget_bytes)."})

@@ -44,7 +44,8 @@ final class ReplayCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (!Files.isRegularFile(file)) {
-      throw InputException.of(file.toString(), "no such file", "pass the path of a replay log, e.g. one written by vyre run --record");
+      String problem = Files.isDirectory(file) ? "is a directory" : Files.exists(file) ? "not a regular file" : "no such file";
+      throw InputException.of(file.toString(), problem, "pass the path of a replay log, e.g. one written by vyre run --record");
     }
     ReplayScan scan = RingLog.read(file);
     PrintWriter out = spec.commandLine().getOut();

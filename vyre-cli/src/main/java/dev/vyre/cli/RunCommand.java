@@ -14,6 +14,7 @@ import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotStatus;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.CharacterCodingException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -29,7 +30,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code vyre run FILE}: runs a slot program and prints DONE_COUNT, metrics, observables and faults. */
-@Command(name = "run", description = "Run a slot program (one task per line, see examples/) on a megakernel.")
+@Command(name = "run", mixinStandardHelpOptions = true, description = "Run a slot program (one task per line, see examples/) on a megakernel.",
+    exitCodeListHeading = "Exit status:%n", exitCodeList = {"0:Every task finished DONE.",
+        "1:A task did not finish DONE (FAULT, WAIT_IO, or it had not ended when the run gave up).",
+        "2:An error: bad options, a program or log that cannot be read or written."})
 final class RunCommand implements Callable<Integer> {
 
   @Parameters(paramLabel = "FILE", description = "The slot program.")
@@ -66,14 +70,30 @@ final class RunCommand implements Callable<Integer> {
       description = "Records in a new replay log (default: one per task; an existing log keeps its own capacity).")
   Long recordCapacity;
 
+  /** The longest --timeout whose nanoseconds fit a long (292 years). */
+  private static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L;
+
   @Override
   public Integer call() throws Exception {
+    if (timeoutSeconds < 1 || timeoutSeconds > MAX_TIMEOUT_SECONDS) {
+      throw InputException.of("--timeout", timeoutSeconds + " seconds is outside 1.." + MAX_TIMEOUT_SECONDS,
+          "pass how many seconds to wait for the next task to end, e.g. 30");
+    }
+    if (recordCapacity != null && recordFile == null) {
+      throw InputException.of("--record-capacity", "there is no log to size without --record", "add --record FILE, or drop it");
+    }
     String text;
+    String slotProgram = "pass a slot program (text, one task per line, e.g. examples/hello.vslot)";
     try {
       text = Files.readString(file);
     } catch (NoSuchFileException e) {
       throw InputException.of(file.toString(), "no such file", "pass the path of a slot program, e.g. examples/hello.vslot");
+    } catch (CharacterCodingException e) {
+      throw InputException.of(file.toString(), "not UTF-8 text", slotProgram);
     } catch (IOException e) {
+      if (Files.isDirectory(file)) {
+        throw InputException.of(file.toString(), "is a directory", slotProgram);
+      }
       throw InputException.of(file.toString(), "cannot read: " + e.getMessage(), "check the file's permissions");
     }
     List<Task> tasks = SlotProgram.parse(file.toString(), text);

@@ -2,6 +2,7 @@ package dev.vyre.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vyre.cli.conform.Json;
+import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.io.BufferPool;
@@ -19,9 +20,12 @@ import dev.vyre.runtime.scan.ScanSummary;
 import dev.vyre.runtime.spi.MegakernelBackend;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -42,7 +46,7 @@ import picocli.CommandLine.Option;
  * is the median of timed runs after one untimed warm-up run (JIT, page cache), from opening the
  * file to sorted hits; bootstrapping the kernel and compiling the patterns are not timed.
  */
-@Command(name = "scan", description = "Scan throughput on a generated corpus: vyre scan per backend against grep -F -c.")
+@Command(name = "scan", mixinStandardHelpOptions = true, description = "Scan throughput on a generated corpus: vyre scan per backend against grep -F -c.")
 final class ScanBenchCommand implements Callable<Integer> {
 
   @Option(names = "--size", defaultValue = "1073741824", paramLabel = "BYTES", description = "Corpus bytes (default: ${DEFAULT-VALUE}).")
@@ -72,16 +76,32 @@ final class ScanBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
-    Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("vyre-bench-scan");
+    atLeast("--size", size, 1, Long.MAX_VALUE);
+    atLeast("--patterns", patterns, 1, PatternSet.MAX_PATTERNS);
+    atLeast("--runs", runs, 1, Integer.MAX_VALUE);
+    OutputFiles.requireWritable("--json", json);
+    Path work = dir != null ? workDirectory(dir) : Files.createTempDirectory("vyre-bench-scan");
+    // Ctrl-C must not leave a temporary corpus (1 GiB by default) behind.
+    Thread cleanUp = Thread.ofPlatform().unstarted(() -> deleteTemporary(work));
+    if (dir == null) {
+      Runtime.getRuntime().addShutdownHook(cleanUp);
+    }
     try {
       Path corpus = work.resolve("corpus");
       Path patternFile = work.resolve("patterns");
-      List<String> literals = ScanCorpus.literals(patterns, ScanCorpus.DEFAULT_SEED);
-      ScanCorpus.writePatterns(patternFile, literals);
       // A corpus kept in --dir is reused when it was written with the same size, literals and seed.
       Path recipe = work.resolve("corpus.recipe");
       String wanted = size + " bytes, " + patterns + " literals, seed " + ScanCorpus.DEFAULT_SEED;
-      if (dir != null && Files.exists(recipe) && Files.readString(recipe).equals(wanted) && Files.size(corpus) == size) {
+      boolean reuse = dir != null && Files.exists(recipe) && Files.readString(recipe).equals(wanted)
+          && Files.size(corpus) == size;
+      long free = Files.getFileStore(work).getUsableSpace() + (Files.exists(corpus) ? Files.size(corpus) : 0);
+      if (!reuse && size > free) {
+        throw InputException.of("--size", String.format("%,d bytes do not fit the %,d bytes free in %s", size, free, work),
+            "pass a smaller --size, or --dir on a disk with room");
+      }
+      List<String> literals = ScanCorpus.literals(patterns, ScanCorpus.DEFAULT_SEED);
+      ScanCorpus.writePatterns(patternFile, literals);
+      if (reuse) {
         out.printf("vyre bench scan: reusing %s (%s)%n", corpus, wanted);
       } else {
         out.printf("vyre bench scan: writing %,d bytes with %d literals to %s%n", size, patterns, work);
@@ -113,11 +133,41 @@ final class ScanBenchCommand implements Callable<Integer> {
       return 0;
     } finally {
       if (dir == null) {
-        Files.deleteIfExists(work.resolve("corpus"));
-        Files.deleteIfExists(work.resolve("patterns"));
-        Files.deleteIfExists(work.resolve("corpus.recipe"));
-        Files.deleteIfExists(work);
+        ScanCommand.removeShutdownHook(cleanUp);
+        deleteTemporary(work);
       }
+    }
+  }
+
+  private static void atLeast(String option, long value, long least, long most) {
+    if (value < least || value > most) {
+      throw InputException.of(option, value + " is outside " + least + ".." + most,
+          "pass a value in that range (vyre bench scan --help)");
+    }
+  }
+
+  private static Path workDirectory(Path dir) {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw InputException.of("--dir", dir + " is not a directory", "pass a directory, or a path where one can be created");
+    }
+    try {
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      String why = e instanceof FileSystemException fs && fs.getReason() != null ? fs.getReason()
+          : e instanceof NoSuchFileException ? "no such file or directory" : e.toString();
+      throw InputException.of("--dir", dir + " cannot be created (" + why + ")",
+          "pass a directory, or a path where one can be created");
+    }
+  }
+
+  private static void deleteTemporary(Path work) {
+    try {
+      Files.deleteIfExists(work.resolve("corpus"));
+      Files.deleteIfExists(work.resolve("patterns"));
+      Files.deleteIfExists(work.resolve("corpus.recipe"));
+      Files.deleteIfExists(work);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -93,12 +93,19 @@ final class ScanCommand implements Callable<Integer> {
     PatternSet patternSet = patternSet(paths);
     Backends.Choice choice = Backends.select(backend);
     ScanOptions options = tuning.options(choice.backend().name(), !mode.count);
-    ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of(".")) : paths.stream().map(Path::of).toList());
+    // grep reads stdin for "-"; a file of that name is ./-
+    boolean stdin = paths.contains("-");
+    if (stdin) {
+      err.println("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices; save it to a"
+          + " file first)");
+    }
+    ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of("."))
+        : paths.stream().filter(path -> !path.equals("-")).map(Path::of).toList());
     for (ScanTargets.Problem problem : targets.problems()) {
       err.println("vyre scan: " + problem.path() + ": " + problem.reason());
     }
     DfaTable table = AhoCorasickCompiler.compile(patternSet);
-    OutputStream stdout = new BufferedOutputStream(System.out, 1 << 16);
+    OutputStream stdout = new BufferedOutputStream(new StdoutStream(System.out), 1 << 16);
     ScanOutput.Format format = mode.count ? ScanOutput.Format.COUNT
         : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES;
     ScanSummary summary;
@@ -115,7 +122,22 @@ final class ScanCommand implements Callable<Integer> {
             + (options.stageOnDevice() ? ", each chunk copied to device memory" : ", scanned in place"));
       }
       try (ScanProgress progress = ScanProgress.start(job::bytesScanned, targets.totalBytes(), err)) {
-        summary = job.run(targets.files(), output::file);
+        // Ctrl-C or SIGTERM: the files printed so far reach stdout whole, and the progress line is erased.
+        Thread interrupted = Thread.ofPlatform().unstarted(() -> {
+          progress.close();
+          output.interrupted();
+        });
+        Runtime.getRuntime().addShutdownHook(interrupted);
+        try {
+          summary = job.run(targets.files(), Terminal.isTerminal(Terminal.STDOUT)
+              ? result -> progress.printing(() -> {
+                output.file(result);
+                output.flush();
+              })
+              : output::file);
+        } finally {
+          removeShutdownHook(interrupted);
+        }
       }
       phases = job.phases();
     }
@@ -125,7 +147,7 @@ final class ScanCommand implements Callable<Integer> {
           summary.rescans());
       err.println("vyre scan: " + phases.describe(summary.nanos()));
     }
-    if (!targets.problems().isEmpty() || summary.failedFiles() > 0) {
+    if (stdin || !targets.problems().isEmpty() || summary.failedFiles() > 0) {
       return 2;
     }
     return summary.matches() > 0 ? 0 : 1;
@@ -138,6 +160,14 @@ final class ScanCommand implements Callable<Integer> {
   static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options) {
     return builder.slots(options.ringSlots()).singlePriority(Priority.NORMAL)
         .workers(Runtime.getRuntime().availableProcessors()).bootstrap();
+  }
+
+  static void removeShutdownHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // The hook runs now and flushes what was printed.
+    }
   }
 
   /** The -e patterns, then each -f file's; without either, the first operand is the pattern. */

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
  * How {@code vyre scan} prints each file's result: grep-like {@code path:offset:pattern} lines
  * (the pattern's bytes as given), {@code path:count} lines, or one JSON object per match. A
  * file's error goes to stderr as {@code vyre scan: path: error}, after the matches found before it.
+ * An interrupted scan keeps every file printed before the interrupt, whole.
  */
 final class ScanOutput implements AutoCloseable {
 
@@ -27,6 +28,7 @@ final class ScanOutput implements AutoCloseable {
   private final byte[][] patterns;
   private final String[] patternText;
   private final JsonGenerator json;
+  private boolean interrupted;
 
   ScanOutput(OutputStream out, PrintStream err, PatternSet patternSet, Format format) throws IOException {
     this.out = out;
@@ -48,7 +50,10 @@ final class ScanOutput implements AutoCloseable {
   }
 
   /** Prints one file's result; called in file order. */
-  void file(FileResult result) {
+  synchronized void file(FileResult result) {
+    if (interrupted) {
+      return;
+    }
     try {
       String path = result.file().path().toString();
       switch (format) {
@@ -89,7 +94,8 @@ final class ScanOutput implements AutoCloseable {
     json.flush();
   }
 
-  private void flush() {
+  /** Writes out what is buffered (per file when stdout is the terminal the progress line is on). */
+  void flush() {
     try {
       out.flush();
     } catch (IOException e) {
@@ -97,9 +103,22 @@ final class ScanOutput implements AutoCloseable {
     }
   }
 
+  /**
+   * On Ctrl-C or SIGTERM (from a shutdown hook, while the scan may still print): flushes the files
+   * printed so far, after the one being printed, and prints nothing more.
+   */
+  synchronized void interrupted() {
+    if (!interrupted) {
+      interrupted = true;
+      flush();
+    }
+  }
+
   /** Flushes what is buffered; stdout itself stays open. */
   @Override
-  public void close() {
-    flush();
+  public synchronized void close() {
+    if (!interrupted) {
+      flush();
+    }
   }
 }

@@ -1,13 +1,13 @@
 package dev.vyre.cli;
 
-import java.io.Console;
 import java.io.PrintStream;
 import java.util.function.LongSupplier;
 
 /**
  * The progress line of a long {@code vyre scan}: after the first second, and only on a terminal,
  * rewrites one stderr line every 250 ms with bytes scanned, percent and rate, and erases it when
- * the scan ends, so that short scans and redirected output see nothing.
+ * the scan ends, so that short scans and redirected output see nothing. Results printed to the same
+ * terminal go through {@link #printing}, which erases the line first.
  */
 final class ScanProgress implements AutoCloseable {
 
@@ -30,10 +30,32 @@ final class ScanProgress implements AutoCloseable {
     this.thread = active ? Thread.ofPlatform().daemon().name("vyre-scan-progress").start(this::loop) : null;
   }
 
-  /** Starts the progress line when stderr is (as far as Java can tell) a terminal. */
+  /** Starts the progress line when stderr is a terminal. */
   static ScanProgress start(LongSupplier scanned, long total, PrintStream err) {
-    Console console = System.console();
-    return new ScanProgress(scanned, total, err, console != null && console.isTerminal());
+    return start(scanned, total, err, Terminal.isTerminal(Terminal.STDERR));
+  }
+
+  static ScanProgress start(LongSupplier scanned, long total, PrintStream err, boolean terminal) {
+    return new ScanProgress(scanned, total, err, terminal);
+  }
+
+  /**
+   * Runs {@code print}, which writes to the terminal this line is on (and flushes), with the line
+   * erased first; the next tick draws it again below.
+   */
+  void printing(Runnable print) {
+    if (thread == null) {
+      print.run();
+      return;
+    }
+    synchronized (err) {
+      if (shown) {
+        err.print(CLEAR_LINE);
+        err.flush();
+        shown = false;
+      }
+      print.run();
+    }
   }
 
   private void loop() {

@@ -13,11 +13,11 @@ final class ScanTuning {
 
   @Option(names = "--task-size", defaultValue = "0", paramLabel = "BYTES",
       description = "Bytes per DFA_STEP task; a chunk is split into tasks that run in parallel "
-          + "(default: 65536 on the reference backend, 4096 on a GPU).")
+          + "(default, or 0: 65536 on the reference backend, 4096 on a GPU).")
   long taskBytes;
 
   @Option(names = "--buffers", defaultValue = "0", paramLabel = "N",
-      description = "Chunk buffers in flight (default: 16 on the reference backend, 32 on a GPU).")
+      description = "Chunk buffers in flight (default, or 0: 16 on the reference backend, 32 on a GPU).")
   int buffers;
 
   @Option(names = "--stage", defaultValue = "auto", paramLabel = "MODE",
@@ -31,6 +31,15 @@ final class ScanTuning {
   String parallelReads;
 
   ScanOptions options(String backendName, boolean keepHits) {
+    if (chunkBytes < 1) {
+      throw InputException.of("--chunk-size", chunkBytes + " bytes is not a chunk", "pass at least 1 byte (default 4194304)");
+    }
+    if (taskBytes < 0) {
+      throw InputException.of("--task-size", taskBytes + " bytes is not a task", "pass at least 1 byte, or 0 for the backend's default");
+    }
+    if (buffers < 0) {
+      throw InputException.of("--buffers", buffers + " buffers is not a count", "pass at least 1, or 0 for the backend's default");
+    }
     ScanOptions defaults = ScanOptions.forBackend(backendName);
     long task = taskBytes > 0 ? taskBytes : defaults.taskBytes();
     return ScanOptions.of(chunkBytes, task, buffers > 0 ? buffers : defaults.buffers(), keepHits)

@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code vyre telemetry}: offline decoding of control-block and ring snapshots. */
-@Command(name = "telemetry", description = "Decode megakernel telemetry snapshots.", subcommands = TelemetryCommand.Decode.class)
+@Command(name = "telemetry", mixinStandardHelpOptions = true, description = "Decode megakernel telemetry snapshots.", subcommands = TelemetryCommand.Decode.class)
 final class TelemetryCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -34,7 +34,7 @@ final class TelemetryCommand implements Runnable {
   }
 
   /** {@code vyre telemetry decode}: the structured view of raw control and ring bytes. */
-  @Command(name = "decode", description = {
+  @Command(name = "decode", mixinStandardHelpOptions = true, description = {
       "Decode a control block and a ring (raw little-endian bytes, e.g. Megakernel.controlSnapshot() and ringSnapshot()):",
       "slot counts, runtime counters, fairness, active slots and route windows."})
   static final class Decode implements Callable<Integer> {

@@ -1,6 +1,10 @@
 package dev.vyre.cli;
 
 import dev.vyre.driver.error.VyreException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,6 +14,13 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "vyre 0.1.0 (JVM)",
     description = "A persistent GPU megakernel runtime for the JVM.",
+    exitCodeListHeading = "Exit status:%n",
+    exitCodeList = {
+      "0:Success.",
+      "1:The command ran, and its answer is no: vyre scan matched nothing, a task of vyre run did not finish DONE, "
+          + "vyre doctor found no usable backend.",
+      "2:An error: a usage error, bad input, a file that cannot be read or written. The message ends with Fix: ...",
+      "130:Interrupted (Ctrl-C)."},
     subcommands = {
       DoctorCommand.class,
       RunCommand.class,
@@ -34,16 +45,77 @@ public final class VyreCommand implements Runnable {
     System.exit(execute(args));
   }
 
-  /** Runs the command line and returns its exit status; vyre errors print their message, not a stack. */
+  /**
+   * Runs the command line and returns its exit status. Every error a person can cause prints one
+   * message ending in {@code Fix: ...}, not a stack (that only with {@code --verbose}), and exits 2.
+   */
   public static int execute(String... args) {
     CommandLine commandLine = new CommandLine(new VyreCommand());
-    commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
-      if (error instanceof VyreException vyre) {
-        cmd.getErr().println("vyre: " + vyre.getMessage());
-        return 2;
-      }
-      throw error;
-    });
-    return commandLine.execute(args);
+    // As in grep, the argument of -e is the pattern even when it looks like an option (-e -foo).
+    commandLine.getSubcommands().get("scan").setAllowOptionsAsOptionParameters(true);
+    inheritVersion(commandLine);
+    commandLine.setParameterExceptionHandler(VyreCommand::usageError);
+    commandLine.setExecutionExceptionHandler(VyreCommand::failure);
+    int status = commandLine.execute(args);
+    // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
+    if (System.out.checkError() && status != 2) {
+      commandLine.getErr().println("vyre: " + StdoutStream.FAILED);
+      commandLine.getErr().flush();
+      return 2;
+    }
+    return status;
+  }
+
+  /** A bad command line: the problem, where to read the usage, and picocli's "Did you mean". */
+  private static int usageError(CommandLine.ParameterException error, String[] args) {
+    CommandLine cmd = error.getCommandLine();
+    String name = cmd.getCommandSpec().qualifiedName();
+    PrintWriter err = cmd.getErr();
+    err.println(name + ": " + error.getMessage() + ". Fix: run `" + name + " --help` for the usage");
+    CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
+    return cmd.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  /** A command that threw: vyre's errors carry their Fix; I/O errors and bugs get one. */
+  private static int failure(Exception error, CommandLine cmd, CommandLine.ParseResult parsed) {
+    PrintWriter err = cmd.getErr();
+    if (error instanceof VyreException vyre) {
+      err.println("vyre: " + vyre.getMessage());
+      return 2;
+    }
+    String name = cmd.getCommandSpec().qualifiedName();
+    Throwable io = error instanceof UncheckedIOException unchecked ? unchecked.getCause() : error;
+    if (io instanceof StdoutStream.WriteFailed) {
+      err.println(name + ": " + StdoutStream.FAILED);
+    } else if (io instanceof IOException) {
+      String problem = io instanceof NoSuchFileException ? io.getMessage() + ": no such file or directory" : io.getMessage();
+      err.println(name + ": " + problem + ". Fix: check that the files named exist, are of the right kind and can be"
+          + " read or written, and that the disk is not full");
+    } else {
+      err.println(name + ": unexpected error: " + error + ". Fix: this is a bug in vyre; please report it with the"
+          + " command line" + (verbose(parsed) ? " and the stack below" : " (--verbose, where the command has it,"
+          + " prints the stack)"));
+    }
+    if (verbose(parsed)) {
+      error.printStackTrace(err);
+    }
+    err.flush();
+    return 2;
+  }
+
+  /** Subcommands answer --version with vyre's version (they printed an empty line). */
+  private static void inheritVersion(CommandLine parent) {
+    for (CommandLine sub : parent.getSubcommands().values()) {
+      sub.getCommandSpec().version(parent.getCommandSpec().version());
+      inheritVersion(sub);
+    }
+  }
+
+  private static boolean verbose(CommandLine.ParseResult parsed) {
+    CommandLine.ParseResult last = parsed;
+    while (last.hasSubcommand()) {
+      last = last.subcommand();
+    }
+    return last.hasMatchedOption("--verbose");
   }
 }

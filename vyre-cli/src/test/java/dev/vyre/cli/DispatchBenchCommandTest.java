@@ -39,4 +39,31 @@ class DispatchBenchCommandTest {
       assertTrue(publish >= 0 && publish <= total, line);
     }
   }
+
+  @Test
+  void valuesThatMeasureNothingAreRefusedBeforeTheRun() {
+    for (String[] option : new String[][] {{"--tasks", "0"}, {"--tasks", "-5"}, {"--batch", "0"}, {"--batch", "-1"},
+        {"--round-trips", "0"}, {"--runs", "0"}, {"--runs", "-3"}, {"--idle-seconds", "0"}, {"--idle-seconds", "-1"},
+        {"--publishers", "-1"}, {"--batch", "65537"}}) {
+      CliRun run = CliRun.of("bench", "dispatch", "--backend", "reference", option[0], option[1]);
+      assertEquals(2, run.status(), List.of(option) + ": " + run.out() + run.err());
+      assertTrue(run.err().startsWith("vyre: " + option[0] + ": " + option[1] + " ") && run.err().contains(". Fix: "),
+          run.err());
+      assertEquals("", run.out(), "nothing measured");
+    }
+  }
+
+  @Test
+  void outputFilesThatCannotBeWrittenAreRefusedBeforeTheRunNotAfterIt() {
+    for (String option : new String[] {"--json", "--round-trip-log"}) {
+      CliRun run = CliRun.of("bench", "dispatch", "--backend", "reference", option, dir.toString());
+      assertEquals(2, run.status(), option + ": " + run.out() + run.err());
+      assertEquals("vyre: " + option + ": " + dir + " cannot be written (is a directory). Fix: pass a file path in a"
+          + " directory you can write to\n", run.err());
+      assertEquals("", run.out(), "nothing measured");
+      CliRun noDirectory = CliRun.of("bench", "dispatch", "--backend", "reference", option, dir.resolve("no/such.json").toString());
+      assertEquals(2, noDirectory.status(), option + ": " + noDirectory.out() + noDirectory.err());
+      assertTrue(noDirectory.err().contains("cannot be written"), noDirectory.err());
+    }
+  }
 }

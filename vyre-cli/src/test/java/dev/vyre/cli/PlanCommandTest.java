@@ -70,6 +70,17 @@ class PlanCommandTest {
     assertTrue(broken.err().contains("is not valid JSON") && broken.err().contains("Fix:"), broken.err());
   }
 
+  @Test
+  void aFieldErrorNamesTheInputNotConform() throws IOException {
+    Path input = write("{\"wave_count\":3,\"dependencies\":[]}");
+    CliRun run = CliRun.of("plan", "frontier", "--json", input.toString());
+    assertEquals(2, run.status());
+    assertEquals("vyre: " + input + ": missing field \"readback_bytes\". Fix: add \"readback_bytes\" to the input object\n", run.err());
+    CliRun stdin = CliRun.withStdin("{\"wave_count\":-1,\"dependencies\":[]}", "plan", "barriers", "--json", "-");
+    assertEquals(2, stdin.status());
+    assertTrue(stdin.err().startsWith("vyre: stdin: wave_count is outside u64: -1. Fix: "), stdin.err());
+  }
+
   private Path write(String json) throws IOException {
     Path file = Files.createTempFile(dir, "plan", ".json");
     return Files.writeString(file, json);

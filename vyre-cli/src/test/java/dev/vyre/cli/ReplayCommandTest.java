@@ -95,4 +95,17 @@ class ReplayCommandTest {
     assertTrue(run.err().contains("is 287 bytes but needs 288") && run.err().contains("Fix: "), run.err());
     assertEquals("", run.out());
   }
+
+  @Test
+  void aDirectoryOrADeviceIsNamedForWhatItIs() {
+    CliRun directory = CliRun.of("replay", dir.toString());
+    assertEquals(2, directory.status());
+    assertEquals("vyre: " + dir + ": is a directory. Fix: pass the path of a replay log, e.g. one written by vyre run"
+        + " --record\n", directory.err());
+    CliRun device = CliRun.of("replay", "--json", "/dev/null");
+    assertEquals(2, device.status());
+    assertEquals("vyre: /dev/null: not a regular file. Fix: pass the path of a replay log, e.g. one written by vyre run"
+        + " --record\n", device.err());
+    assertEquals("", directory.out() + device.out());
+  }
 }

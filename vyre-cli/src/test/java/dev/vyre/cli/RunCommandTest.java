@@ -17,6 +17,7 @@ import dev.vyre.runtime.wire.SlotLayout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -126,5 +127,37 @@ class RunCommandTest {
     assertEquals(2, run.status());
     assertTrue(run.err().contains("header mismatch"), run.err());
     assertEquals("", run.out(), "nothing ran");
+  }
+
+  @Test
+  void badNumbersAreRefusedWithAFixBeforeAnythingRuns() throws IOException {
+    String program = program().toString();
+    for (String[] option : new String[][] {{"--timeout", "0"}, {"--timeout", "-1"}, {"--timeout", "9223372036854775807"}}) {
+      CliRun run = CliRun.of("run", "--backend", "reference", option[0], option[1], program);
+      assertEquals(2, run.status(), List.of(option) + ": " + run.out() + run.err());
+      assertTrue(run.err().startsWith("vyre: ") && run.err().contains(option[1]) && run.err().contains(". Fix: "), run.err());
+      assertEquals(1, run.err().lines().count(), "no stack trace: " + run.err());
+      assertEquals("", run.out(), "nothing ran");
+    }
+  }
+
+  @Test
+  void aFileThatIsNotASlotProgramSaysWhatItIs() throws IOException {
+    Path binary = Files.write(dir.resolve("blob.bin"), new byte[] {0, (byte) 0xFF, (byte) 0xFE, 'x'});
+    CliRun run = CliRun.of("run", "--backend", "reference", binary.toString());
+    assertEquals(2, run.status(), run.out());
+    assertEquals("vyre: " + binary + ": not UTF-8 text. Fix: pass a slot program (text, one task per line, e.g."
+        + " examples/hello.vslot)\n", run.err());
+    CliRun directory = CliRun.of("run", "--backend", "reference", dir.toString());
+    assertEquals(2, directory.status(), directory.out());
+    assertEquals("vyre: " + dir + ": is a directory. Fix: pass a slot program (text, one task per line, e.g."
+        + " examples/hello.vslot)\n", directory.err());
+  }
+
+  @Test
+  void aRecordCapacityWithoutARecordIsAMistake() throws IOException {
+    CliRun run = CliRun.of("run", "--backend", "reference", "--record-capacity", "5", program().toString());
+    assertEquals(2, run.status(), run.out());
+    assertTrue(run.err().startsWith("vyre: --record-capacity: ") && run.err().contains("Fix: "), run.err());
   }
 }

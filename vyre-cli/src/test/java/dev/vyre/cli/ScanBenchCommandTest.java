@@ -11,6 +11,7 @@ import dev.vyre.runtime.scan.ScanCorpus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,5 +41,41 @@ class ScanBenchCommandTest {
       assertTrue(results.get("reference_vs_grep").asDouble() > 0, text);
     }
     assertTrue(text.contains("reference run 2: "), text);
+  }
+
+  @Test
+  void badValuesAreRefusedBeforeTheCorpusIsWritten() {
+    Path corpusDir = dir.resolve("corpus");
+    for (String[] option : new String[][] {{"--size", "0"}, {"--size", "-1"}, {"--patterns", "0"}, {"--patterns", "-1"},
+        {"--patterns", "1048577"}, {"--runs", "0"}, {"--runs", "-1"}}) {
+      CliRun run = CliRun.of("bench", "scan", "--backend", "reference", "--dir", corpusDir.toString(), option[0], option[1]);
+      assertEquals(2, run.status(), List.of(option) + ": " + run.out() + run.err());
+      assertTrue(run.err().startsWith("vyre: " + option[0] + ": " + option[1] + " ") && run.err().contains(". Fix: "),
+          run.err());
+      assertEquals("", run.out());
+      assertTrue(Files.notExists(corpusDir), "nothing written");
+    }
+  }
+
+  @Test
+  void aCorpusLargerThanTheDiskOrAnUnwritableResultIsRefusedBeforeTheRun() throws IOException {
+    Path corpusDir = dir.resolve("corpus");
+    CliRun huge = CliRun.of("bench", "scan", "--backend", "reference", "--dir", corpusDir.toString(), "--size",
+        Long.toString(Long.MAX_VALUE / 2));
+    assertEquals(2, huge.status(), huge.out() + huge.err());
+    assertTrue(huge.err().startsWith("vyre: --size: ") && huge.err().contains("free") && huge.err().contains("Fix: "),
+        huge.err());
+    assertEquals("", huge.out());
+    assertTrue(Files.notExists(corpusDir.resolve("corpus")), "nothing written");
+
+    CliRun json = CliRun.of("bench", "scan", "--backend", "reference", "--size", "1000", "--json", dir.toString());
+    assertEquals(2, json.status(), json.out() + json.err());
+    assertTrue(json.err().startsWith("vyre: --json: " + dir + " cannot be written (is a directory). Fix: "), json.err());
+    assertEquals("", json.out());
+
+    Path file = Files.writeString(dir.resolve("file"), "x");
+    CliRun notADirectory = CliRun.of("bench", "scan", "--backend", "reference", "--size", "1000", "--dir", file.toString());
+    assertEquals(2, notADirectory.status(), notADirectory.out() + notADirectory.err());
+    assertTrue(notADirectory.err().startsWith("vyre: --dir: " + file + " is not a directory. Fix: "), notADirectory.err());
   }
 }

@@ -194,4 +194,47 @@ class ScanCommandTest {
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":4:sells\n" + a + ":14:shells\n", run.out());
   }
+
+  @Test
+  void aStdoutThatFailsStopsTheScanWithAnError() throws IOException {
+    byte[] hits = "ab".repeat(20_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    for (int i = 0; i < 20; i++) {
+      Files.write(dir.resolve("sub/hits" + i), hits);
+    }
+    VyreCommandTest.FullDisk disk = new VyreCommandTest.FullDisk();
+    CliRun run = CliRun.withStdout(disk, "scan", "--backend=reference", "-e", "ab", dir.toString());
+    assertEquals(2, run.status(), run.err());
+    assertEquals("vyre scan: standard output: write failed (a full disk or a closed pipe). Fix: write the output where it"
+        + " fits, e.g. > FILE on a disk with room\n", run.err());
+    assertEquals(1, disk.writes, "the scan stops at the first failed write");
+  }
+
+  @Test
+  void negativeOrZeroSizesAreRefusedNotQuietlyReplaced() {
+    for (String[] option : new String[][] {{"--chunk-size", "-5"}, {"--chunk-size", "0"}, {"--task-size", "-1"},
+        {"--buffers", "-1"}}) {
+      CliRun run = run(option[0], option[1], "-e", "sells", a.toString());
+      assertEquals(2, run.status(), List.of(option) + ": " + run.out());
+      assertTrue(run.err().startsWith("vyre: " + option[0] + ": " + option[1] + " ") && run.err().contains(". Fix: "),
+          run.err());
+      assertEquals("", run.out());
+    }
+  }
+
+  @Test
+  void aDashIsStandardInputToAGrepUserSoItIsNamedAsSuchAndSkipped() {
+    CliRun run = CliRun.withStdin("sells\n", "scan", "--backend=reference", "-e", "sells", "-", a.toString());
+    assertEquals(2, run.status(), run.err());
+    assertEquals(a + ":4:sells\n", run.out());
+    assertEquals("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices; save it to a"
+        + " file first)\n", run.err());
+  }
+
+  @Test
+  void aPatternAfterDashEIsTakenAsGivenEvenWhenItLooksLikeAnOption() throws IOException {
+    Path options = Files.writeString(dir.resolve("options.txt"), "grep -foo -i\n");
+    CliRun run = run("-e", "-foo", "--regexp=-i", options.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(options + ":5:-foo\n" + options + ":10:-i\n", run.out());
+  }
 }

@@ -1,6 +1,7 @@
 package dev.vyre.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -23,5 +24,17 @@ class ScanProgressTest {
       assertEquals(0, err.size());
     }
     assertEquals(0, err.size());
+  }
+
+  @Test
+  void outputToTheSameTerminalErasesTheLineFirstSoTheyDoNotMix() throws InterruptedException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream terminal = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    try (ScanProgress progress = ScanProgress.start(() -> 1, 2, terminal, true)) {
+      Thread.sleep(1600);
+      assertTrue(bytes.toString(StandardCharsets.UTF_8).endsWith("GB/s"), "shown after a second");
+      progress.printing(() -> terminal.print("a.txt:0:he\n"));
+      assertTrue(bytes.toString(StandardCharsets.UTF_8).endsWith("GB/s\r\u001b[Ka.txt:0:he\n"), bytes.toString());
+    }
   }
 }

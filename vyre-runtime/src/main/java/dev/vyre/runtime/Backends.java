@@ -45,8 +45,13 @@ public final class Backends {
       if (backend.name().equalsIgnoreCase(name)) {
         Availability availability = backend.availability();
         if (!availability.usable()) {
-          throw InputException.of("--backend", "backend " + backend.name() + " is unusable here: " + availability.detail(),
-              "run `vyre doctor` for details, or use --backend reference");
+          // The detail ends with its own Fix; one message carries one, so it leads the hint.
+          String detail = availability.detail();
+          int fix = detail.indexOf(". Fix: ");
+          String problem = fix < 0 ? detail : detail.substring(0, fix);
+          String hint = fix < 0 ? "" : detail.substring(fix + ". Fix: ".length()).replaceFirst("\\.$", "") + "; or ";
+          throw InputException.of("--backend", "backend " + backend.name() + " is unusable here: " + problem,
+              hint + "run `vyre doctor` for details, or use --backend reference");
         }
         return new Choice(backend, name + " requested");
       }

@@ -62,7 +62,7 @@ public final class SlotProgram {
           tenant = (int) value;
         }
         case "priority" -> priority = priority(source, line, pair[1]);
-        default -> throw InputException.at(source, line, "unknown setting \"" + pair[0] + "\"",
+        default -> throw InputException.at(source, line, "unknown setting " + quoted(pair[0]),
             "use tenant=N or priority=CRITICAL|HIGH|NORMAL|LOW|IDLE before the opcode");
       }
     }
@@ -71,7 +71,7 @@ public final class SlotProgram {
     }
     Integer opcode = Opcodes.parse(tokens[at]);
     if (opcode == null) {
-      throw InputException.at(source, line, "unknown opcode \"" + tokens[at] + "\"",
+      throw InputException.at(source, line, "unknown opcode " + quoted(tokens[at]),
           "use a built-in name (NOP, STORE_U32, ATOMIC_ADD, LOAD_U32, COMPARE_SWAP, MEMCPY, DFA_STEP, BATCH_FENCE, PRINTF, SHUTDOWN, PACKED_SLOT) or a number");
     }
     int[] args;
@@ -109,11 +109,11 @@ public final class SlotProgram {
       String token = tokens[i];
       int open = token.indexOf('(');
       if (open < 0 || !token.endsWith(")")) {
-        throw InputException.at(source, line, "packed op \"" + token + "\" is not NAME(arg,...)", "write packed ops as STORE_U32(10,170) with no spaces");
+        throw InputException.at(source, line, "packed op " + quoted(token) + " is not NAME(arg,...)", "write packed ops as STORE_U32(10,170) with no spaces");
       }
       Integer op = Opcodes.parse(token.substring(0, open));
       if (op == null || Integer.compareUnsigned(op, 0xFF) > 0) {
-        throw InputException.at(source, line, "packed opcode \"" + token.substring(0, open) + "\" does not fit a byte", "pack only opcodes 0..255");
+        throw InputException.at(source, line, "packed opcode " + quoted(token.substring(0, open)) + " does not fit a byte", "pack only opcodes 0..255");
       }
       String inner = token.substring(open + 1, token.length() - 1);
       String[] parts = inner.isEmpty() ? new String[0] : inner.split(",", -1);
@@ -130,14 +130,19 @@ public final class SlotProgram {
     try {
       return Priority.valueOf(text.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw InputException.at(source, line, "unknown priority \"" + text + "\"", "use CRITICAL, HIGH, NORMAL, LOW or IDLE");
+      throw InputException.at(source, line, "unknown priority " + quoted(text), "use CRITICAL, HIGH, NORMAL, LOW or IDLE");
     }
+  }
+
+  /** A token for a message, cut short: a one-line file of megabytes must not come back whole on stderr. */
+  private static String quoted(String token) {
+    return token.length() <= 64 ? "\"" + token + "\"" : "\"" + token.substring(0, 40) + "...\" (" + token.length() + " characters)";
   }
 
   private static long number(String source, int line, String text, String what) {
     long value = Unsigned.parseU32(text);
     if (value < 0) {
-      throw InputException.at(source, line, what + " \"" + text + "\" is not a u32", "write a number in 0..4294967295 (decimal or 0x hex)");
+      throw InputException.at(source, line, what + " " + quoted(text) + " is not a u32", "write a number in 0..4294967295 (decimal or 0x hex)");
     }
     return value;
   }

@@ -153,4 +153,15 @@ class SlotProgramTest {
   void randomStringsGiveOnlyInputErrors(@ForAll String text) {
     onlyInputErrors(text);
   }
+
+  @Test
+  void aHugeBadTokenIsQuotedShortNotWhole() {
+    // e.g. vyre run data.json on a one-line JSON file of megabytes
+    String token = "{\"a\":" + "1".repeat(1_000_000) + "}";
+    for (String text : new String[] {token, "NOP " + token, "tenant=" + token + " NOP", "PACKED_SLOT " + token}) {
+      InputException e = bad(text);
+      assertTrue(e.getMessage().length() < 400, () -> e.getMessage().length() + " characters: " + e.getMessage().substring(0, 200));
+      assertTrue(e.getMessage().contains("...\" (1000006 characters)"), e.getMessage());
+    }
+  }
 }

@@ -1,0 +1,123 @@
+package dev.vyre.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vyre.runtime.Backends;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/** The {@code vyre} command line as a whole: help on every command, usage errors, exit statuses. */
+class VyreCommandTest {
+
+  private static final List<List<String>> COMMANDS = List.of(List.of(), List.of("doctor"), List.of("run"),
+      List.of("scan"), List.of("bench"), List.of("bench", "dispatch"), List.of("bench", "scan"), List.of("conform"),
+      List.of("plan"), List.of("plan", "barriers"), List.of("policy"), List.of("policy", "recommend"),
+      List.of("telemetry"), List.of("telemetry", "decode"), List.of("replay"));
+
+  @Test
+  void everyCommandHasHelp() {
+    for (List<String> command : COMMANDS) {
+      String[] args = new String[command.size() + 1];
+      command.toArray(args);
+      args[command.size()] = "--help";
+      CliRun run = CliRun.of(args);
+      assertEquals(0, run.status(), command + ": " + run.err());
+      assertTrue(run.out().startsWith("Usage: " + String.join(" ", List.of("vyre", String.join(" ", command))).strip()),
+          command + ": " + run.out());
+    }
+  }
+
+  @Test
+  void everyCommandThatTakesVersionPrintsIt() {
+    for (List<String> command : COMMANDS.subList(0, 3)) {
+      String[] args = new String[command.size() + 1];
+      command.toArray(args);
+      args[command.size()] = "--version";
+      CliRun run = CliRun.of(args);
+      assertEquals(0, run.status(), command + ": " + run.err());
+      assertEquals("vyre 0.1.0 (JVM)\n", run.out(), command.toString());
+    }
+    assertEquals("vyre 0.1.0 (JVM)\n", CliRun.of("plan", "barriers", "-V").out());
+  }
+
+  @Test
+  void usageErrorsSayWhatIsWrongAndHowToFixItWithoutTheWholeHelp() {
+    CliRun unknownCommand = CliRun.of("scna");
+    assertEquals(2, unknownCommand.status());
+    assertTrue(unknownCommand.err().startsWith("vyre: Unmatched argument at index 0: 'scna'. Fix: "), unknownCommand.err());
+    assertTrue(unknownCommand.err().contains("Did you mean"), unknownCommand.err());
+    CliRun badNumber = CliRun.of("bench", "dispatch", "--tasks", "many");
+    assertEquals(2, badNumber.status());
+    assertEquals("vyre bench dispatch: Invalid value for option '--tasks': 'many' is not a long. Fix: run `vyre bench dispatch"
+        + " --help` for the usage\n", badNumber.err());
+    CliRun missing = CliRun.of("replay");
+    assertEquals(2, missing.status());
+    assertTrue(missing.err().startsWith("vyre replay: Missing required parameter: 'FILE'. Fix: "), missing.err());
+    assertEquals("", badNumber.out() + missing.out());
+  }
+
+  @Test
+  void anUnexpectedFailureIsOneLineWithAFixNotAStackTrace() {
+    InputStream directory = new InputStream() {
+      @Override
+      public int read() throws IOException {
+        throw new IOException("Is a directory");
+      }
+    };
+    CliRun run = CliRun.withStdin(directory, "conform");
+    assertEquals(2, run.status());
+    assertTrue(run.err().startsWith("vyre conform: Is a directory. Fix: "), run.err());
+    assertEquals(1, run.err().lines().count(), run.err());
+  }
+
+  @Test
+  void helpDocumentsTheExitStatuses() {
+    String help = CliRun.of("--help").out();
+    assertTrue(help.contains("Exit status:"), help);
+    assertTrue(help.contains("2     An error: a usage error"), help);
+    assertTrue(CliRun.of("run", "--help").out().contains("1   A task did not finish DONE"), "vyre run --help");
+    assertTrue(CliRun.of("doctor", "--help").out().contains("1   No backend is usable"), "vyre doctor --help");
+  }
+
+  /** A stdout that fails every write, as a full disk or a closed pipe does; counts the writes tried. */
+  static final class FullDisk extends OutputStream {
+    int writes;
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      writes++;
+      throw new IOException("No space left on device");
+    }
+  }
+
+  @Test
+  void outputThatCannotBeWrittenIsAnError() {
+    for (String[] args : new String[][] {{"doctor"}, {"--help"}, {"conform", "--list"}, {"replay", "--help"}}) {
+      CliRun run = CliRun.withStdout(new FullDisk(), args);
+      assertEquals(2, run.status(), List.of(args) + ": " + run.err());
+      assertEquals("vyre: standard output: write failed (a full disk or a closed pipe). Fix: write the output where it"
+          + " fits, e.g. > FILE on a disk with room\n", run.err(), List.of(args).toString());
+    }
+  }
+
+  @Test
+  void anUnusableBackendIsOneProblemWithOneFix() {
+    Assumptions.assumeFalse(Backends.all().stream().anyMatch(b -> b.name().equals("cuda") && b.availability().usable()),
+        "CUDA is usable here");
+    CliRun run = CliRun.of("scan", "--backend", "cuda", "-e", "x", ".");
+    assertEquals(2, run.status());
+    assertTrue(run.err().startsWith("vyre: --backend: backend cuda is unusable here: "), run.err());
+    assertEquals(1, run.err().split("Fix: ", -1).length - 1, run.err());
+    assertTrue(run.err().strip().endsWith("or run `vyre doctor` for details, or use --backend reference"), run.err());
+  }
+}
