@@ -40,23 +40,11 @@ class MegakernelShutdownTest {
 
   private static final int HOLD = 0x100;
 
-  /** A handler that holds its worker until released. */
-  private static UserOpcode holding(CountDownLatch release) {
-    return UserOpcode.java(HOLD, "hold", ctx -> {
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return SlotLayout.STATUS_DONE;
-    });
-  }
-
   @Test
   void shutdownFromAFutureCallbackOnTheRetireThreadReturnsAReport() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1)
-        .singlePriority(Priority.NORMAL).userOpcode(holding(release)).bootstrap();
+        .singlePriority(Priority.NORMAL).userOpcode(HoldingOpcode.of(HOLD, "hold", release)).bootstrap();
     CompletableFuture<TaskResult> held = kernel.submit(Task.of(HOLD));
     CompletableFuture<ShutdownReport> closedInCallback = new CompletableFuture<>();
     CompletableFuture<String> callbackThread = new CompletableFuture<>();
@@ -84,7 +72,7 @@ class MegakernelShutdownTest {
   void shutdownFromACallbackWhileAnotherThreadShutsDownReturnsTheSameReportOnBoth() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).workers(1)
-        .singlePriority(Priority.NORMAL).userOpcode(holding(release)).bootstrap();
+        .singlePriority(Priority.NORMAL).userOpcode(HoldingOpcode.of(HOLD, "hold", release)).bootstrap();
     CompletableFuture<TaskResult> held = kernel.submit(Task.of(HOLD));
     CountDownLatch inCallback = new CountDownLatch(1);
     CompletableFuture<ShutdownReport> fromCallback = new CompletableFuture<>();

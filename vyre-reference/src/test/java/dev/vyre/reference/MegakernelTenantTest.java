@@ -59,14 +59,7 @@ class MegakernelTenantTest {
   }
 
   private static UserOpcode blocking(int tenant, CountDownLatch release) {
-    return UserOpcode.java(global(tenant, BLOCK_LOCAL), "block-" + tenant, slot -> {
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return SlotLayout.STATUS_DONE;
-    });
+    return HoldingOpcode.of(global(tenant, BLOCK_LOCAL), "block-" + tenant, release);
   }
 
   @Test

@@ -44,19 +44,11 @@ class MegakernelTest {
 
   /** A handler that holds its worker until released, so tests can fill the ring deterministically. */
   private static UserOpcode blocking(CountDownLatch release) {
-    return blocking(new CountDownLatch(1), release);
+    return HoldingOpcode.of(0x100, "block", release);
   }
 
   private static UserOpcode blocking(CountDownLatch started, CountDownLatch release) {
-    return UserOpcode.java(0x100, "block", ctx -> {
-      started.countDown();
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return SlotLayout.STATUS_DONE;
-    });
+    return HoldingOpcode.of(0x100, "block", started, release);
   }
 
   @Test
