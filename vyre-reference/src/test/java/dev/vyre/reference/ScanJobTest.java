@@ -255,6 +255,29 @@ class ScanJobTest {
   }
 
   @Example
+  void countingTakesTheCursorEvenWhenTheHitsOverflowTheLargestBuffer() throws Exception {
+    // Counting needs no records, so neither a rescan nor the record limit applies: before, this
+    // file failed with "... exceed the 16777216 a hit buffer holds" and counted 0.
+    inTempDir(dir -> {
+    byte[] text = new byte[1_100_000];
+    Arrays.fill(text, (byte) 'a');
+    Path file = Files.write(dir.resolve("dense"), text);
+    List<String> patterns = new ArrayList<>();
+    for (int length = 1; length <= 16; length++) {
+      patterns.add("a".repeat(length));
+    }
+    Outcome outcome = scanFiles(PatternSet.fromArguments(patterns, false),
+        new ScanOptions(2 << 20, 2 << 20, 1, false), List.of(new ScanFile(file, text.length)));
+    long expected = 16L * text.length - 16 * 15 / 2;
+    assertTrue(expected > ScanJob.MAX_HIT_CAPACITY);
+    FileResult result = outcome.results().getFirst();
+    assertNull(result.error());
+    assertEquals(expected, result.matches());
+    assertEquals(0, outcome.summary().rescans());
+    });
+  }
+
+  @Example
   void countingKeepsNoHits() throws Exception {
     inTempDir(dir -> {
     Path file = Files.writeString(dir.resolve("f"), "abab abab");

@@ -69,8 +69,10 @@ public final class AhoCorasickCompiler {
     }
     int[] classOfFolded = new int[256];
     int classCount = 0;
+    // Class 0 is needed when some byte matches no pattern byte: with case folding an uppercase
+    // letter stands for its lowercase one, without it every byte stands for itself.
     for (int b = 0; b < 256; b++) {
-      if (PatternSet.foldByte(b) == b && !used[b]) {
+      if (!used[patterns.caseInsensitive() ? PatternSet.foldByte(b) : b]) {
         classCount = 1;
         break;
       }

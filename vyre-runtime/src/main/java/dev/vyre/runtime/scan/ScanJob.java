@@ -24,7 +24,8 @@ import java.util.function.Consumer;
  * the copy engine instead of every task reading across PCIe), publishes one DFA_STEP task per
  * {@link ScanOptions#taskBytes()} of each chunk, reads each chunk's hits back once its tasks
  * finished, and hands every file's matches, sorted by offset, to a sink in file order. A chunk
- * whose hits overflow its buffer is rescanned with a buffer that holds them all.
+ * whose hits overflow its buffer is rescanned with a buffer that holds them all, unless the job
+ * only counts: the buffer's cursor counts the hits that did not fit too.
  *
  * <p>One thread drives it as an event loop: it runs every step that is ready (publishing copied
  * chunks, collecting finished ones, taking finished reads, starting reads into free buffers) and
@@ -335,7 +336,11 @@ public final class ScanJob implements AutoCloseable {
     }
     FileScan file = slot.file;
     long cursor = hitResources.fetch(slot.hitHandle, slot.hitCapacity, options.keepHits());
-    if (cursor > slot.hitCapacity) {
+    if (!options.keepHits()) {
+      // Counting needs only the cursor, which counts the hits that did not fit too: no rescan.
+      file.matches += cursor;
+      hitResources.reset(slot.hitHandle, slot.hitCapacity);
+    } else if (cursor > slot.hitCapacity) {
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
       if (cursor <= MAX_HIT_CAPACITY) {
         slot.hitCapacity = Math.min(MAX_HIT_CAPACITY, Math.max(cursor, 2 * slot.hitCapacity));
@@ -347,12 +352,7 @@ public final class ScanJob implements AutoCloseable {
       file.fail(cursor + " matches in the chunk at offset " + slot.chunk.readOffset() + " exceed the "
           + MAX_HIT_CAPACITY + " a hit buffer holds; the matches there are not reported");
     } else {
-      long foreign = 0;
-      if (options.keepHits()) {
-        foreign = hitResources.collect(slot.hitHandle, cursor, file.inputId, file::hit);
-      } else {
-        file.matches += cursor;  // counting needs only the cursor
-      }
+      long foreign = hitResources.collect(slot.hitHandle, cursor, file.inputId, file::hit);
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
       if (foreign > 0) {
         throw PipelineException.backend(foreign + " hit record(s) for " + file.file.path()

@@ -106,6 +106,25 @@ class AhoCorasickCompilerTest {
   }
 
   @Test
+  void anUnusedUppercaseLetterKeepsASpareClassWhenEveryOtherByteIsInUse() {
+    // Case-sensitive: 'A' is used by no pattern, so it must not share byte 0x00's class (found
+    // by ScanDifferentialTest: "A" in the text matched the pattern "\0").
+    byte[] allButA = new byte[255];
+    for (int b = 0, n = 0; b < 256; b++) {
+      if (b != 'A') {
+        allButA[n++] = (byte) b;
+      }
+    }
+    PatternSet patterns = PatternSet.of(List.of(allButA, new byte[] {0}), false, "t");
+    DfaTable table = AhoCorasickCompiler.compile(patterns);
+    assertEquals(256, table.classCount());
+    assertEquals(0, classOf(table, 'A'));
+    assertNotEquals(classOf(table, 0), classOf(table, 'A'));
+    assertEquals(Set.of(), accepts(table, walk(table, bytes("A"))));
+    assertEquals(Set.of(1), accepts(table, walk(table, new byte[] {'A', 0})));
+  }
+
+  @Test
   void duplicatePatternsShareAStateAndKeepTheirIds() {
     DfaTable table = compile(true, "ab", "AB", "b");
     assertEquals(Set.of(0, 1, 2), accepts(table, walk(table, bytes("ab"))));
