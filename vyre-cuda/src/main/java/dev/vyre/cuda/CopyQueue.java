@@ -27,8 +27,19 @@ final class CopyQueue implements AutoCloseable {
     this.context = context;
     driver.setCurrent(context);
     this.stream = driver.createStream();
-    for (int i = 0; i < EVENTS; i++) {
-      events[i] = driver.createEvent();
+    try {
+      for (int i = 0; i < EVENTS; i++) {
+        events[i] = driver.createEvent();
+      }
+    } catch (RuntimeException e) {
+      // Free what was created: the session never sees this queue, so nothing else would.
+      for (MemorySegment event : events) {
+        if (event != null) {
+          driver.destroyEvent(event);
+        }
+      }
+      driver.destroyStream(stream);
+      throw e;
     }
   }
 
@@ -61,9 +72,11 @@ final class CopyQueue implements AutoCloseable {
   public void close() {
     driver.setCurrent(context);
     driver.synchronizeStreamRaw(stream);
+    Releases releases = new Releases();
+    releases.add(() -> driver.destroyStream(stream));
     for (MemorySegment event : events) {
-      driver.destroyEvent(event);
+      releases.add(() -> driver.destroyEvent(event));
     }
-    driver.destroyStream(stream);
+    releases.releaseAll();
   }
 }

@@ -83,6 +83,13 @@ final class CudaSession implements KernelSession {
   private final boolean cooperative;
   private final PipelineCache.Outcome cacheOutcome;
   private final Arena arena = Arena.ofShared();
+  /** How to free everything allocated so far, newest first (the constructor's steps, then resources). */
+  private final Releases releases = new Releases();
+  /** The control block and debug log as they were when {@link #close()} freed their memory. */
+  private byte[] finalControl;
+  private byte[] finalDebugLog;
+  /** close() freed (or a context reset destroyed) the stream and every buffer. */
+  private boolean released;
   /** Created by the first {@link #startCopy}. */
   private CopyQueue copies;
   private boolean launched;
@@ -92,46 +99,70 @@ final class CudaSession implements KernelSession {
   CudaSession(KernelSpec spec) {
     this.driver = CudaDriver.load();
     this.device = CudaDevice.query(driver, CudaDevice.selectedOrdinal());
-    this.context = driver.retainPrimaryContext(driver.device(device.ordinal()));
-    driver.setCurrent(context);
-    List<String> options = new ArrayList<>(List.of("-default-device", "-DVYRE_EXPRESS_HELPERS=" + EXPRESS_HELPERS + "u"));
-    if (TRACE) {
-      options.add("-DVYRE_TRACE");
+    // Each step registers its release: a later failure (an NVRTC error in a user opcode's body, out
+    // of memory) frees what the earlier steps allocated instead of leaking it with the retain.
+    try {
+      int ordinal = driver.device(device.ordinal());
+      MemorySegment retained = driver.retainPrimaryContext(ordinal);
+      this.context = retained;
+      releases.add(() -> driver.releasePrimaryContext(ordinal));
+      driver.setCurrent(context);
+      List<String> options = new ArrayList<>(List.of("-default-device", "-DVYRE_EXPRESS_HELPERS=" + EXPRESS_HELPERS + "u"));
+      if (TRACE) {
+        options.add("-DVYRE_TRACE");
+      }
+      PipelineCache.Entry compiled = PipelineCache.standard().compileFor(device, KernelSource.megakernel(spec.userOpcodes()),
+          KernelSource.MEGAKERNEL, options);
+      this.cacheOutcome = compiled.outcome();
+      MemorySegment loaded = driver.loadModule(compiled.cubin());
+      this.module = loaded;
+      releases.add(() -> driver.unloadModule(loaded));
+      this.function = driver.function(module, "vyre_megakernel");
+      MemorySegment created = driver.createStream();
+      this.stream = created;
+      releases.add(() -> driver.destroyStream(created));
+      MemorySegment control = releasedMapped(ControlLayout.byteLength(spec.observableSlots()));
+      MemorySegment ring = releasedMapped(SlotLayout.ringByteLength(spec.slotCount()));
+      MemorySegment debug = releasedMapped(DebugLogLayout.BUFFER_BYTES);
+      MemorySegment io = releasedMapped(IoQueueLayout.byteLength(IoQueueLayout.IO_SLOT_COUNT));
+      MemorySegment express = releasedMapped(ExpressLayout.byteLength(spec.slotCount()));
+      this.memory = new KernelMemory(control, ring, debug, io, express);
+      this.deviceControl = releasedDevice(control.byteSize(), false);
+      this.deviceDebugLog = releasedDevice(debug.byteSize(), true);
+      this.deviceState = releasedDevice(DEVICE_STATE_BYTES, true);
+      this.resourceTable = releasedDevice(RESOURCE_CAPACITY * RESOURCE_ENTRY_BYTES, true);
+      int perSm = driver.maxActiveBlocksPerSm(function, BLOCK_SIZE);
+      if (perSm < 1) {
+        throw PipelineException.backend("the megakernel cannot be resident with " + BLOCK_SIZE + " threads per block. Fix: report this with `vyre doctor` output");
+      }
+      // spec.workers() counts reference threads; the grid is one block per SM unless vyre.cuda.blocks says otherwise.
+      int requested = Integer.getInteger("vyre.cuda.blocks", device.multiprocessors());
+      // Every block must be co-resident: the scout is a warp of block 0 and workers never yield the SM.
+      this.grid = Math.min(requested, perSm * device.multiprocessors());
+      this.cooperative = device.cooperativeLaunch();
+    } catch (RuntimeException | Error e) {
+      releases.releaseAfter(e);
+      arena.close();
+      throw e;
     }
-    PipelineCache.Entry compiled = PipelineCache.standard().compileFor(device, KernelSource.megakernel(spec.userOpcodes()),
-        KernelSource.MEGAKERNEL, options);
-    this.cacheOutcome = compiled.outcome();
-    this.module = driver.loadModule(compiled.cubin());
-    this.function = driver.function(module, "vyre_megakernel");
-    this.stream = driver.createStream();
-    MemorySegment control = mapped(ControlLayout.byteLength(spec.observableSlots()));
-    MemorySegment ring = mapped(SlotLayout.ringByteLength(spec.slotCount()));
-    MemorySegment debug = mapped(DebugLogLayout.BUFFER_BYTES);
-    MemorySegment io = mapped(IoQueueLayout.byteLength(IoQueueLayout.IO_SLOT_COUNT));
-    MemorySegment express = mapped(ExpressLayout.byteLength(spec.slotCount()));
-    this.memory = new KernelMemory(control, ring, debug, io, express);
-    this.deviceControl = driver.allocDevice(control.byteSize());
-    this.deviceDebugLog = driver.allocDevice(debug.byteSize());
-    driver.memset(deviceDebugLog, 0, debug.byteSize());
-    this.deviceState = driver.allocDevice(DEVICE_STATE_BYTES);
-    driver.memset(deviceState, 0, DEVICE_STATE_BYTES);
-    this.resourceTable = driver.allocDevice(RESOURCE_CAPACITY * RESOURCE_ENTRY_BYTES);
-    driver.memset(resourceTable, 0, RESOURCE_CAPACITY * RESOURCE_ENTRY_BYTES);
-    int perSm = driver.maxActiveBlocksPerSm(function, BLOCK_SIZE);
-    if (perSm < 1) {
-      throw PipelineException.backend("the megakernel cannot be resident with " + BLOCK_SIZE + " threads per block. Fix: report this with `vyre doctor` output");
-    }
-    // spec.workers() counts reference threads; the grid is one block per SM unless vyre.cuda.blocks says otherwise.
-    int requested = Integer.getInteger("vyre.cuda.blocks", device.multiprocessors());
-    // Every block must be co-resident: the scout is a warp of block 0 and workers never yield the SM.
-    this.grid = Math.min(requested, perSm * device.multiprocessors());
-    this.cooperative = device.cooperativeLaunch();
   }
 
-  private MemorySegment mapped(long bytes) {
+  /** Zeroed mapped pinned memory, freed by {@link #releases}. */
+  private MemorySegment releasedMapped(long bytes) {
     MemorySegment segment = driver.allocMappedHost(bytes);
+    releases.add(() -> driver.freeHost(segment));
     segment.fill((byte) 0);
     return segment;
+  }
+
+  /** Device memory, zeroed when asked, freed by {@link #releases}. */
+  private long releasedDevice(long bytes, boolean zero) {
+    long pointer = driver.allocDevice(bytes);
+    releases.add(() -> driver.freeDevice(pointer));
+    if (zero) {
+      driver.memset(pointer, 0, bytes);
+    }
+    return pointer;
   }
 
   @Override
@@ -145,18 +176,17 @@ final class CudaSession implements KernelSession {
       throw PipelineException.queueFull("resource", "resource table holds " + RESOURCE_CAPACITY + " buffers of at least 0 bytes",
           "free a megakernel or use fewer, larger resources");
     }
+    checkOpen();
     driver.setCurrent(context);
     long allocated = Math.max(byteSize, 1);
     Resource resource;
     if (placement == ResourcePlacement.HOST_MAPPED) {
       // The driver sub-allocates small pinned blocks; io_uring's registered buffers need pages.
-      MemorySegment block = mapped(allocated + PAGE - 1);
+      MemorySegment block = releasedMapped(allocated + PAGE - 1);
       long skip = (PAGE - block.address() % PAGE) % PAGE;
       resource = new Resource(driver.devicePointer(block) + skip, byteSize, block.asSlice(skip, byteSize), block);
     } else {
-      long device = driver.allocDevice(allocated);
-      driver.memset(device, 0, allocated);
-      resource = new Resource(device, byteSize, null, null);
+      resource = new Resource(releasedDevice(allocated, true), byteSize, null, null);
     }
     int handle = resources.size();
     resources.add(resource);
@@ -171,6 +201,7 @@ final class CudaSession implements KernelSession {
 
   @Override
   public synchronized MemorySegment resource(int handle) {
+    checkOpen();
     return handle >= 0 && handle < resources.size() ? resources.get(handle).host() : null;
   }
 
@@ -182,7 +213,16 @@ final class CudaSession implements KernelSession {
       return;
     }
     driver.setCurrent(context);
-    driver.copyToDevice(resource.devicePointer() + offset, native_(source), source.byteSize());
+    if (source.isNative()) {
+      driver.copyToDevice(resource.devicePointer() + offset, source, source.byteSize());
+      return;
+    }
+    // A heap segment goes through a staging copy, freed on return: cuMemcpyHtoD has read it by then.
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment staging = scratch.allocate(Math.max(1, source.byteSize()), 8).asSlice(0, source.byteSize());
+      staging.copyFrom(source);
+      driver.copyToDevice(resource.devicePointer() + offset, staging, source.byteSize());
+    }
   }
 
   @Override
@@ -260,17 +300,15 @@ final class CudaSession implements KernelSession {
     return copies.finished(copy);
   }
 
-  /** The driver copies from native memory only; heap segments go through a staging copy. */
-  private MemorySegment native_(MemorySegment source) {
-    if (source.isNative()) {
-      return source;
+  /** The buffers are freed once closed: a late caller gets a typed error, not a read of freed pinned memory. */
+  private void checkOpen() {
+    if (closed) {
+      throw KernelException.closed("cuda");
     }
-    MemorySegment staging = arena.allocate(Math.max(1, source.byteSize()), 8).asSlice(0, source.byteSize());
-    staging.copyFrom(source);
-    return staging;
   }
 
   private Resource checkedResource(int handle, long offset, long length) {
+    checkOpen();
     if (handle < 0 || handle >= resources.size()) {
       throw PipelineException.queueFull("resource", "no resource has handle " + handle, "use a handle returned by allocateResource");
     }
@@ -299,6 +337,10 @@ final class CudaSession implements KernelSession {
    * and the debug log copied out. After a device fault the mapped copy is all there is.
    */
   private synchronized byte[] snapshot(MemorySegment mapped, long device, boolean isControl) {
+    if (released) {
+      // The mapped copy is freed: what it held when close() freed it.
+      return (isControl ? finalControl : finalDebugLog).clone();
+    }
     if (closed || !launched) {
       return Words.toBytes(mapped);
     }
@@ -377,20 +419,40 @@ final class CudaSession implements KernelSession {
 
   @Override
   public boolean awaitExit(Duration timeout) {
-    if (!launched) {
+    return pollUntil(this::exited, timeout);
+  }
+
+  /** Under the lock, so that close() cannot destroy the stream between the check and the query. */
+  private synchronized boolean exited() {
+    if (!launched || released) {
       return true;
     }
     driver.setCurrent(context);
+    return driver.queryStream(stream) != CudaDriver.CUDA_ERROR_NOT_READY;
+  }
+
+  /**
+   * Polls {@code done} every 100 µs until it is true (true) or {@code timeout} passed (false). An
+   * interrupt does not cut the wait short (the kernel may still use the memory the caller frees
+   * next) and does not turn it into a spin either: parkNanos returns at once while the flag is set,
+   * so the flag is cleared for the wait and set again on return.
+   */
+  static boolean pollUntil(java.util.function.BooleanSupplier done, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      int result = driver.queryStream(stream);
-      if (result != CudaDriver.CUDA_ERROR_NOT_READY) {
-        return true;
+    boolean interrupted = Thread.interrupted();
+    try {
+      while (!done.getAsBoolean()) {
+        if (System.nanoTime() - deadline > 0) {
+          return false;
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+        interrupted |= Thread.interrupted();
       }
-      if (System.nanoTime() - deadline > 0) {
-        return false;
+      return true;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
-      java.util.concurrent.locks.LockSupport.parkNanos(100_000);
     }
   }
 
@@ -403,6 +465,10 @@ final class CudaSession implements KernelSession {
    */
   @Override
   public synchronized void abort() {
+    if (released) {
+      // close() freed the control block (a late abort from a stall noticed during shutdown).
+      return;
+    }
     Words.setVolatile(memory.control(), ControlLayout.SHUTDOWN, 1);
     if (!launched || closed || abortRequested) {
       return;
@@ -419,7 +485,7 @@ final class CudaSession implements KernelSession {
   }
 
   @Override
-  public void checkHealth() {
+  public synchronized void checkHealth() {
     if (!launched || closed) {
       return;
     }
@@ -463,34 +529,32 @@ final class CudaSession implements KernelSession {
         return;
       }
     }
-    closed = true;
     if (launched && driver.queryStream(stream) != CudaDriver.CUDA_SUCCESS) {
       // A trap or device fault leaves a sticky error: reset the context so the process can bootstrap again.
+      // The reset destroys every allocation (the mapped ones too), but it does not drop this session's retain.
+      finalControl = Words.toBytes(memory.control());
+      finalDebugLog = Words.toBytes(memory.debugLog());
+      closed = true;
+      released = true;
+      releases.forget();
       driver.resetPrimaryContext(device);
+      driver.releasePrimaryContextRaw(device);
+      arena.close();
       return;
     }
+    finalControl = snapshotControl();
+    finalDebugLog = snapshotDebugLog();
+    closed = true;
+    released = true;
     if (copies != null) {
-      copies.close();
+      // First: its copies may still target resources freed below.
+      CopyQueue queue = copies;
+      releases.add(queue::close);
     }
-    for (Resource resource : resources) {
-      if (resource.pinnedBlock() != null) {
-        driver.freeHost(resource.pinnedBlock());
-      } else {
-        driver.freeDevice(resource.devicePointer());
-      }
+    try {
+      releases.releaseAll();
+    } finally {
+      arena.close();
     }
-    driver.freeHost(memory.control());
-    driver.freeHost(memory.ring());
-    driver.freeHost(memory.debugLog());
-    driver.freeHost(memory.ioQueue());
-    driver.freeHost(memory.express());
-    driver.freeDevice(deviceState);
-    driver.freeDevice(deviceControl);
-    driver.freeDevice(deviceDebugLog);
-    driver.freeDevice(resourceTable);
-    driver.destroyStream(stream);
-    driver.unloadModule(module);
-    driver.releasePrimaryContext(device);
-    arena.close();
   }
 }

@@ -78,6 +78,11 @@ public final class PipelineCache {
 
   /** The cached CUBIN for this key, compiled with {@code nvrtc} on a miss or a corrupt entry. */
   public Entry getOrCompile(String key, Nvrtc nvrtc, String source, String name, List<String> options) {
+    return getOrCompile(key, () -> nvrtc.compile(source, name, options).cubin());
+  }
+
+  /** The cached image for this key, from {@code compile} on a miss or a corrupt entry (tests pass a fake compiler). */
+  Entry getOrCompile(String key, java.util.function.Supplier<byte[]> compile) {
     Path file = directory.resolve(key + ".cubin");
     Outcome outcome = Outcome.MISS;
     if (Files.isRegularFile(file)) {
@@ -86,13 +91,15 @@ public final class PipelineCache {
         return new Entry(payload, Outcome.HIT, file);
       }
       outcome = Outcome.REBUILT_CORRUPT;
+      System.err.println("vyre: pipeline cache entry " + file + " is truncated or corrupt (a crash while it was written?); "
+          + "recompiling it");
       try {
         Files.deleteIfExists(file);
       } catch (IOException e) {
         // the rewrite below replaces it atomically anyway
       }
     }
-    byte[] cubin = nvrtc.compile(source, name, options).cubin();
+    byte[] cubin = compile.get();
     write(file, cubin);
     return new Entry(cubin, outcome, file);
   }
@@ -118,10 +125,15 @@ public final class PipelineCache {
     try {
       Files.createDirectories(file.getParent());
       Path temp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
-      ByteBuffer out = ByteBuffer.allocate(MAGIC.length + 32 + payload.length);
-      out.put(MAGIC).put(sha256().digest(payload)).put(payload);
-      Files.write(temp, out.array());
-      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      try {
+        ByteBuffer out = ByteBuffer.allocate(MAGIC.length + 32 + payload.length);
+        out.put(MAGIC).put(sha256().digest(payload)).put(payload);
+        Files.write(temp, out.array());
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      } finally {
+        // After a failed write or move (a full disk): no partial temp file left behind for every run.
+        Files.deleteIfExists(temp);
+      }
     } catch (IOException e) {
       System.err.println("vyre: could not write pipeline cache entry " + file + ": " + e.getMessage());
     }

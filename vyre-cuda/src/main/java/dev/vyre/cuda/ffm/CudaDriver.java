@@ -231,13 +231,25 @@ public final class CudaDriver {
     check(invokeInt(cuDevicePrimaryCtxRelease, device), "cuDevicePrimaryCtxRelease_v2", "release each retained context once");
   }
 
+  /** Releases a retain without checking: after {@link #resetPrimaryContext}, which does not drop retains. */
+  public int releasePrimaryContextRaw(int device) {
+    return invokeInt(cuDevicePrimaryCtxRelease, device);
+  }
+
   /** Destroys every allocation and kernel of the primary context: the last resort after a stall. */
   public int resetPrimaryContext(int device) {
     return invokeInt(cuDevicePrimaryCtxReset, device);
   }
 
+  /** On every poll of a session (health checks, copy queries, snapshots): invokeExact, no boxing. */
   public void setCurrent(MemorySegment context) {
-    check(invokeInt(cuCtxSetCurrent, context), "cuCtxSetCurrent", "retain the context before making it current");
+    int result;
+    try {
+      result = (int) cuCtxSetCurrent.invokeExact(context);
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+    check(result, "cuCtxSetCurrent", "retain the context before making it current");
   }
 
   public void synchronizeContext() {
