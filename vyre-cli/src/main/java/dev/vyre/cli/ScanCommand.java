@@ -105,6 +105,12 @@ final class ScanCommand implements Callable<Integer> {
       err.println("vyre scan: " + problem.path() + ": " + problem.reason());
     }
     DfaTable table = AhoCorasickCompiler.compile(patternSet);
+    ScanOptions fitted = options.fittingHitCounter(table);
+    if (fitted != options) {
+      err.println("vyre scan: chunks of " + fitted.chunkBytes() + " bytes, not " + options.chunkBytes() + ": up to "
+          + table.maxAcceptsPerState() + " of these patterns end at one byte, and a chunk's hit counter is 32 bits");
+      options = fitted;
+    }
     OutputStream stdout = new BufferedOutputStream(new StdoutStream(System.out), 1 << 16);
     ScanOutput.Format format = mode.count ? ScanOutput.Format.COUNT
         : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES;

@@ -49,6 +49,24 @@ class ScanCommandTest {
   }
 
   @Test
+  void patternsThatEndTogetherByTheThousandGetChunksTheHitCounterCanCountAndAnExactCount() throws IOException {
+    StringBuilder suffixes = new StringBuilder();
+    for (int length = 1; length <= 1100; length++) {
+      suffixes.append("a".repeat(length)).append('\n');
+    }
+    Path patterns = Files.writeString(dir.resolve("suffixes"), suffixes);
+    Path text = Files.writeString(dir.resolve("as.txt"), "a".repeat(3000) + "\n");
+    CliRun run = run("-c", "-f", patterns.toString(), text.toString());
+    assertEquals(0, run.status(), run.err());
+    long expected = 0;
+    for (int length = 1; length <= 1100; length++) {
+      expected += 3000 - length + 1;
+    }
+    assertEquals(text + ":" + expected + "\n", run.out());
+    assertTrue(run.err().contains("up to 1100 of these patterns end at one byte"), run.err());
+  }
+
+  @Test
   void theFirstOperandIsThePatternWithoutDashEOrDashF() {
     CliRun run = run("sells", a.toString());
     assertEquals(0, run.status(), run.err());

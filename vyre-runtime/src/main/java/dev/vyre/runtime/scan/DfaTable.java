@@ -14,6 +14,7 @@ public final class DfaTable {
   private final int classCount;
   private final int patternCount;
   private final int maxPatternLength;
+  private final int maxAcceptsPerState;
 
   DfaTable(MemorySegment words) {
     this.words = words.asReadOnly();
@@ -21,6 +22,12 @@ public final class DfaTable {
     this.classCount = Words.get(words, DfaTableLayout.CLASS_COUNT_WORD);
     this.patternCount = Words.get(words, DfaTableLayout.PATTERN_COUNT_WORD);
     this.maxPatternLength = Words.get(words, DfaTableLayout.MAX_PATTERN_LEN_WORD);
+    int offsets = Words.get(words, DfaTableLayout.ACCEPT_OFFSETS_BASE_WORD);
+    int most = 0;
+    for (int state = 0; state < stateCount; state++) {
+      most = Math.max(most, Words.get(words, offsets + state + 1) - Words.get(words, offsets + state));
+    }
+    this.maxAcceptsPerState = most;
   }
 
   /** The wire bytes, read-only. */
@@ -51,6 +58,14 @@ public final class DfaTable {
 
   public int maxPatternLength() {
     return maxPatternLength;
+  }
+
+  /**
+   * The longest accept list of any state: the most matches that can end at one byte (patterns that
+   * are suffixes of each other, or duplicates, end together).
+   */
+  public int maxAcceptsPerState() {
+    return maxAcceptsPerState;
   }
 
   /** The state a scan of a whole input starts in. */

@@ -1,5 +1,6 @@
 package dev.vyre.runtime.scan;
 
+import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
@@ -37,6 +38,8 @@ public final class ScanJob implements AutoCloseable {
 
   /** The most records one chunk's hit buffer may grow to (256 MiB); more is reported per file. */
   public static final long MAX_HIT_CAPACITY = 1L << 24;
+  /** The most matches a chunk may be able to hold: its hit cursor is a u32 (see {@link #checkHitsCountable}). */
+  public static final long MAX_HITS_PER_CHUNK = 0xFFFF_FFFFL;
 
   private static final Duration TASK_TIMEOUT = Duration.ofMinutes(2);
 
@@ -80,6 +83,7 @@ public final class ScanJob implements AutoCloseable {
     this.options = options;
     this.overlap = table.maxPatternLength() - 1;
     DfaTableLayout.validate(table.segment(), "DFA table");
+    checkHitsCountable(table, options.chunkBytes() + overlap);
     this.dfaHandle = kernel.allocateResource(table.byteSize(), ResourcePlacement.DEVICE);
     kernel.writeResource(dfaHandle, 0, table.segment());
     this.hitResources = new HitResources(kernel);
@@ -102,6 +106,21 @@ public final class ScanJob implements AutoCloseable {
     this.reader = IoBackends.open(BufferPool.of(buffers), options.parallelReads());
     this.batch = new TaskBatch(options.tasksPerChunk()).priority(Priority.NORMAL);
     this.faultsSeen = kernel.stats().faults();
+  }
+
+  /**
+   * A chunk's hit cursor is a u32 (DFA_STEP's hit buffer): past 2^32 - 1 hits it would wrap and the
+   * chunk's matches would be reported wrongly without an error, so a chunk must not be able to hold
+   * that many. At most {@link DfaTable#maxAcceptsPerState} matches end at one byte.
+   */
+  static void checkHitsCountable(DfaTable table, long chunkBytesWithOverlap) {
+    long perByte = table.maxAcceptsPerState();
+    if (perByte > 0 && chunkBytesWithOverlap * perByte > MAX_HITS_PER_CHUNK) {
+      throw InputException.of("scan options", "up to " + perByte + " of these patterns can end at one byte, so a chunk of "
+          + chunkBytesWithOverlap + " bytes could hold more matches than a chunk's u32 hit counter can count",
+          "use chunks of at most " + (MAX_HITS_PER_CHUNK / perByte) + " bytes including the longest pattern"
+              + " (ScanOptions.fittingHitCounter), or remove duplicate patterns");
+    }
   }
 
   /** The chunk reader in use: io_uring, or FileChannel and why (for {@code --verbose}). */

@@ -82,6 +82,22 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
     return new ScanOptions(tasks * taskBytes, taskBytes, buffers, keepHits);
   }
 
+  /**
+   * These options with chunks small enough that none can hold more matches than DFA_STEP's u32 hit
+   * cursor counts, which {@link ScanJob} requires: whole tasks, a task shrunk too if one task is
+   * already too large. Unchanged when they fit, or when no chunk of at least one byte would.
+   */
+  public ScanOptions fittingHitCounter(DfaTable table) {
+    long perByte = table.maxAcceptsPerState();
+    long overlap = table.maxPatternLength() - 1L;
+    long largest = perByte == 0 ? Long.MAX_VALUE : ScanJob.MAX_HITS_PER_CHUNK / perByte - overlap;
+    if (chunkBytes <= largest || largest < 1) {
+      return this;
+    }
+    long task = Math.min(taskBytes, largest);
+    return new ScanOptions(largest / task * task, task, buffers, keepHits, stageOnDevice, parallelReads);
+  }
+
   public ScanOptions withKeepHits(boolean value) {
     return new ScanOptions(chunkBytes, taskBytes, buffers, value, stageOnDevice, parallelReads);
   }
