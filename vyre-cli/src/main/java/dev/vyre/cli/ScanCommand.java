@@ -99,7 +99,7 @@ final class ScanCommand implements Callable<Integer> {
       err.println("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices; save it to a"
           + " file first)");
     }
-    ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of("."))
+    ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of(""))
         : paths.stream().filter(path -> !path.equals("-")).map(Path::of).toList());
     for (ScanTargets.Problem problem : targets.problems()) {
       err.println("vyre scan: " + problem.path() + ": " + problem.reason());
