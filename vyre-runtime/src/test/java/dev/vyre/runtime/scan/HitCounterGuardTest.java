@@ -22,6 +22,15 @@ class HitCounterGuardTest {
     return AhoCorasickCompiler.compile(PatternSet.of(bytes, false, "test"));
   }
 
+  /** a, aa, ... up to {@code longest} a's: every one ends wherever the longest does. */
+  private static List<String> aRuns(int longest) {
+    List<String> runs = new ArrayList<>();
+    for (int length = 1; length <= longest; length++) {
+      runs.add("a".repeat(length));
+    }
+    return runs;
+  }
+
   @Test
   void theMostMatchesEndingAtOneByteCountSuffixesAndDuplicates() {
     assertEquals(1, compile(List.of("abc", "xyz")).maxAcceptsPerState());
@@ -32,11 +41,7 @@ class HitCounterGuardTest {
 
   @Test
   void aChunkThatCouldOverflowTheHitCounterIsRefusedWithTheLargestThatFits() {
-    List<String> suffixes = new ArrayList<>();
-    for (int length = 1; length <= 1100; length++) {
-      suffixes.add("a".repeat(length));
-    }
-    DfaTable table = compile(suffixes);
+    DfaTable table = compile(aRuns(1100));
     assertEquals(1100, table.maxAcceptsPerState());
     InputException error = assertThrows(InputException.class, () -> ScanJob.checkHitsCountable(table, 4L << 20));
     assertTrue(error.getMessage().contains("at most " + (0xFFFF_FFFFL / 1100) + " bytes"), error.getMessage());
@@ -47,11 +52,7 @@ class HitCounterGuardTest {
 
   @Test
   void optionsShrinkTheirChunksToWholeTasksThatTheCounterCanCount() {
-    List<String> suffixes = new ArrayList<>();
-    for (int length = 1; length <= 1100; length++) {
-      suffixes.add("a".repeat(length));
-    }
-    DfaTable table = compile(suffixes);
+    DfaTable table = compile(aRuns(1100));
     ScanOptions options = ScanOptions.defaults();
     ScanOptions fitted = options.fittingHitCounter(table);
     long largest = 0xFFFF_FFFFL / 1100 - 1099;
