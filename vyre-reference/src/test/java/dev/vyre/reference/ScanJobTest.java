@@ -234,6 +234,31 @@ class ScanJobTest {
   }
 
   @Example
+  void manySmallFilesThroughEveryBufferAndFilesThatChangedSinceTheyWereListed() throws Exception {
+    inTempDir(dir -> {
+    List<ScanFile> files = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      Path path = Files.writeString(dir.resolve("small-" + i), "x needle " + i);
+      files.add(new ScanFile(path, Files.size(path)));
+    }
+    Path shrank = Files.writeString(dir.resolve("shrank"), "needle".repeat(10));
+    Path grew = Files.writeString(dir.resolve("grew"), "needle".repeat(10));
+    files.add(new ScanFile(shrank, 6 * 1000));
+    files.add(new ScanFile(grew, 6 * 5));
+    ScanOptions options = new ScanOptions(64, 16, ScanOptions.MAX_BUFFERS, true, false, true);
+    Outcome outcome = scanFiles(PatternSet.fromArguments(List.of("needle"), false), options, files);
+    assertEquals(0, outcome.summary().failedFiles());
+    for (int i = 0; i < 200; i++) {
+      assertEquals(List.of(new Hit(i, 2, 0)), hitsOf(outcome.results().get(i)));
+    }
+    assertEquals(10, outcome.results().get(200).matches(), "a file that shrank is scanned as far as it goes");
+    assertEquals(5, outcome.results().get(201).matches(), "a file that grew is scanned as far as it was listed");
+    assertEquals(files.stream().limit(200).mapToLong(ScanFile::size).sum() + 60 + 30, outcome.summary().bytes(),
+        "bytes scanned are the bytes read");
+    });
+  }
+
+  @Example
   void unreadableAndVanishedFilesAreReportedAndSkipped() throws Exception {
     inTempDir(dir -> {
     Path good = Files.writeString(dir.resolve("good"), "xx needle xx");

@@ -17,6 +17,10 @@ import java.util.List;
  */
 public final class FileChannelChunkReader implements ChunkReader {
 
+  private static final String OPEN_FIX = "check that the file exists and is readable";
+  private static final String READ_FIX = "check the file (a device error, a directory, or a file replaced while it "
+      + "was read)";
+
   private final BufferPool pool;
   private final String fallbackReason;
   private final List<FileChannel> files = new ArrayList<>();
@@ -52,7 +56,7 @@ public final class FileChannelChunkReader implements ChunkReader {
     try {
       channel = FileChannel.open(file, StandardOpenOption.READ);
     } catch (IOException | UnsupportedOperationException e) {
-      throw PipelineException.backend("cannot open " + file + " for reading: " + e, e);
+      throw PipelineException.backend("cannot open " + file + " for reading: " + e + ". Fix: " + OPEN_FIX, e);
     }
     int free = files.indexOf(null);
     if (free < 0) {
@@ -97,7 +101,8 @@ public final class FileChannelChunkReader implements ChunkReader {
       completed.add(new ReadCompletion(userData, bufferIndex, target.position(), null));
     } catch (IOException e) {
       completed.add(new ReadCompletion(userData, bufferIndex, target.position(),
-          PipelineException.backend("reading " + paths.get(file) + " at offset " + fileOffset + " failed: " + e, e)));
+          PipelineException.backend("reading " + paths.get(file) + " at offset " + fileOffset + " failed: " + e
+              + ". Fix: " + READ_FIX, e)));
     }
   }
 

@@ -378,7 +378,8 @@ public final class ScanJob implements AutoCloseable {
             + " carried another input id. Fix: report this backend bug");
       }
     }
-    bytesScanned += slot.chunk.readLength() - slot.chunk.reportFrom();
+    // A file that shrank since it was listed filled the chunk only partly: count what was read.
+    bytesScanned += Math.max(0, Math.min(slot.chunk.readLength(), slot.bytesRead) - slot.chunk.reportFrom());
     release(slot);
   }
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.PipelineException;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -18,6 +19,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -186,5 +188,161 @@ public abstract class ChunkReaderContract {
     assertThrows(PipelineException.class, () -> reader.openFile(path));
     assertThrows(PipelineException.class, () -> reader.submit(file, 0, 1, 0, 0));
     reader.close();
+  }
+
+  @Test
+  public void aZeroLengthFileReadsNothingWithoutAnError() throws IOException {
+    Path path = Files.createFile(dir.resolve("empty"));
+    try (ChunkReader reader = open(pool(1))) {
+      int file = reader.openFile(path);
+      reader.submit(file, 0, BUFFER_BYTES, 0, 5);
+      assertEquals(new ReadCompletion(5, 0, 0, null), reader.await());
+      reader.closeFile(file);
+    }
+  }
+
+  @Test
+  public void readsAtOffsetsPastTwoAndFourGiBOfASparseFile() throws IOException {
+    Path path = dir.resolve("sparse");
+    long[] offsets = {(1L << 31) - 3, (1L << 32) + 5};
+    try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
+      file.setLength((1L << 32) + BUFFER_BYTES);
+      for (long offset : offsets) {
+        file.seek(offset);
+        file.write(new byte[] {1, 2, 3, 4, 5, 6, 7});
+      }
+    }
+    try (ChunkReader reader = open(pool(2))) {
+      int file = reader.openFile(path);
+      for (int i = 0; i < offsets.length; i++) {
+        reader.submit(file, offsets[i], 16, i, offsets[i]);
+      }
+      for (int i = 0; i < offsets.length; i++) {
+        ReadCompletion done = reader.await();
+        assertNull(done.error());
+        assertEquals(16, done.bytesRead());
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+            bytes(reader.pool().buffer(done.bufferIndex()), 16), "read at " + done.userData());
+      }
+      reader.submit(file, (1L << 32) + BUFFER_BYTES - 10, 100, 0, 0);
+      assertEquals(10, reader.await().bytesRead(), "the end of a file past 4 GiB");
+    }
+  }
+
+  @Test
+  public void aFileThatShrankReadsToItsNewEndAndOneThatGrewReadsWhatWasAsked() throws IOException {
+    Path path = file(3 * BUFFER_BYTES);
+    byte[] content = Files.readAllBytes(path);
+    try (ChunkReader reader = open(pool(1))) {
+      int file = reader.openFile(path);
+      try (RandomAccessFile raf = new RandomAccessFile(path.toFile(), "rw")) {
+        raf.setLength(BUFFER_BYTES + 100);
+      }
+      reader.submit(file, BUFFER_BYTES, BUFFER_BYTES, 0, 1);
+      ReadCompletion shrunk = reader.await();
+      assertEquals(new ReadCompletion(1, 0, 100, null), shrunk);
+      assertArrayEquals(Arrays.copyOfRange(content, BUFFER_BYTES, BUFFER_BYTES + 100),
+          bytes(reader.pool().buffer(0), 100));
+      Files.write(path, content);
+      reader.submit(file, BUFFER_BYTES, BUFFER_BYTES, 0, 2);
+      assertEquals(new ReadCompletion(2, 0, BUFFER_BYTES, null), reader.await());
+      assertArrayEquals(Arrays.copyOfRange(content, BUFFER_BYTES, 2 * BUFFER_BYTES),
+          bytes(reader.pool().buffer(0), BUFFER_BYTES));
+    }
+  }
+
+  @Test
+  public void aDirectoryFailsAsThatFileAloneWhileOtherReadsGoOn() throws IOException {
+    Path path = file(BUFFER_BYTES);
+    byte[] content = Files.readAllBytes(path);
+    try (ChunkReader reader = open(pool(2))) {
+      int good = reader.openFile(path);
+      reader.submit(good, 0, BUFFER_BYTES, 0, 10);
+      PipelineException error;
+      try {
+        int bad = reader.openFile(dir);
+        reader.submit(bad, 0, BUFFER_BYTES, 1, 11);
+        ReadCompletion first = reader.await();
+        ReadCompletion failed = first.userData() == 11 ? first : reader.await();
+        ReadCompletion read = first.userData() == 10 ? first : reader.await();
+        assertTrue(failed.failed());
+        assertEquals(0, failed.bytesRead());
+        assertFalse(reader.pool().busy(1));
+        assertEquals(new ReadCompletion(10, 0, BUFFER_BYTES, null), read);
+        error = failed.error();
+        reader.closeFile(bad);
+      } catch (PipelineException openFailed) {
+        error = openFailed;
+        assertEquals(new ReadCompletion(10, 0, BUFFER_BYTES, null), reader.await());
+      }
+      assertArrayEquals(content, bytes(reader.pool().buffer(0), BUFFER_BYTES));
+      assertTrue(error.getMessage().contains("Fix: "), error.getMessage());
+      reader.submit(good, 0, 10, 1, 12);
+      assertEquals(new ReadCompletion(12, 1, 10, null), reader.await());
+    }
+  }
+
+  @Test
+  public void manySmallFilesThroughMoreReadsThanRingEntriesLeakNoDescriptor() throws IOException {
+    int files = 3 * 64 + 7;
+    Path[] paths = new Path[files];
+    for (int i = 0; i < files; i++) {
+      paths[i] = Files.write(dir.resolve("small-" + i), new byte[] {(byte) i, (byte) (i >> 8), 42});
+    }
+    long before = openDescriptors();
+    try (ChunkReader reader = open(pool(3))) {
+      int[] handles = new int[3];
+      int next = 0;
+      for (; next < 3; next++) {
+        handles[next] = reader.openFile(paths[next]);
+        reader.submit(handles[next], 0, 100, next, next);
+      }
+      BitSet seen = new BitSet();
+      while (reader.inFlight() > 0) {
+        ReadCompletion done = reader.await();
+        int i = (int) done.userData();
+        assertEquals(3, done.bytesRead());
+        assertArrayEquals(new byte[] {(byte) i, (byte) (i >> 8), 42}, bytes(reader.pool().buffer(done.bufferIndex()), 3));
+        assertFalse(seen.get(i));
+        seen.set(i);
+        reader.closeFile(handles[done.bufferIndex()]);
+        if (next < files) {
+          handles[done.bufferIndex()] = reader.openFile(paths[next]);
+          reader.submit(handles[done.bufferIndex()], 0, 100, done.bufferIndex(), next);
+          next++;
+        }
+      }
+      assertEquals(files, seen.cardinality());
+      for (int i = 0; i < 5; i++) {
+        reader.openFile(paths[i]);
+      }
+    }
+    assertEquals(before, openDescriptors(), "descriptors open before and after");
+  }
+
+  @Test
+  public void shortReadsOfAProcFileBeforeItsEndAreContinued() throws IOException {
+    Path path = Path.of("/proc/kallsyms");
+    Assumptions.assumeTrue(Files.isReadable(path));
+    byte[] content = Files.readAllBytes(path);
+    Assumptions.assumeTrue(content.length > 3 * BUFFER_BYTES);
+    try (ChunkReader reader = open(pool(2))) {
+      int file = reader.openFile(path);
+      reader.submit(file, 0, BUFFER_BYTES, 0, 0);
+      reader.submit(file, 1000, BUFFER_BYTES, 1, 1);
+      for (int i = 0; i < 2; i++) {
+        ReadCompletion done = reader.await();
+        int offset = done.userData() == 0 ? 0 : 1000;
+        assertEquals(BUFFER_BYTES, done.bytesRead());
+        assertArrayEquals(Arrays.copyOfRange(content, offset, offset + BUFFER_BYTES),
+            bytes(reader.pool().buffer(done.bufferIndex()), BUFFER_BYTES));
+      }
+    }
+  }
+
+  private static long openDescriptors() throws IOException {
+    try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+      return fds.count();
+    }
   }
 }

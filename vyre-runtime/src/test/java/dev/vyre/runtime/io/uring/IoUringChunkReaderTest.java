@@ -10,13 +10,20 @@ import dev.vyre.runtime.io.BufferPool;
 import dev.vyre.runtime.io.ChunkReader;
 import dev.vyre.runtime.io.ChunkReaderContract;
 import dev.vyre.runtime.io.IoBackends;
+import dev.vyre.runtime.io.ReadCompletion;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class IoUringChunkReaderTest extends ChunkReaderContract {
+
+  private static final long SYS_GETTID = 186;
+  private static final long SYS_TGKILL = 234;
+  private static final long SIGPIPE = 13;
 
   @BeforeAll
   static void requireIoUring() {
@@ -78,6 +85,38 @@ class IoUringChunkReaderTest extends ChunkReaderContract {
     try (ChunkReader reader = new IoUringChunkReader(pool(1)); ChunkReader parallel = new IoUringChunkReader(pool(1), true)) {
       assertEquals("io_uring", reader.backend());
       assertEquals("io_uring (parallel reads in io-wq workers)", parallel.backend());
+    }
+  }
+
+  /**
+   * A wait in io_uring_enter that a signal interrupts fails with EINTR and must be entered again.
+   * A FIFO keeps the read pending while this thread is sent SIGPIPE, which the JVM catches.
+   */
+  @Test
+  void aWaitInterruptedByASignalIsEnteredAgain() throws Exception {
+    Assumptions.assumeTrue(System.getProperty("os.arch").equals("amd64"), "gettid and tgkill numbers are x86_64's");
+    Path fifo = dir.resolve("fifo");
+    Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "mkfifo failed");
+    try (ChunkReader reader = open(pool(1))) {
+      LinuxCalls calls = new LinuxCalls(arena);
+      long tid = calls.syscall("gettid", SYS_GETTID, 0, 0, 0, 0, 0, 0, "x86_64 only");
+      long pid = ProcessHandle.current().pid();
+      Thread writer = Thread.ofPlatform().start(() -> {
+        try (FileOutputStream out = new FileOutputStream(fifo.toFile())) {
+          LinuxCalls mine = new LinuxCalls(Arena.ofAuto());
+          for (int i = 0; i < 5; i++) {
+            Thread.sleep(50);
+            mine.syscall("tgkill", SYS_TGKILL, pid, tid, SIGPIPE, 0, 0, 0, "x86_64 only");
+          }
+          out.write(new byte[] {1, 2, 3, 4, 5});
+        } catch (IOException | InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      int file = reader.openFile(fifo);
+      reader.submit(file, 0, 5, 0, 9);
+      assertEquals(new ReadCompletion(9, 0, 5, null), reader.await());
+      writer.join();
     }
   }
 }
