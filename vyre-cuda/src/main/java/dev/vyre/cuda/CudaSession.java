@@ -74,7 +74,7 @@ final class CudaSession implements KernelSession {
   private final long deviceDebugLog;
   private final long resourceTable;
   /** One allocated resource: its device-visible address, size, and host view (mapped ones only). */
-  private record Resource(long devicePointer, long byteSize, MemorySegment host, MemorySegment pinnedBlock) {}
+  private record Resource(long devicePointer, long byteSize, MemorySegment host) {}
 
   private static final long PAGE = 4096;
 
@@ -184,9 +184,9 @@ final class CudaSession implements KernelSession {
       // The driver sub-allocates small pinned blocks; io_uring's registered buffers need pages.
       MemorySegment block = releasedMapped(allocated + PAGE - 1);
       long skip = (PAGE - block.address() % PAGE) % PAGE;
-      resource = new Resource(driver.devicePointer(block) + skip, byteSize, block.asSlice(skip, byteSize), block);
+      resource = new Resource(driver.devicePointer(block) + skip, byteSize, block.asSlice(skip, byteSize));
     } else {
-      resource = new Resource(releasedDevice(allocated, true), byteSize, null, null);
+      resource = new Resource(releasedDevice(allocated, true), byteSize, null);
     }
     int handle = resources.size();
     resources.add(resource);

@@ -68,6 +68,14 @@ public final class DfaTable {
     return maxAcceptsPerState;
   }
 
+  /**
+   * The most input bytes (a chunk with its pattern overlap) whose matches a chunk's u32 hit cursor
+   * can always count: {@link ScanJob#MAX_HITS_PER_CHUNK} over {@link #maxAcceptsPerState}.
+   */
+  public long maxCountableBytes() {
+    return maxAcceptsPerState == 0 ? Long.MAX_VALUE : ScanJob.MAX_HITS_PER_CHUNK / maxAcceptsPerState;
+  }
+
   /** The state a scan of a whole input starts in. */
   public int startState() {
     return Words.get(words, DfaTableLayout.START_STATE_WORD);

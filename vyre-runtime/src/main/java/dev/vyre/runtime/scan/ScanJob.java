@@ -114,11 +114,10 @@ public final class ScanJob implements AutoCloseable {
    * that many. At most {@link DfaTable#maxAcceptsPerState} matches end at one byte.
    */
   static void checkHitsCountable(DfaTable table, long chunkBytesWithOverlap) {
-    long perByte = table.maxAcceptsPerState();
-    if (perByte > 0 && chunkBytesWithOverlap * perByte > MAX_HITS_PER_CHUNK) {
-      throw InputException.of("scan options", "up to " + perByte + " of these patterns can end at one byte, so a chunk of "
+    if (chunkBytesWithOverlap > table.maxCountableBytes()) {
+      throw InputException.of("scan options", "up to " + table.maxAcceptsPerState() + " of these patterns can end at one byte, so a chunk of "
           + chunkBytesWithOverlap + " bytes could hold more matches than a chunk's u32 hit counter can count",
-          "use chunks of at most " + (MAX_HITS_PER_CHUNK / perByte) + " bytes including the longest pattern"
+          "use chunks of at most " + table.maxCountableBytes() + " bytes including the longest pattern"
               + " (ScanOptions.fittingHitCounter), or remove duplicate patterns");
     }
   }

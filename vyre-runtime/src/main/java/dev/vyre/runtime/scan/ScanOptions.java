@@ -88,9 +88,7 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
    * already too large. Unchanged when they fit, or when no chunk of at least one byte would.
    */
   public ScanOptions fittingHitCounter(DfaTable table) {
-    long perByte = table.maxAcceptsPerState();
-    long overlap = table.maxPatternLength() - 1L;
-    long largest = perByte == 0 ? Long.MAX_VALUE : ScanJob.MAX_HITS_PER_CHUNK / perByte - overlap;
+    long largest = table.maxCountableBytes() - (table.maxPatternLength() - 1L);
     if (chunkBytes <= largest || largest < 1) {
       return this;
     }
