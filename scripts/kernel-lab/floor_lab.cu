@@ -14,7 +14,12 @@
 //               pollers' reads reach the host out of step (0: they go out together);
 //   poll_bytes  4 = lane 0 reads the flag word, 128 = lanes 0..7 read 128 bytes (two lines, the
 //               shape of an express copy; the host writes both lines of each copy);
-//   host_delay  the host waits that long after seeing the answer before the next flag (untimed).
+//   host_delay  the host waits that long after seeing the answer before the next flag (untimed);
+//   memory      (optional) 0 = flags and answers in ordinary pinned memory; 1 = the flags in
+//               write-combined pinned memory (the GPU's reads of it are not snooped; the host ends
+//               its writes with sfence, which WC stores need to leave the core); 2 = the answers
+//               write-combined (the host's reads of them are uncached); 3 = both; 4 = ordinary
+//               memory with the sfence of 1 (what the fence alone costs).
 // Prints one line per configuration: round trip p50 / p99 / min and which poller answered first.
 #include "lab.cuh"
 #include <algorithm>
@@ -23,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+#include <immintrin.h>
 
 constexpr unsigned kCopyWords = 64;     // 256 bytes between flag copies
 constexpr unsigned kAnswerWords = 32;   // 128 bytes between answer lines
@@ -75,11 +81,14 @@ static inline long long now_ns() {
 int main(int argc, char** argv) {
   int samples = argc > 1 ? atoi(argv[1]) : 20000;
   CHECK(cudaSetDeviceFlags(cudaDeviceMapHost));
-  unsigned *flags, *answers, *dflags, *danswers;
-  CHECK(cudaHostAlloc(&flags, kMaxPollers * kCopyWords * 4, cudaHostAllocMapped | cudaHostAllocPortable));
-  CHECK(cudaHostAlloc(&answers, kMaxPollers * kAnswerWords * 4, cudaHostAllocMapped | cudaHostAllocPortable));
-  CHECK(cudaHostGetDevicePointer((void**)&dflags, flags, 0));
-  CHECK(cudaHostGetDevicePointer((void**)&danswers, answers, 0));
+  unsigned *flag_mem[2], *answer_mem[2], *dflag_mem[2], *danswer_mem[2];
+  for (int wc = 0; wc < 2; wc++) {
+    unsigned kind = cudaHostAllocMapped | cudaHostAllocPortable | (wc ? cudaHostAllocWriteCombined : 0u);
+    CHECK(cudaHostAlloc(&flag_mem[wc], kMaxPollers * kCopyWords * 4, kind));
+    CHECK(cudaHostAlloc(&answer_mem[wc], kMaxPollers * kAnswerWords * 4, kind));
+    CHECK(cudaHostGetDevicePointer((void**)&dflag_mem[wc], flag_mem[wc], 0));
+    CHECK(cudaHostGetDevicePointer((void**)&danswer_mem[wc], answer_mem[wc], 0));
+  }
   cudaStream_t stream;
   CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   printf("# floor_lab: %d round trips after %d warm-up ones per configuration\n", samples, samples / 5);
@@ -87,11 +96,18 @@ int main(int argc, char** argv) {
     int pollers, lines, answer_line, poll_bytes;
     unsigned stagger;
     long long host_delay;
-    if (sscanf(argv[c], "%d %d %d %u %d %lld", &pollers, &lines, &answer_line, &stagger, &poll_bytes, &host_delay) != 6 ||
-        pollers < 1 || pollers > (int)kMaxPollers) {
+    int memory = 0;
+    int fields = sscanf(argv[c], "%d %d %d %u %d %lld %d", &pollers, &lines, &answer_line, &stagger, &poll_bytes,
+                        &host_delay, &memory);
+    if (fields < 6 || pollers < 1 || pollers > (int)kMaxPollers || memory < 0 || memory > 4) {
       fprintf(stderr, "bad configuration '%s'\n", argv[c]);
       return 2;
     }
+    unsigned* flags = flag_mem[memory & 1];
+    unsigned* answers = answer_mem[(memory >> 1) & 1];
+    unsigned* dflags = dflag_mem[memory & 1];
+    unsigned* danswers = danswer_mem[(memory >> 1) & 1];
+    bool fence = memory == 1 || memory == 3 || memory == 4;
     memset(flags, 0, kMaxPollers * kCopyWords * 4);
     memset(answers, 0, kMaxPollers * kAnswerWords * 4);
     volatile unsigned* vflags = flags;
@@ -111,6 +127,7 @@ int main(int argc, char** argv) {
         volatile unsigned* copy = vflags + k * kCopyWords;
         for (int w = copy_words - 1; w >= 0; w--) copy[w] = round;  // the flag word last
       }
+      if (fence) _mm_sfence();
       int who = -1;
       while (who < 0) {
         for (int k = 0; k < pollers; k++) {
@@ -130,8 +147,9 @@ int main(int argc, char** argv) {
     }
     CHECK(cudaStreamSynchronize(stream));
     std::sort(trips.begin(), trips.end());
-    printf("pollers=%d lines=%s answer=%s stagger=%u poll=%dB delay=%lld  rt p50 %.2f p99 %.2f min %.2f  first:",
-           pollers, lines ? "own" : "same", answer_line ? "64B" : "4B", stagger, poll_bytes, host_delay,
+    static const char* kMemory[] = {"pinned", "wc-flags", "wc-answers", "wc-both", "pinned+sfence"};
+    printf("%s pollers=%d lines=%s answer=%s stagger=%u poll=%dB delay=%lld  rt p50 %.2f p99 %.2f min %.2f  first:",
+           kMemory[memory], pollers, lines ? "own" : "same", answer_line ? "64B" : "4B", stagger, poll_bytes, host_delay,
            trips[trips.size() / 2] / 1e3, trips[(size_t)(trips.size() * 0.99)] / 1e3, trips[0] / 1e3);
     for (int k = 0; k < pollers; k++) printf(" %d", first[k]);
     printf("\n");

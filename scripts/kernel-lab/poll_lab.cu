@@ -101,6 +101,21 @@ int main(int argc, char** argv) {
              (double)out[0] / iters);
     }
   }
+  // The same reads of write-combined pinned memory (mapped for the GPU without snooping the host's
+  // caches), alone.
+  uint4 *wc_host, *dwc_host;
+  CHECK(cudaHostAlloc(&wc_host, 1 << 20, cudaHostAllocMapped | cudaHostAllocPortable | cudaHostAllocWriteCombined));
+  for (int i = 0; i < (1 << 18); i++) reinterpret_cast<unsigned*>(wc_host)[i] = i;
+  CHECK(cudaHostGetDevicePointer((void**)&dwc_host, wc_host, 0));
+  for (int shape = 1; shape <= 4; shape++) {
+    for (int round = 0; round < 2; round++) {  // the first round warms up
+      CHECK(cudaMemset(stop, 0, 4));
+      int n = round ? iters : iters / 10;
+      poll_kernel<<<2, 32>>>(dwc_host, store_line, dev, shape, 0, 0, 0, n, stop, out);
+      CHECK(cudaDeviceSynchronize());
+      if (round) printf("%-16s %-22s %7.0f ns\n", names[shape], "write-combined", (double)out[0] / n);
+    }
+  }
   // A 128-byte slot and its doorbell into device memory, as a device-memory ring would need per publish.
   unsigned* staging;
   CHECK(cudaHostAlloc(&staging, 128, cudaHostAllocDefault));
