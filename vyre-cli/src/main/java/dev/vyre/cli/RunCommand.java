@@ -139,10 +139,13 @@ final class RunCommand implements Callable<Integer> {
    */
   static TaskResult[] publishAndWait(Megakernel kernel, List<Task> tasks, TaskEnds ends, TaskRecorder recorder,
       Duration idleTimeout) throws InterruptedException {
+    EpochWatch epochs = recorder == null ? null : new EpochWatch(kernel::epoch);
     for (int i = 0; i < tasks.size(); i++) {
+      boolean epochWriter = false;
       if (recorder != null) {
         // Before the publish: a run abandoned from now on records this task (as never finished).
-        recorder.publishing(i, TaskRecorder.wallClockNanos(), (int) kernel.epoch());
+        recorder.publishing(i, TaskRecorder.wallClockNanos(), epochs.beforePublish());
+        epochWriter = epochs.publishing(tasks.get(i));
       }
       CompletableFuture<TaskResult> future;
       try {
@@ -150,8 +153,14 @@ final class RunCommand implements Callable<Integer> {
       } catch (RuntimeException e) {
         if (recorder != null) {
           recorder.refused(i);
+          if (epochWriter) {
+            epochs.published(null);
+          }
         }
         throw e;
+      }
+      if (epochWriter) {
+        epochs.published(future);
       }
       ends.watch(i, future);
       if (ends.available()) {
