@@ -41,6 +41,7 @@ public final class IoUringChunkReader implements ChunkReader {
   private final int[] done;
   private final long[] userData;
   private final ArrayDeque<ReadCompletion> completed = new ArrayDeque<>();
+  private final IoUring.CompletionHandler handler = this::onCompletion;
   private final boolean parallelReads;
   private boolean closed;
 
@@ -55,13 +56,18 @@ public final class IoUringChunkReader implements ChunkReader {
 
   /** As {@link #IoUringChunkReader(BufferPool)}, with reads run by io-wq workers when asked. */
   public IoUringChunkReader(BufferPool pool, boolean parallelReads) {
+    this(pool, parallelReads, IoUring.EnterCall.SYSCALL);
+  }
+
+  /** As {@link #IoUringChunkReader(BufferPool, boolean)}, entering the ring through {@code enterCall}. */
+  IoUringChunkReader(BufferPool pool, boolean parallelReads, IoUring.EnterCall enterCall) {
     this.parallelReads = parallelReads;
     if (pool.size() > MAX_BUFFERS) {
       throw InputException.of("chunk buffer pool", pool.size() + " buffers exceed the " + MAX_BUFFERS
           + " io_uring can register", "use fewer, larger buffers");
     }
     this.pool = pool;
-    this.ring = new IoUring(pool.size());
+    this.ring = new IoUring(pool.size(), enterCall);
     try {
       MemorySegment[] buffers = new MemorySegment[pool.size()];
       Arrays.setAll(buffers, pool::buffer);
@@ -143,7 +149,7 @@ public final class IoUringChunkReader implements ChunkReader {
     userData[bufferIndex] = data;
     readsPerFile[slot]++;
     queueRest(bufferIndex);
-    ring.enter(0);
+    ring.enter(0, handler);
   }
 
   /** Each buffer has at most one entry queued and the ring has an entry per buffer, so this fits. */
@@ -169,7 +175,7 @@ public final class IoUringChunkReader implements ChunkReader {
       if (pool.busyCount() == 0) {
         throw PipelineException.backend("await() was called with no read in flight");
       }
-      ring.enter(ring.drainCompletions(this::onCompletion) == 0 ? 1 : 0);
+      ring.enter(ring.drainCompletions(handler) == 0 ? 1 : 0, handler);
     }
     return take();
   }
@@ -179,8 +185,8 @@ public final class IoUringChunkReader implements ChunkReader {
     ensureOpen();
     if (completed.isEmpty() && pool.busyCount() > 0) {
       // Reading the completion ring needs no syscall; enter only submits re-queued short reads.
-      ring.drainCompletions(this::onCompletion);
-      ring.enter(0);
+      ring.drainCompletions(handler);
+      ring.enter(0, handler);
     }
     return completed.isEmpty() ? null : take();
   }
