@@ -183,6 +183,63 @@ class ScanCommandTest {
     assertTrue(blankLine.err().startsWith("vyre: " + blank + ":2: empty pattern. Fix: "), blankLine.err());
   }
 
+  /**
+   * {@code grep -F -e $'sells\nshells'} searches for both words, as does PATTERN with a newline; for
+   * matches that do not overlap, {@code grep -F -o -b -H} prints exactly vyre's path:offset:pattern.
+   */
+  @Test
+  void aNewlineInAPatternSeparatesPatternsAsInGrep() throws Exception {
+    String expected = a + ":4:sells\n" + a + ":14:shells\n";
+    CliRun dashE = run("-e", "sells\nshells", a.toString());
+    assertEquals(0, dashE.status(), dashE.err());
+    assertEquals(expected, dashE.out());
+    CliRun operand = run("sells\nshells", a.toString());
+    assertEquals(0, operand.status(), operand.err());
+    assertEquals(expected, operand.out());
+    Process grep;
+    try {
+      grep = new ProcessBuilder("grep", "-F", "-o", "-b", "-H", "-e", "sells\nshells", a.toString()).start();
+    } catch (IOException noGrep) {
+      System.out.println("ScanCommandTest: no grep to compare with: " + noGrep);
+      return;
+    }
+    String grepOut = new String(grep.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, grep.waitFor());
+    assertEquals(expected, grepOut, "grep -F -o -b -H prints the same");
+  }
+
+  /**
+   * Where grep would take an empty pattern (an empty -e, a newline at either end of one, a blank line
+   * in -f) and print every line, vyre scan, which prints matches by offset, refuses it with a fix.
+   */
+  @Test
+  void anEmptyPatternFromANewlineIsAnErrorSayingWhichNewline() {
+    CliRun trailing = run("-e", "he", "-e", "sells\n", a.toString());
+    assertEquals(2, trailing.status());
+    assertEquals("", trailing.out());
+    assertTrue(trailing.err().startsWith("vyre: -e: line 2 of pattern argument 2 is empty (a newline separates patterns,"
+        + " as in grep). Fix: remove the newline at its end; an empty pattern would match at every byte offset"),
+        trailing.err());
+    CliRun empty = run("-e", "", a.toString());
+    assertEquals(2, empty.status());
+    assertTrue(empty.err().startsWith("vyre: -e: pattern argument 1 is empty. Fix: remove it"), empty.err());
+    CliRun operand = run("\nsells", a.toString());
+    assertEquals(2, operand.status());
+    assertTrue(operand.err().startsWith("vyre: PATTERN: line 1 of pattern argument 1 is empty"), operand.err());
+  }
+
+  /** As with grep -F, an empty pattern file adds no pattern; with none at all there is nothing to scan for. */
+  @Test
+  void anEmptyPatternFileAddsNoPatterns() throws IOException {
+    Path none = Files.write(dir.resolve("none"), new byte[0]);
+    CliRun run = run("-e", "sells", "-f", none.toString(), a.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(a + ":4:sells\n", run.out());
+    CliRun only = run("-f", none.toString(), a.toString());
+    assertEquals(2, only.status());
+    assertTrue(only.err().startsWith("vyre: " + none + ": no patterns given. Fix: "), only.err());
+  }
+
   @Test
   void verboseSaysWhichBackendIoAndTable() {
     CliRun run = run("--verbose", "-e", "he", a.toString());
