@@ -67,7 +67,9 @@ final class ScanCommand implements Callable<Integer> {
     @Option(names = {"-c", "--count"}, description = "Print path:count (matches, overlapping ones included) per file.")
     boolean count;
 
-    @Option(names = "--json", description = "Print one JSON object per match: path, offset, pattern_id, pattern.")
+    @Option(names = "--json", description = "Print one JSON object per match: path, offset, pattern_id, pattern;"
+        + " a path or pattern that is not valid UTF-8 shows U+FFFD there and its exact bytes, base64, in path_bytes"
+        + " or pattern_bytes.")
     boolean json;
   }
 

@@ -1,14 +1,19 @@
 package dev.vyre.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -107,6 +112,58 @@ class ScanCommandTest {
     assertEquals(1, first.get("pattern_id").asInt());
     assertEquals("sea", first.get("pattern").asText());
     assertEquals(14, Json.MAPPER.readTree(lines.get(1)).get("offset").asLong());
+  }
+
+  /**
+   * A file name and a pattern that are not UTF-8: lines and counts print their bytes as they are,
+   * like grep; JSON keeps "path" and "pattern" strings (lossy) and adds the exact bytes in base64.
+   */
+  @Test
+  void namesAndPatternsThatAreNotUtf8ComeOutExactly() throws Exception {
+    Path odd = Files.createDirectory(dir.resolve("odd"));
+    // By shell: a Java String cannot name a file whose name is not UTF-8.
+    Process sh = new ProcessBuilder("sh", "-c", "printf key > \"$1/$(printf 'n\\377.bin')\"", "sh", odd.toString())
+        .inheritIO().start();
+    assertEquals(0, sh.waitFor());
+    Path patterns = Files.write(dir.resolve("odd-patterns"), new byte[] {'k', 'e', (byte) 0xFF, '\n', 'k', 'e', 'y'});
+    Files.write(odd.resolve("plain"), new byte[] {'k', 'e', (byte) 0xFF});
+    byte[] name = concat(odd.toString().getBytes(StandardCharsets.UTF_8), new byte[] {'/', 'n', (byte) 0xFF, '.', 'b',
+        'i', 'n'});
+
+    ByteArrayOutputStream lines = new ByteArrayOutputStream();
+    CliRun run = CliRun.withStdout(lines, "scan", "--backend=reference", "-f", patterns.toString(), odd.toString());
+    assertEquals(0, run.status(), run.err());
+    assertArrayEquals(concat(name, ":0:key\n".getBytes(StandardCharsets.US_ASCII),
+        (odd + "/plain:0:ke").getBytes(StandardCharsets.UTF_8), new byte[] {(byte) 0xFF, '\n'}), lines.toByteArray());
+
+    ByteArrayOutputStream counts = new ByteArrayOutputStream();
+    run = CliRun.withStdout(counts, "scan", "--backend=reference", "-c", "-f", patterns.toString(), odd.toString());
+    assertEquals(0, run.status(), run.err());
+    assertArrayEquals(concat(name, (":1\n" + odd + "/plain:1\n").getBytes(StandardCharsets.UTF_8)),
+        counts.toByteArray());
+
+    run = run("--json", "-f", patterns.toString(), odd.toString());
+    assertEquals(0, run.status(), run.err());
+    List<String> json = run.out().lines().toList();
+    assertEquals(2, json.size(), run.out());
+    JsonNode first = Json.MAPPER.readTree(json.get(0));
+    assertEquals(new String(name, StandardCharsets.UTF_8), first.get("path").asText(), "lossy: U+FFFD for 0xFF");
+    assertArrayEquals(name, Base64.getDecoder().decode(first.get("path_bytes").asText()));
+    assertEquals("key", first.get("pattern").asText());
+    assertFalse(first.has("pattern_bytes"), "key is UTF-8");
+    JsonNode second = Json.MAPPER.readTree(json.get(1));
+    assertEquals(odd + "/plain", second.get("path").asText());
+    assertFalse(second.has("path_bytes"), "plain is UTF-8");
+    assertEquals("ke\uFFFD", second.get("pattern").asText());
+    assertArrayEquals(new byte[] {'k', 'e', (byte) 0xFF}, Base64.getDecoder().decode(second.get("pattern_bytes").asText()));
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      all.writeBytes(part);
+    }
+    return all.toByteArray();
   }
 
   @Test
