@@ -43,7 +43,8 @@ import picocli.CommandLine.Parameters;
         "  vyre scan -f examples/scan/patterns.txt examples/scan/"})
 final class ScanCommand implements Callable<Integer> {
 
-  @Option(names = {"-e", "--regexp"}, paramLabel = "PATTERN", description = "A pattern (repeatable); matched literally.")
+  @Option(names = {"-e", "--regexp"}, paramLabel = "PATTERN",
+      description = "A pattern (repeatable); matched literally. As in grep, a newline in it separates patterns.")
   List<String> patterns = new ArrayList<>();
 
   @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read patterns from FILE, one per line (repeatable).")
@@ -66,7 +67,9 @@ final class ScanCommand implements Callable<Integer> {
     @Option(names = {"-c", "--count"}, description = "Print path:count (matches, overlapping ones included) per file.")
     boolean count;
 
-    @Option(names = "--json", description = "Print one JSON object per match: path, offset, pattern_id, pattern.")
+    @Option(names = "--json", description = "Print one JSON object per match: path, offset, pattern_id, pattern;"
+        + " a path or pattern that is not valid UTF-8 shows U+FFFD there and its exact bytes, base64, in path_bytes"
+        + " or pattern_bytes.")
     boolean json;
   }
 
@@ -176,7 +179,10 @@ final class ScanCommand implements Callable<Integer> {
     }
   }
 
-  /** The -e patterns, then each -f file's; without either, the first operand is the pattern. */
+  /**
+   * The -e patterns, then each -f file's; without either, the first operand is the pattern. As in
+   * grep, a newline inside PATTERN or an -e value separates patterns, and an empty -f file adds none.
+   */
   private PatternSet patternSet(List<String> paths) {
     List<byte[]> all = new ArrayList<>();
     String source;
@@ -186,22 +192,14 @@ final class ScanCommand implements Callable<Integer> {
             "pass a pattern first (vyre scan PATTERN PATH...), or use -e PATTERN or -f FILE");
       }
       source = "PATTERN";
-      all.add(paths.removeFirst().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      all.addAll(PatternSet.argumentLines(source, List.of(paths.removeFirst())));
     } else {
       source = patternFiles.size() == 1 && patterns.isEmpty() ? patternFiles.getFirst().toString() : "patterns";
-      if (!patterns.isEmpty()) {
-        addAll(all, PatternSet.fromArguments(patterns, ignoreCase));
-      }
+      all.addAll(PatternSet.argumentLines("-e", patterns));
       for (Path file : patternFiles) {
-        addAll(all, PatternSet.fromFile(file, ignoreCase));
+        all.addAll(PatternSet.fileLines(file));
       }
     }
     return PatternSet.of(all, ignoreCase, source);
-  }
-
-  private static void addAll(List<byte[]> all, PatternSet set) {
-    for (int id = 0; id < set.size(); id++) {
-      all.add(set.pattern(id));
-    }
   }
 }

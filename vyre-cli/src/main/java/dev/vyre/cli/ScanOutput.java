@@ -3,6 +3,7 @@ package dev.vyre.cli;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import dev.vyre.cli.conform.Json;
+import dev.vyre.runtime.io.PathBytes;
 import dev.vyre.runtime.scan.FileResult;
 import dev.vyre.runtime.scan.HitList;
 import dev.vyre.runtime.scan.PatternSet;
@@ -10,13 +11,24 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
 
 /**
  * How {@code vyre scan} prints each file's result: grep-like {@code path:offset:pattern} lines
- * (the pattern's bytes as given), {@code path:count} lines, or one JSON object per match. A
- * file's error goes to stderr as {@code vyre scan: path: error}, after the matches found before it.
- * An interrupted scan keeps every file printed before the interrupt, whole.
+ * (the path's and the pattern's bytes as they are), {@code path:count} lines, or one JSON object
+ * per match. A file's error goes to stderr as {@code vyre scan: path: error}, after the matches
+ * found before it. An interrupted scan keeps every file printed before the interrupt, whole.
+ *
+ * <p>JSON strings hold text, but paths and patterns are bytes. {@code "path"} and {@code "pattern"}
+ * are always strings: the bytes themselves when they are valid UTF-8, else a lossy rendering with
+ * U+FFFD for each invalid sequence, and then {@code "path_bytes"} or {@code "pattern_bytes"} follows
+ * with the exact bytes in base64 (RFC 4648, padded), so nothing is lost and valid names and
+ * patterns print as before.
  */
 final class ScanOutput implements AutoCloseable {
 
@@ -26,7 +38,7 @@ final class ScanOutput implements AutoCloseable {
   private final PrintStream err;
   private final Format format;
   private final byte[][] patterns;
-  private final String[] patternText;
+  private final JsonText[] patternText;
   private final JsonGenerator json;
   private boolean interrupted;
 
@@ -35,10 +47,10 @@ final class ScanOutput implements AutoCloseable {
     this.err = err;
     this.format = format;
     this.patterns = new byte[patternSet.size()][];
-    this.patternText = new String[patternSet.size()];
+    this.patternText = new JsonText[patternSet.size()];
     for (int id = 0; id < patterns.length; id++) {
       patterns[id] = patternSet.pattern(id);
-      patternText[id] = new String(patterns[id], StandardCharsets.UTF_8);
+      patternText[id] = format == Format.JSON ? JsonText.of(patterns[id]) : null;
     }
     this.json = format == Format.JSON ? Json.MAPPER.getFactory().createGenerator(out)
         .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
@@ -55,11 +67,14 @@ final class ScanOutput implements AutoCloseable {
       return;
     }
     try {
-      String path = result.file().path().toString();
+      byte[] path = PathBytes.of(result.file().path());
       switch (format) {
-        case COUNT -> out.write((path + ":" + result.matches() + "\n").getBytes(StandardCharsets.UTF_8));
+        case COUNT -> {
+          out.write(path);
+          out.write((":" + result.matches() + "\n").getBytes(StandardCharsets.US_ASCII));
+        }
         case LINES -> lines(path, result.hits());
-        case JSON -> jsonLines(path, result.hits());
+        case JSON -> jsonLines(JsonText.of(path), result.hits());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -70,8 +85,9 @@ final class ScanOutput implements AutoCloseable {
     }
   }
 
-  private void lines(String path, HitList hits) throws IOException {
-    byte[] prefix = (path + ":").getBytes(StandardCharsets.UTF_8);
+  private void lines(byte[] path, HitList hits) throws IOException {
+    byte[] prefix = Arrays.copyOf(path, path.length + 1);
+    prefix[path.length] = ':';
     for (int i = 0; i < hits.size(); i++) {
       out.write(prefix);
       out.write(Long.toString(hits.start(i)).getBytes(StandardCharsets.US_ASCII));
@@ -81,17 +97,37 @@ final class ScanOutput implements AutoCloseable {
     }
   }
 
-  private void jsonLines(String path, HitList hits) throws IOException {
+  private void jsonLines(JsonText path, HitList hits) throws IOException {
     for (int i = 0; i < hits.size(); i++) {
       json.writeStartObject();
-      json.writeStringField("path", path);
+      path.write(json, "path");
       json.writeNumberField("offset", hits.start(i));
       json.writeNumberField("pattern_id", hits.patternId(i));
-      json.writeStringField("pattern", patternText[hits.patternId(i)]);
+      patternText[hits.patternId(i)].write(json, "pattern");
       json.writeEndObject();
       json.writeRaw('\n');
     }
     json.flush();
+  }
+
+  /** Bytes as a JSON string field, with their base64 in a {@code _bytes} sibling when they are not UTF-8. */
+  private record JsonText(String text, String base64) {
+
+    static JsonText of(byte[] bytes) {
+      try {
+        return new JsonText(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString(), null);
+      } catch (CharacterCodingException notUtf8) {
+        return new JsonText(new String(bytes, StandardCharsets.UTF_8), Base64.getEncoder().encodeToString(bytes));
+      }
+    }
+
+    void write(JsonGenerator json, String field) throws IOException {
+      json.writeStringField(field, text);
+      if (base64 != null) {
+        json.writeStringField(field + "_bytes", base64);
+      }
+    }
   }
 
   /** Writes out what is buffered (per file when stdout is the terminal the progress line is on). */

@@ -1,14 +1,19 @@
 package dev.vyre.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -109,6 +114,58 @@ class ScanCommandTest {
     assertEquals(14, Json.MAPPER.readTree(lines.get(1)).get("offset").asLong());
   }
 
+  /**
+   * A file name and a pattern that are not UTF-8: lines and counts print their bytes as they are,
+   * like grep; JSON keeps "path" and "pattern" strings (lossy) and adds the exact bytes in base64.
+   */
+  @Test
+  void namesAndPatternsThatAreNotUtf8ComeOutExactly() throws Exception {
+    Path odd = Files.createDirectory(dir.resolve("odd"));
+    // By shell: a Java String cannot name a file whose name is not UTF-8.
+    Process sh = new ProcessBuilder("sh", "-c", "printf key > \"$1/$(printf 'n\\377.bin')\"", "sh", odd.toString())
+        .inheritIO().start();
+    assertEquals(0, sh.waitFor());
+    Path patterns = Files.write(dir.resolve("odd-patterns"), new byte[] {'k', 'e', (byte) 0xFF, '\n', 'k', 'e', 'y'});
+    Files.write(odd.resolve("plain"), new byte[] {'k', 'e', (byte) 0xFF});
+    byte[] name = concat(odd.toString().getBytes(StandardCharsets.UTF_8), new byte[] {'/', 'n', (byte) 0xFF, '.', 'b',
+        'i', 'n'});
+
+    ByteArrayOutputStream lines = new ByteArrayOutputStream();
+    CliRun run = CliRun.withStdout(lines, "scan", "--backend=reference", "-f", patterns.toString(), odd.toString());
+    assertEquals(0, run.status(), run.err());
+    assertArrayEquals(concat(name, ":0:key\n".getBytes(StandardCharsets.US_ASCII),
+        (odd + "/plain:0:ke").getBytes(StandardCharsets.UTF_8), new byte[] {(byte) 0xFF, '\n'}), lines.toByteArray());
+
+    ByteArrayOutputStream counts = new ByteArrayOutputStream();
+    run = CliRun.withStdout(counts, "scan", "--backend=reference", "-c", "-f", patterns.toString(), odd.toString());
+    assertEquals(0, run.status(), run.err());
+    assertArrayEquals(concat(name, (":1\n" + odd + "/plain:1\n").getBytes(StandardCharsets.UTF_8)),
+        counts.toByteArray());
+
+    run = run("--json", "-f", patterns.toString(), odd.toString());
+    assertEquals(0, run.status(), run.err());
+    List<String> json = run.out().lines().toList();
+    assertEquals(2, json.size(), run.out());
+    JsonNode first = Json.MAPPER.readTree(json.get(0));
+    assertEquals(new String(name, StandardCharsets.UTF_8), first.get("path").asText(), "lossy: U+FFFD for 0xFF");
+    assertArrayEquals(name, Base64.getDecoder().decode(first.get("path_bytes").asText()));
+    assertEquals("key", first.get("pattern").asText());
+    assertFalse(first.has("pattern_bytes"), "key is UTF-8");
+    JsonNode second = Json.MAPPER.readTree(json.get(1));
+    assertEquals(odd + "/plain", second.get("path").asText());
+    assertFalse(second.has("path_bytes"), "plain is UTF-8");
+    assertEquals("ke\uFFFD", second.get("pattern").asText());
+    assertArrayEquals(new byte[] {'k', 'e', (byte) 0xFF}, Base64.getDecoder().decode(second.get("pattern_bytes").asText()));
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    for (byte[] part : parts) {
+      all.writeBytes(part);
+    }
+    return all.toByteArray();
+  }
+
   @Test
   void countAndJsonTogetherAreAUsageError() {
     CliRun run = run("--count", "--json", "-e", "he", a.toString());
@@ -181,6 +238,63 @@ class ScanCommandTest {
     CliRun blankLine = run("-f", blank.toString(), a.toString());
     assertEquals(2, blankLine.status());
     assertTrue(blankLine.err().startsWith("vyre: " + blank + ":2: empty pattern. Fix: "), blankLine.err());
+  }
+
+  /**
+   * {@code grep -F -e $'sells\nshells'} searches for both words, as does PATTERN with a newline; for
+   * matches that do not overlap, {@code grep -F -o -b -H} prints exactly vyre's path:offset:pattern.
+   */
+  @Test
+  void aNewlineInAPatternSeparatesPatternsAsInGrep() throws Exception {
+    String expected = a + ":4:sells\n" + a + ":14:shells\n";
+    CliRun dashE = run("-e", "sells\nshells", a.toString());
+    assertEquals(0, dashE.status(), dashE.err());
+    assertEquals(expected, dashE.out());
+    CliRun operand = run("sells\nshells", a.toString());
+    assertEquals(0, operand.status(), operand.err());
+    assertEquals(expected, operand.out());
+    Process grep;
+    try {
+      grep = new ProcessBuilder("grep", "-F", "-o", "-b", "-H", "-e", "sells\nshells", a.toString()).start();
+    } catch (IOException noGrep) {
+      System.out.println("ScanCommandTest: no grep to compare with: " + noGrep);
+      return;
+    }
+    String grepOut = new String(grep.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, grep.waitFor());
+    assertEquals(expected, grepOut, "grep -F -o -b -H prints the same");
+  }
+
+  /**
+   * Where grep would take an empty pattern (an empty -e, a newline at either end of one, a blank line
+   * in -f) and print every line, vyre scan, which prints matches by offset, refuses it with a fix.
+   */
+  @Test
+  void anEmptyPatternFromANewlineIsAnErrorSayingWhichNewline() {
+    CliRun trailing = run("-e", "he", "-e", "sells\n", a.toString());
+    assertEquals(2, trailing.status());
+    assertEquals("", trailing.out());
+    assertTrue(trailing.err().startsWith("vyre: -e: line 2 of pattern argument 2 is empty (a newline separates patterns,"
+        + " as in grep). Fix: remove the newline at its end; an empty pattern would match at every byte offset"),
+        trailing.err());
+    CliRun empty = run("-e", "", a.toString());
+    assertEquals(2, empty.status());
+    assertTrue(empty.err().startsWith("vyre: -e: pattern argument 1 is empty. Fix: remove it"), empty.err());
+    CliRun operand = run("\nsells", a.toString());
+    assertEquals(2, operand.status());
+    assertTrue(operand.err().startsWith("vyre: PATTERN: line 1 of pattern argument 1 is empty"), operand.err());
+  }
+
+  /** As with grep -F, an empty pattern file adds no pattern; with none at all there is nothing to scan for. */
+  @Test
+  void anEmptyPatternFileAddsNoPatterns() throws IOException {
+    Path none = Files.write(dir.resolve("none"), new byte[0]);
+    CliRun run = run("-e", "sells", "-f", none.toString(), a.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(a + ":4:sells\n", run.out());
+    CliRun only = run("-f", none.toString(), a.toString());
+    assertEquals(2, only.status());
+    assertTrue(only.err().startsWith("vyre: " + none + ": no patterns given. Fix: "), only.err());
   }
 
   @Test

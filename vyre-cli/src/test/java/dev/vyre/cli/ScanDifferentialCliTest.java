@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -21,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code vyre scan} in-process against a naive model of its documented output: every occurrence
  * as {@code path:offset:pattern} (the pattern's bytes as given, overlapping matches included,
  * sorted by offset then pattern order per file, files in walk order), {@code path:count} with
- * {@code --count}, one object per match with {@code --json}, exit status 0 or 1. Patterns come
+ * {@code --count}, one object per match with {@code --json} (the pattern exact, through
+ * {@code pattern_bytes} where it is not UTF-8), exit status 0 or 1. Patterns come
  * from a file with LF and CRLF line ends and duplicates, holding control and non-ASCII bytes;
  * files include empty ones, ones without a final newline, CRLF lines and a long line; tiny
  * chunks and tasks put boundaries everywhere. Seeded, so a failure replays.
@@ -145,7 +148,7 @@ class ScanDifferentialCliTest {
         expectedLines.write(patterns.get((int) hit[1]));
         expectedLines.write('\n');
         expectedJson.add(paths.get(f) + " " + hit[0] + " " + hit[1] + " "
-            + new String(patterns.get((int) hit[1]), StandardCharsets.UTF_8));
+            + HexFormat.of().formatHex(patterns.get((int) hit[1])));
       }
     }
     int status = total > 0 ? 0 : 1;
@@ -163,8 +166,11 @@ class ScanDifferentialCliTest {
     List<String> actualJson = new ArrayList<>();
     for (String line : new String(json.out, StandardCharsets.UTF_8).lines().toList()) {
       JsonNode node = Json.MAPPER.readTree(line);
+      // The exact pattern: its base64 bytes when it is not UTF-8, else its string.
+      byte[] pattern = node.has("pattern_bytes") ? Base64.getDecoder().decode(node.get("pattern_bytes").asText())
+          : node.get("pattern").asText().getBytes(StandardCharsets.UTF_8);
       actualJson.add(node.get("path").asText() + " " + node.get("offset").asLong() + " "
-          + node.get("pattern_id").asInt() + " " + node.get("pattern").asText());
+          + node.get("pattern_id").asInt() + " " + HexFormat.of().formatHex(pattern));
     }
     assertEquals(expectedJson, actualJson, context);
   }

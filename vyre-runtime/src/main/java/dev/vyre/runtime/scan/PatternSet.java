@@ -11,8 +11,9 @@ import java.util.List;
 
 /**
  * A validated, ordered set of literal byte patterns for {@code vyre scan}. A pattern's id is its
- * 0-based position in the input (file line order, or {@code -e} order); duplicates keep their own
- * ids and are each reported. With {@link #caseInsensitive()} ASCII letters match either case.
+ * 0-based position in the input ({@code -e} values in order, each one's lines in order, then file
+ * line order); duplicates keep their own ids and are each reported. With {@link #caseInsensitive()}
+ * ASCII letters match either case.
  */
 public final class PatternSet {
 
@@ -24,6 +25,13 @@ public final class PatternSet {
   public static final long MAX_TOTAL_BYTES = 1L << 24;
 
   private static final String SPLIT_FIX = "split the patterns into several files and scan once per file";
+  /**
+   * Why an empty pattern is refused rather than matched as grep matches it: grep prints the lines
+   * it matches, every line for an empty pattern, but vyre scan prints each occurrence's byte
+   * offset, and an empty pattern occurs at every byte.
+   */
+  private static final String EMPTY_WHY = "; an empty pattern would match at every byte offset (grep -F prints every"
+      + " line for it, but vyre scan prints matches, not lines)";
 
   private final List<byte[]> patterns;
   private final List<byte[]> matchPatterns;
@@ -40,11 +48,17 @@ public final class PatternSet {
     this.totalBytes = totalBytes;
   }
 
-  /**
-   * Reads one pattern per line. Lines end with LF or CRLF; a final line may lack its newline. A
-   * blank line is an error naming its line, because an empty pattern would match at every byte.
-   */
+  /** Reads one pattern per line of {@code file}: {@link #fileLines}, then {@link #of}. */
   public static PatternSet fromFile(Path file, boolean caseInsensitive) {
+    return of(fileLines(file), caseInsensitive, file.toString());
+  }
+
+  /**
+   * The patterns in {@code file}, one per line, in order; none for an empty file (as with
+   * {@code grep -F -f}). Lines end with LF or CRLF; a final line may lack its newline. A blank line
+   * is an error naming its line, where grep would take it as an empty pattern that matches every line.
+   */
+  public static List<byte[]> fileLines(Path file) {
     String source = file.toString();
     byte[] bytes;
     try {
@@ -64,22 +78,44 @@ public final class PatternSet {
       int end = newline < 0 ? bytes.length : newline;
       int contentEnd = end > start && bytes[end - 1] == '\r' ? end - 1 : end;
       if (contentEnd == start) {
-        throw InputException.at(source, lines.size() + 1, "empty pattern",
-            "remove the blank line; an empty pattern would match at every byte");
+        throw InputException.at(source, lines.size() + 1, "empty pattern", "remove the blank line" + EMPTY_WHY);
       }
       lines.add(Arrays.copyOfRange(bytes, start, contentEnd));
       start = newline < 0 ? bytes.length : newline + 1;
     }
-    return of(lines, caseInsensitive, source);
+    return lines;
   }
 
-  /** Patterns given on the command line ({@code -e}), encoded as UTF-8. */
+  /** Patterns given on the command line ({@code -e}): {@link #argumentLines}, then {@link #of}. */
   public static PatternSet fromArguments(List<String> values, boolean caseInsensitive) {
-    List<byte[]> bytes = new ArrayList<>(values.size());
-    for (String value : values) {
-      bytes.add(value.getBytes(StandardCharsets.UTF_8));
+    return of(argumentLines("-e", values), caseInsensitive, "-e");
+  }
+
+  /**
+   * The patterns in command-line {@code values}, encoded as UTF-8: as with {@code grep -F -e}, a
+   * value holding newlines is several patterns, one per line (only LF ends a line here). An empty
+   * value or an empty line is an error naming the value, where grep would take it as an empty
+   * pattern that matches every line; {@code source} names the option in errors.
+   */
+  public static List<byte[]> argumentLines(String source, List<String> values) {
+    List<byte[]> patterns = new ArrayList<>(values.size());
+    for (int k = 0; k < values.size(); k++) {
+      String value = values.get(k);
+      if (value.isEmpty()) {
+        throw InputException.of(source, "pattern argument " + (k + 1) + " is empty", "remove it" + EMPTY_WHY);
+      }
+      String[] lines = value.split("\n", -1);
+      for (int j = 0; j < lines.length; j++) {
+        if (lines[j].isEmpty()) {
+          String newline = j == 0 ? "the newline at its start" : j == lines.length - 1 ? "the newline at its end"
+              : "one of its two newlines in a row";
+          throw InputException.of(source, "line " + (j + 1) + " of pattern argument " + (k + 1) + " is empty (a newline"
+              + " separates patterns, as in grep)", "remove " + newline + EMPTY_WHY);
+        }
+        patterns.add(lines[j].getBytes(StandardCharsets.UTF_8));
+      }
     }
-    return of(bytes, caseInsensitive, "-e");
+    return patterns;
   }
 
   /** Validates {@code patterns} (copied) against the limits; {@code source} names them in errors. */
@@ -97,8 +133,7 @@ public final class PatternSet {
     for (int id = 0; id < patterns.size(); id++) {
       byte[] pattern = patterns.get(id);
       if (pattern.length == 0) {
-        throw InputException.of(source, "pattern " + (id + 1) + " is empty",
-            "remove it; an empty pattern would match at every byte");
+        throw InputException.of(source, "pattern " + (id + 1) + " is empty", "remove it" + EMPTY_WHY);
       }
       if (pattern.length > MAX_PATTERN_LENGTH) {
         throw InputException.of(source, "pattern " + (id + 1) + " is " + pattern.length

@@ -13,6 +13,7 @@ import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -343,6 +344,25 @@ public abstract class ChunkReaderContract {
   private static long openDescriptors() throws IOException {
     try (var fds = Files.list(Path.of("/proc/self/fd"))) {
       return fds.count();
+    }
+  }
+
+  /** A name that is not UTF-8 (Java shows it with U+FFFD) opens by its own bytes, not the shown name's. */
+  @Test
+  public void aFileWhoseNameIsNotUtf8OpensAndReads() throws Exception {
+    PathBytesTest.touch(dir, "n\\377.bin");
+    Path path;
+    try (var files = Files.list(dir)) {
+      path = files.filter(p -> p.getFileName().toString().startsWith("n")).findFirst().orElseThrow();
+    }
+    try (ChunkReader reader = open(pool(1))) {
+      int file = reader.openFile(path);
+      reader.submit(file, 0, 100, 0, 4);
+      ReadCompletion done = reader.await();
+      assertNull(done.error());
+      assertEquals(3, done.bytesRead());
+      assertArrayEquals("key".getBytes(StandardCharsets.US_ASCII), bytes(reader.pool().buffer(0), 3));
+      reader.closeFile(file);
     }
   }
 }

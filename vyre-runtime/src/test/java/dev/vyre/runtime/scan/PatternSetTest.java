@@ -50,8 +50,9 @@ class PatternSetTest {
   }
 
   @Test
-  void anEmptyFileIsAnEmptySet() throws IOException {
+  void anEmptyFileHoldsNoPatternsButASetNeedsOne() throws IOException {
     Path path = file("");
+    assertEquals(List.of(), PatternSet.fileLines(path), "grep -F -f: an empty file adds no pattern");
     InputException e = assertThrows(InputException.class, () -> PatternSet.fromFile(path, false));
     assertTrue(e.getMessage().contains("no patterns given. Fix: "), e.getMessage());
   }
@@ -68,9 +69,32 @@ class PatternSetTest {
     PatternSet set = PatternSet.fromArguments(List.of("é", "x"), false);
     assertArrayEquals(new byte[] {(byte) 0xC3, (byte) 0xA9}, set.pattern(0));
     InputException e = assertThrows(InputException.class, () -> PatternSet.fromArguments(List.of("x", ""), false));
-    assertEquals("-e: pattern 2 is empty. Fix: remove it; an empty pattern would match at every byte",
-        e.getMessage());
+    assertEquals("-e: pattern argument 2 is empty. Fix: remove it; an empty pattern would match at every byte offset"
+        + " (grep -F prints every line for it, but vyre scan prints matches, not lines)", e.getMessage());
     assertThrows(InputException.class, () -> PatternSet.fromArguments(List.of(), false));
+  }
+
+  /** {@code grep -F -e $'foo\nbar'} searches for foo and for bar; so does an argument here. */
+  @Test
+  void aNewlineInAnArgumentSeparatesPatternsInOrder() {
+    PatternSet set = PatternSet.fromArguments(List.of("a\nbc\r", "d"), false);
+    assertEquals(3, set.size());
+    assertArrayEquals(bytes("a"), set.pattern(0));
+    assertArrayEquals(bytes("bc\r"), set.pattern(1), "only LF separates: a CR is a byte of the pattern");
+    assertArrayEquals(bytes("d"), set.pattern(2));
+  }
+
+  /** grep takes an empty line of an argument as an empty pattern, matching every line; it is refused here. */
+  @Test
+  void anEmptyLineInAnArgumentIsAnErrorSayingWhichNewlineToRemove() {
+    for (String[] c : new String[][] {{"x\n", "line 2 of pattern argument 2", "the newline at its end"},
+        {"\nx", "line 1 of pattern argument 2", "the newline at its start"},
+        {"x\n\ny", "line 2 of pattern argument 2", "one of its two newlines in a row"}}) {
+      InputException e = assertThrows(InputException.class,
+          () -> PatternSet.argumentLines("-e", List.of("ok", c[0])));
+      assertTrue(e.getMessage().startsWith("-e: " + c[1] + " is empty (a newline separates patterns, as in grep). Fix: "
+          + "remove " + c[2] + "; an empty pattern would match at every byte offset"), e.getMessage());
+    }
   }
 
   @Test

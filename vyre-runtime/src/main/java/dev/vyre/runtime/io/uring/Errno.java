@@ -9,6 +9,7 @@ final class Errno {
   static final int EAGAIN = 11;
   static final int ENOMEM = 12;
   static final int EACCES = 13;
+  static final int EBUSY = 16;
   static final int EINVAL = 22;
   static final int ENOSYS = 38;
 
@@ -22,6 +23,7 @@ final class Errno {
       case EAGAIN -> "EAGAIN";
       case ENOMEM -> "ENOMEM";
       case EACCES -> "EACCES";
+      case EBUSY -> "EBUSY";
       case EINVAL -> "EINVAL";
       case ENOSYS -> "ENOSYS";
       default -> "errno " + errno;

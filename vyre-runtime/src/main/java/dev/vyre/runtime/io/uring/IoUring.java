@@ -9,6 +9,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One io_uring instance: the ring file descriptor, its submission and completion rings mapped
@@ -22,13 +23,36 @@ final class IoUring implements AutoCloseable {
   private static final String FIX = "run on Linux 5.6 or newer without a seccomp filter that blocks io_uring, or use "
       + "the FileChannel reader";
 
+  /**
+   * Retries in a row that reaped no completion after which {@link #enter} gives up on EBUSY or
+   * EAGAIN: with the backoff below, about 0.55 s of a kernel that keeps refusing.
+   */
+  static final int MAX_FRUITLESS_RETRIES = 20;
+  static final long FIRST_BACKOFF_NANOS = 50_000;
+  static final long MAX_BACKOFF_NANOS = 50_000_000;
+
   /** Receives one completion. */
   interface CompletionHandler {
     void onCompletion(long userData, int result);
   }
 
+  /**
+   * The io_uring_enter call itself: returns how many submission entries the kernel consumed, or
+   * throws {@link PipelineException} ({@code IoUringSyscall}) with the errno. A seam, so tests can
+   * make the kernel refuse with EBUSY or EAGAIN, which a real ring does only under memory pressure
+   * or with a completion ring overflowing.
+   */
+  @FunctionalInterface
+  interface EnterCall {
+    EnterCall SYSCALL = (calls, ringFd, toSubmit, minComplete, flags) -> calls.syscall("io_uring_enter",
+        SYS_IO_URING_ENTER, ringFd, toSubmit, minComplete, flags, 0, 0, FIX);
+
+    long enter(LinuxCalls calls, int ringFd, int toSubmit, int minComplete, int flags);
+  }
+
   private final Arena arena = Arena.ofShared();
   private final LinuxCalls calls = new LinuxCalls(arena);
+  private final EnterCall enterCall;
   private final List<MemorySegment> mappings = new ArrayList<>();
   private final int ringFd;
   private final MemorySegment sqRing;
@@ -47,8 +71,9 @@ final class IoUring implements AutoCloseable {
   private int unsubmitted;
   private boolean closed;
 
-  /** Creates a ring with at least {@code entries} submission entries. */
-  IoUring(int entries) {
+  /** Creates a ring with at least {@code entries} submission entries, entered through {@code enterCall}. */
+  IoUring(int entries, EnterCall enterCall) {
+    this.enterCall = enterCall;
     MemorySegment params = arena.allocate(PARAMS_BYTES, 8);
     try {
       ringFd = (int) calls.syscall("io_uring_setup", SYS_IO_URING_SETUP, entries, params.address(), 0, 0, 0, 0, FIX);
@@ -175,18 +200,48 @@ final class IoUring implements AutoCloseable {
 
   /**
    * io_uring_enter: submits queued entries and, when {@code minComplete > 0}, waits until that
-   * many completions are available. Retries EINTR.
+   * many completions are available. Retries EINTR at once.
+   *
+   * <p>EBUSY (with IORING_FEAT_NODROP: completions overflowed the completion ring and are not all
+   * flushed back into it; without it: more requests than the ring has room to complete) and EAGAIN
+   * (the kernel could not allocate what a request needs) mean "reap completions, then try again"
+   * in io_uring_enter(2), and the kernel submitted nothing. So the ready completions go to
+   * {@code handler}, each counting toward {@code minComplete}, and the call is entered again; when
+   * there was nothing to reap, after a backoff that doubles from {@value #FIRST_BACKOFF_NANOS} ns up to
+   * {@value #MAX_BACKOFF_NANOS} ns. After {@value #MAX_FRUITLESS_RETRIES} retries in a row that reaped
+   * nothing the errno is thrown.
    */
-  void enter(int minComplete) {
-    while (unsubmitted > 0 || minComplete > 0) {
+  void enter(int minComplete, CompletionHandler handler) {
+    int wait = minComplete;
+    int fruitless = 0;
+    long backoff = FIRST_BACKOFF_NANOS;
+    while (unsubmitted > 0 || wait > 0) {
       try {
-        long submitted = calls.syscall("io_uring_enter", SYS_IO_URING_ENTER, ringFd, unsubmitted, minComplete,
-            minComplete > 0 ? IORING_ENTER_GETEVENTS : 0, 0, 0, FIX);
+        long submitted = enterCall.enter(calls, ringFd, unsubmitted, wait, wait > 0 ? IORING_ENTER_GETEVENTS : 0);
         unsubmitted -= (int) submitted;
         return;
       } catch (PipelineException e) {
-        if (!Long.valueOf(Errno.EINTR).equals(e.fields().get("errno"))) {
+        long errno = e.fields().get("errno") instanceof Long value ? value : -1;
+        if (errno == Errno.EINTR) {
+          continue;
+        }
+        if (errno != Errno.EBUSY && errno != Errno.EAGAIN) {
           throw e;
+        }
+        // Reaping may queue the rest of a short read, which the next entry submits too.
+        int reaped = drainCompletions(handler);
+        if (reaped > 0) {
+          wait = Math.max(0, wait - reaped);
+          fruitless = 0;
+          backoff = FIRST_BACKOFF_NANOS;
+        } else if (++fruitless > MAX_FRUITLESS_RETRIES) {
+          throw PipelineException.ioUringSyscall("io_uring_enter", (int) errno, Errno.name((int) errno)
+              + " on " + (MAX_FRUITLESS_RETRIES + 1) + " entries in a row over about half a second with no completion"
+              + " to reap (the kernel is short of memory for requests, or completions pile up unreaped); free memory,"
+              + " scan with fewer --buffers, or use the FileChannel reader");
+        } else {
+          LockSupport.parkNanos(backoff);
+          backoff = Math.min(2 * backoff, MAX_BACKOFF_NANOS);
         }
       }
     }

@@ -4,9 +4,11 @@ import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.io.BufferPool;
 import dev.vyre.runtime.io.ChunkReader;
+import dev.vyre.runtime.io.PathBytes;
 import dev.vyre.runtime.io.ReadCompletion;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -41,6 +43,7 @@ public final class IoUringChunkReader implements ChunkReader {
   private final int[] done;
   private final long[] userData;
   private final ArrayDeque<ReadCompletion> completed = new ArrayDeque<>();
+  private final IoUring.CompletionHandler handler = this::onCompletion;
   private final boolean parallelReads;
   private boolean closed;
 
@@ -55,13 +58,18 @@ public final class IoUringChunkReader implements ChunkReader {
 
   /** As {@link #IoUringChunkReader(BufferPool)}, with reads run by io-wq workers when asked. */
   public IoUringChunkReader(BufferPool pool, boolean parallelReads) {
+    this(pool, parallelReads, IoUring.EnterCall.SYSCALL);
+  }
+
+  /** As {@link #IoUringChunkReader(BufferPool, boolean)}, entering the ring through {@code enterCall}. */
+  IoUringChunkReader(BufferPool pool, boolean parallelReads, IoUring.EnterCall enterCall) {
     this.parallelReads = parallelReads;
     if (pool.size() > MAX_BUFFERS) {
       throw InputException.of("chunk buffer pool", pool.size() + " buffers exceed the " + MAX_BUFFERS
           + " io_uring can register", "use fewer, larger buffers");
     }
     this.pool = pool;
-    this.ring = new IoUring(pool.size());
+    this.ring = new IoUring(pool.size(), enterCall);
     try {
       MemorySegment[] buffers = new MemorySegment[pool.size()];
       Arrays.setAll(buffers, pool::buffer);
@@ -103,7 +111,11 @@ public final class IoUringChunkReader implements ChunkReader {
     }
     int fd;
     try (Arena scratch = Arena.ofConfined()) {
-      fd = ring.calls().open(scratch.allocateFrom(path.toString()), path.toString());
+      // The name's own bytes, not path.toString() re-encoded: that is another name when it is not UTF-8.
+      byte[] name = PathBytes.of(path);
+      MemorySegment cPath = scratch.allocate(name.length + 1L);
+      MemorySegment.copy(name, 0, cPath, ValueLayout.JAVA_BYTE, 0, name.length);
+      fd = ring.calls().open(cPath, path.toString());
     }
     try {
       ring.updateFile(slot, fd);
@@ -143,7 +155,7 @@ public final class IoUringChunkReader implements ChunkReader {
     userData[bufferIndex] = data;
     readsPerFile[slot]++;
     queueRest(bufferIndex);
-    ring.enter(0);
+    ring.enter(0, handler);
   }
 
   /** Each buffer has at most one entry queued and the ring has an entry per buffer, so this fits. */
@@ -169,7 +181,7 @@ public final class IoUringChunkReader implements ChunkReader {
       if (pool.busyCount() == 0) {
         throw PipelineException.backend("await() was called with no read in flight");
       }
-      ring.enter(ring.drainCompletions(this::onCompletion) == 0 ? 1 : 0);
+      ring.enter(ring.drainCompletions(handler) == 0 ? 1 : 0, handler);
     }
     return take();
   }
@@ -179,8 +191,8 @@ public final class IoUringChunkReader implements ChunkReader {
     ensureOpen();
     if (completed.isEmpty() && pool.busyCount() > 0) {
       // Reading the completion ring needs no syscall; enter only submits re-queued short reads.
-      ring.drainCompletions(this::onCompletion);
-      ring.enter(0);
+      ring.drainCompletions(handler);
+      ring.enter(0, handler);
     }
     return completed.isEmpty() ? null : take();
   }
