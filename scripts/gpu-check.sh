@@ -4,7 +4,8 @@
 # Then run on the GPU machine from the repository root:  scripts/gpu-check.sh
 # Runs: vyre doctor; the GPU tests (tag gpu: parity with the reference backend, faults, pipeline
 # cache, exactly-once at speed); the backend-neutral reference suites against CUDA; a short run
-# under compute-sanitizer (memcheck, racecheck); and `vyre bench dispatch --backend cuda`.
+# under compute-sanitizer (memcheck, racecheck); a `vyre run --record` read back by `vyre replay`;
+# and `vyre bench dispatch --backend cuda`.
 # Prints one summary line and exits non-zero when anything failed. Logs go to $OUT (or /tmp/vyre-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +47,8 @@ if command -v compute-sanitizer >/dev/null; then
 else
   echo "== sanitizer: compute-sanitizer not found, skipped"
 fi
+# A run recorded on the GPU (EPOCH per record, fences in flight) and its log read back.
+step record-replay bash -c '"${@:2}" run --backend cuda --record "$1/run.vrrl" examples/hello.vslot && "${@:2}" replay "$1/run.vrrl"; rc=$?; rm -f "$1/run.vrrl"; exit $rc' _ "$out" "${vyre[@]}"
 step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --json "$out/dispatch.json"
 step bench-scan "${vyre[@]}" bench scan --backend auto --runs 3 --json "$out/scan.json"
 tail -25 "$out/bench-scan.log" 2>/dev/null
