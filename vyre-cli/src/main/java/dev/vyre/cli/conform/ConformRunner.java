@@ -38,7 +38,7 @@ public final class ConformRunner {
   /** The output line for one input line. */
   public String answer(String line) {
     try {
-      JsonNode input = Json.MAPPER.readTree(line);
+      JsonNode input = Json.parseLine(line);
       if (input == null || !input.isObject()) {
         throw InputException.of("conform", "the line is not a JSON object", "write one JSON object per line");
       }

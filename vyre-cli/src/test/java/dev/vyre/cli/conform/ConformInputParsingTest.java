@@ -1,0 +1,70 @@
+package dev.vyre.cli.conform;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How {@code vyre conform} reads a line where JSON leaves room: vyre's side reads it with
+ * serde_json, so a line is one JSON value and nothing after it, a number literal beyond f64 is an
+ * error (serde_json's "number out of range"), {@code -0} is the float -0.0 (serde_json parses a
+ * negative integer zero as a float), and a byte buffer is a JSON string.
+ */
+class ConformInputParsingTest {
+
+  private static final ConformRunner RUNNER = new ConformRunner(ConformRegistry.loadAll());
+
+  private static JsonNode answer(String line) throws IOException {
+    return Json.MAPPER.readTree(RUNNER.answer(line));
+  }
+
+  private static void assertInputError(String line) throws IOException {
+    JsonNode answer = answer(line);
+    assertEquals("InputError", answer.path("error").path("type").asText(), line + " -> " + answer);
+    assertEquals("InputError", answer.path("error").path("variant").asText(), line + " -> " + answer);
+  }
+
+  private static String workgroup(String costs, String currentSize) {
+    return "{\"fn\":\"autotune_workgroup_size\",\"candidate_sizes\":[1,2],\"costs\":" + costs + ",\"current_size\":"
+        + currentSize + "}";
+  }
+
+  @Test
+  void somethingAfterTheObjectMakesTheLineUnparseable() throws IOException {
+    assertInputError(workgroup("[2,1]", "5") + " {\"fn\":\"autotune_workgroup_size\"}");
+    assertInputError(workgroup("[2,1]", "5") + " 7");
+    assertInputError(workgroup("[2,1]", "5") + "]");
+    // Whitespace after the object is fine.
+    assertEquals(2, answer(workgroup("[2,1]", "5") + "  \t").get("result").asInt());
+  }
+
+  @Test
+  void aNumberLiteralBeyondF64IsAnInputErrorNotInfinity() throws IOException {
+    assertInputError(workgroup("[1e400,1]", "5"));
+    assertInputError(workgroup("[-1e400,1]", "5"));
+    assertInputError(workgroup("[1" + "0".repeat(400) + ",1]", "5"));
+    // Underflow is no error: it parses to zero, as Rust's does.
+    assertEquals(1, answer(workgroup("[1e-400,1]", "5")).get("result").asInt());
+    // The non-finite values come as strings.
+    assertEquals(2, answer(workgroup("[\"Infinity\",1]", "5")).get("result").asInt());
+  }
+
+  @Test
+  void minusZeroIsTheFloatNegativeZero() throws IOException {
+    // total_cmp orders -0.0 below 0.0, so the second candidate wins.
+    assertEquals(2, answer(workgroup("[0,-0]", "5")).get("result").asInt());
+    assertEquals("{\"result\":[-0,0]}", RUNNER.answer("{\"fn\":\"diffuse_priority_across_siblings\","
+        + "\"priority_stalks\":[-0,0],\"restriction_diag\":[],\"damping\":0,\"iterations\":0}"));
+    // A float is no unsigned integer, so -0 is refused where a u32 belongs.
+    assertInputError(workgroup("[]", "-0"));
+  }
+
+  @Test
+  void byteBuffersAreHexStringsNotNumbers() throws IOException {
+    String ring = "\"\"";
+    assertInputError("{\"fn\":\"telemetry_decode\",\"control_bytes\":" + "12".repeat(2) + ",\"ring_bytes\":" + ring + "}");
+    assertInputError("{\"fn\":\"telemetry_decode\",\"control_bytes\":\"" + "00".repeat(640) + "\",\"ring_bytes\":[]}");
+  }
+}
