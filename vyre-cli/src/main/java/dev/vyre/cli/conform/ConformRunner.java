@@ -52,10 +52,7 @@ public final class ConformRunner {
       return write(Json.error(e));
     } catch (IOException | RuntimeException e) {
       ObjectNode error = Json.object();
-      ObjectNode body = error.putObject("error");
-      body.put("type", "InputError");
-      body.put("variant", "InputError");
-      body.put("message", String.valueOf(e.getMessage()));
+      error.set("error", Json.inputError(String.valueOf(e.getMessage())));
       return write(error);
     }
   }

@@ -248,8 +248,15 @@ public final class Json {
     }
   }
 
-  /** The CONFORMANCE.md §2 error object for any vyre error, nested errors included. */
+  /**
+   * The CONFORMANCE.md §2 error object for any vyre error, nested errors included. An input error
+   * has the contract's shape, {@code type}, {@code variant}, {@code message} (and the display every
+   * error carries), without our own fields such as the source name.
+   */
   public static ObjectNode errorObject(VyreException error) {
+    if (error instanceof InputException) {
+      return inputError(error.getMessage());
+    }
     ObjectNode object = object();
     object.put("type", error.errorType());
     object.put("variant", error.variant());
@@ -271,6 +278,16 @@ public final class Json {
       case JsonNode node -> node;
       default -> NODES.textNode(value.toString());
     };
+  }
+
+  /** {@code {"type":"InputError","variant":"InputError","message":m,"display":m}}: input that could not be read. */
+  public static ObjectNode inputError(String message) {
+    ObjectNode object = object();
+    object.put("type", "InputError");
+    object.put("variant", "InputError");
+    object.put("message", message);
+    object.put("display", message);
+    return object;
   }
 
   /** Wraps an error object as {@code {"error":{...}}}. */

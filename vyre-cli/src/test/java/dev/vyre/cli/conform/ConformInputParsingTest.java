@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,5 +68,23 @@ class ConformInputParsingTest {
     String ring = "\"\"";
     assertInputError("{\"fn\":\"telemetry_decode\",\"control_bytes\":" + "12".repeat(2) + ",\"ring_bytes\":" + ring + "}");
     assertInputError("{\"fn\":\"telemetry_decode\",\"control_bytes\":\"" + "00".repeat(640) + "\",\"ring_bytes\":[]}");
+  }
+
+  @Test
+  void anInputErrorHasTheDocumentedShapeAndNothingElse() throws IOException {
+    // CONFORMANCE.md: {"error":{"type":"InputError","variant":"InputError","message":"..."}}, plus the
+    // display every error carries; no fields of our own (the source name) that vyre's lacks.
+    for (String line : List.of("{\"fn\":\"no_such_fn\"}", "{\"fn\":", "[1]", workgroup("[]", "4294967296"),
+        "{\"fn\":\"cuda_plan_cache_sequence\",\"calls\":[{\"op\":\"get_or_select_topology\"}]}")) {
+      JsonNode error = answer(line).path("error");
+      if (error.isMissingNode()) {
+        error = answer(line).path("results").path(0).path("output").path("error");
+      }
+      List<String> fields = new ArrayList<>();
+      error.fieldNames().forEachRemaining(fields::add);
+      assertEquals(List.of("type", "variant", "message", "display"), fields, line + " -> " + error);
+      assertEquals("InputError", error.get("type").asText());
+      assertEquals(error.get("message"), error.get("display"), line);
+    }
   }
 }
