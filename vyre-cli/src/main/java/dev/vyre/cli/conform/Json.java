@@ -1,6 +1,8 @@
 package dev.vyre.cli.conform;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,7 +29,14 @@ import java.util.Map;
 public final class Json {
 
   // Floats stay doubles: Double.parseDouble rounds exactly like Rust, and BigDecimal has no -0.0.
-  public static final ObjectMapper MAPPER = new ObjectMapper()
+  // No length limits of Jackson's own (20M-character strings, 1000-digit numbers): serde_json has
+  // none, and a ring of 156,250 slots is already 20M hex digits.
+  public static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder()
+          .maxStringLength(Integer.MAX_VALUE)
+          .maxNumberLength(Integer.MAX_VALUE)
+          .build())
+      .build())
       .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final BigInteger U64_LIMIT = BigInteger.ONE.shiftLeft(64);

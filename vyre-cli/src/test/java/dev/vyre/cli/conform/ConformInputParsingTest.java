@@ -87,4 +87,17 @@ class ConformInputParsingTest {
       assertEquals(error.get("message"), error.get("display"), line);
     }
   }
+
+  @Test
+  void aRingOfMoreThan156250SlotsIsNoTooLongString() throws IOException {
+    // 160000 slots are 20,480,000 hex digits, past Jackson's default 20,000,000-character string
+    // limit; serde_json has none.
+    String ring = "00".repeat(64 * 160_000);
+    String control = "00".repeat(640);
+    JsonNode answer = answer("{\"fn\":\"telemetry_health_since\",\"previous_control_bytes\":\"" + control
+        + "\",\"previous_ring_bytes\":\"" + ring + "\",\"control_bytes\":\"" + control + "\",\"ring_bytes\":\"" + ring
+        + "\"}");
+    assertEquals(1_000_000, answer.path("gpu_idle_ppm").asLong(), answer.toString());
+    assertEquals(0, answer.path("queue_depth").asLong(), answer.toString());
+  }
 }
