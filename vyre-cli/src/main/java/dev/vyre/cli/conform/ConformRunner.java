@@ -38,7 +38,7 @@ public final class ConformRunner {
   /** The output line for one input line. */
   public String answer(String line) {
     try {
-      JsonNode input = Json.MAPPER.readTree(line);
+      JsonNode input = Json.parseLine(line);
       if (input == null || !input.isObject()) {
         throw InputException.of("conform", "the line is not a JSON object", "write one JSON object per line");
       }
@@ -52,10 +52,7 @@ public final class ConformRunner {
       return write(Json.error(e));
     } catch (IOException | RuntimeException e) {
       ObjectNode error = Json.object();
-      ObjectNode body = error.putObject("error");
-      body.put("type", "InputError");
-      body.put("variant", "InputError");
-      body.put("message", String.valueOf(e.getMessage()));
+      error.set("error", Json.inputError(String.valueOf(e.getMessage())));
       return write(error);
     }
   }

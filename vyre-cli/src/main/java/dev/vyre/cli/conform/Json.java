@@ -1,5 +1,9 @@
 package dev.vyre.cli.conform;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +14,7 @@ import com.fasterxml.jackson.databind.util.RawValue;
 import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.VyreException;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
@@ -24,7 +29,14 @@ import java.util.Map;
 public final class Json {
 
   // Floats stay doubles: Double.parseDouble rounds exactly like Rust, and BigDecimal has no -0.0.
-  public static final ObjectMapper MAPPER = new ObjectMapper()
+  // No length limits of Jackson's own (20M-character strings, 1000-digit numbers): serde_json has
+  // none, and a ring of 156,250 slots is already 20M hex digits.
+  public static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder()
+          .maxStringLength(Integer.MAX_VALUE)
+          .maxNumberLength(Integer.MAX_VALUE)
+          .build())
+      .build())
       .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final BigInteger U64_LIMIT = BigInteger.ONE.shiftLeft(64);
@@ -37,6 +49,67 @@ public final class Json {
 
   public static ArrayNode array() {
     return NODES.arrayNode();
+  }
+
+  /**
+   * One input line as vyre's serde_json reads it: exactly one JSON value and nothing after it but
+   * whitespace; an integer literal {@code -0} is the float -0.0 (serde_json turns a negative zero
+   * integer into a float, so it is no unsigned integer); a float literal beyond the f64 range is
+   * an error (serde_json's "number out of range") rather than infinity. Duplicate keys keep the
+   * last value.
+   *
+   * @throws IOException for text that is not JSON
+   * @throws InputException for an empty line, trailing content or an out-of-range number
+   */
+  public static JsonNode parseLine(String line) throws IOException {
+    try (JsonParser parser = MAPPER.getFactory().createParser(line)) {
+      JsonToken first = parser.nextToken();
+      if (first == null) {
+        throw InputException.of("conform", "the line holds no JSON value", "write one JSON object per line");
+      }
+      JsonNode value = readValue(parser, first);
+      JsonToken after = parser.nextToken();
+      if (after != null) {
+        throw InputException.of("conform", "the line goes on after its JSON value with " + after,
+            "write exactly one JSON object per line");
+      }
+      return value;
+    }
+  }
+
+  private static JsonNode readValue(JsonParser parser, JsonToken token) throws IOException {
+    return switch (token) {
+      case START_OBJECT -> {
+        ObjectNode object = object();
+        for (JsonToken key = parser.nextToken(); key == JsonToken.FIELD_NAME; key = parser.nextToken()) {
+          String name = parser.currentName();
+          object.set(name, readValue(parser, parser.nextToken()));
+        }
+        yield object;
+      }
+      case START_ARRAY -> {
+        ArrayNode array = array();
+        for (JsonToken item = parser.nextToken(); item != JsonToken.END_ARRAY; item = parser.nextToken()) {
+          array.add(readValue(parser, item));
+        }
+        yield array;
+      }
+      case VALUE_STRING -> NODES.textNode(parser.getText());
+      case VALUE_NUMBER_INT -> "-0".equals(parser.getText()) ? NODES.numberNode(-0.0)
+          : NODES.numberNode(parser.getBigIntegerValue());
+      case VALUE_NUMBER_FLOAT -> {
+        double value = parser.getDoubleValue();
+        if (Double.isInfinite(value)) {
+          throw InputException.of("conform", "the number " + parser.getText() + " is out of the f64 range",
+              "write non-finite floats as \"Infinity\" or \"-Infinity\"");
+        }
+        yield NODES.numberNode(value);
+      }
+      case VALUE_TRUE -> NODES.booleanNode(true);
+      case VALUE_FALSE -> NODES.booleanNode(false);
+      case VALUE_NULL -> NODES.nullNode();
+      default -> throw InputException.of("conform", "unexpected JSON token " + token, "write one JSON object per line");
+    };
   }
 
   /** The field, or an {@link InputException} naming it when it is absent. */
@@ -92,7 +165,13 @@ public final class Json {
     if (!node.isNumber()) {
       throw InputException.of("conform", what + " is not a number: " + node, "pass a JSON number");
     }
-    return node.doubleValue();
+    double value = node.doubleValue();
+    if (Double.isInfinite(value)) {
+      // An integer literal past f64 (a float literal is refused by parseLine): serde_json's "number out of range".
+      throw InputException.of("conform", what + " is out of the f64 range: " + node,
+          "write non-finite floats as \"Infinity\" or \"-Infinity\"");
+    }
+    return value;
   }
 
   /** A u64 bit pattern as a JSON integer. */
@@ -166,7 +245,11 @@ public final class Json {
 
   /** The bytes of a lowercase or uppercase hex string field. */
   public static byte[] bytes(JsonNode input, String field) {
-    String text = required(input, field).asText();
+    JsonNode node = required(input, field);
+    if (!node.isTextual()) {
+      throw InputException.of("conform", field + " is not a hex string: " + node, "encode byte buffers as lowercase hex strings");
+    }
+    String text = node.asText();
     try {
       return java.util.HexFormat.of().parseHex(text);
     } catch (IllegalArgumentException e) {
@@ -174,8 +257,15 @@ public final class Json {
     }
   }
 
-  /** The CONFORMANCE.md §2 error object for any vyre error, nested errors included. */
+  /**
+   * The CONFORMANCE.md §2 error object for any vyre error, nested errors included. An input error
+   * has the contract's shape, {@code type}, {@code variant}, {@code message} (and the display every
+   * error carries), without our own fields such as the source name.
+   */
   public static ObjectNode errorObject(VyreException error) {
+    if (error instanceof InputException) {
+      return inputError(error.getMessage());
+    }
     ObjectNode object = object();
     object.put("type", error.errorType());
     object.put("variant", error.variant());
@@ -197,6 +287,16 @@ public final class Json {
       case JsonNode node -> node;
       default -> NODES.textNode(value.toString());
     };
+  }
+
+  /** {@code {"type":"InputError","variant":"InputError","message":m,"display":m}}: input that could not be read. */
+  public static ObjectNode inputError(String message) {
+    ObjectNode object = object();
+    object.put("type", "InputError");
+    object.put("variant", "InputError");
+    object.put("message", message);
+    object.put("display", message);
+    return object;
   }
 
   /** Wraps an error object as {@code {"error":{...}}}. */
