@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * What a user would do instead of a persistent megakernel, measured in the same run as the
@@ -26,20 +27,44 @@ public final class CudaBaselines {
 
   /** Measures every baseline; keys are stable names for the bench table and JSON. */
   public static Map<String, Object> measure(int launchSamples, int pingPongSamples) {
+    return measure(launchSamples, pingPongSamples, taken -> {});
+  }
+
+  /**
+   * {@link #measure(int, int)}, telling {@code took} the name of each thing it takes (the context,
+   * the module, the stream, each buffer, the graph) once its release is registered: a test throws
+   * from it to check that a measurement failing part way gives back everything it took.
+   */
+  static Map<String, Object> measure(int launchSamples, int pingPongSamples, Consumer<String> took) {
     CudaDriver driver = CudaDriver.load();
     CudaDevice device = CudaDevice.query(driver, CudaDevice.selectedOrdinal());
-    MemorySegment context = driver.retainPrimaryContext(driver.device(device.ordinal()));
-    driver.setCurrent(context);
-    byte[] cubin = PipelineCache.standard().compileFor(device, KernelSource.resource(KernelSource.BASELINES),
-        KernelSource.BASELINES, List.of()).cubin();
+    // Each step registers its release as it takes something: a step that throws part way (a failed
+    // launch, a sticky error left by an earlier kernel, an NVRTC error) gives back what the earlier
+    // steps took, newest first, instead of leaking it with the context's retain.
+    Releases releases = new Releases();
     Map<String, Object> results = new LinkedHashMap<>();
     try (Arena arena = Arena.ofConfined()) {
+      int ordinal = driver.device(device.ordinal());
+      MemorySegment context = driver.retainPrimaryContext(ordinal);
+      releases.add(() -> driver.releasePrimaryContext(ordinal));
+      took.accept("context");
+      driver.setCurrent(context);
+      byte[] cubin = PipelineCache.standard().compileFor(device, KernelSource.resource(KernelSource.BASELINES),
+          KernelSource.BASELINES, List.of()).cubin();
       MemorySegment module = driver.loadModule(cubin);
+      releases.add(() -> driver.unloadModule(module));
+      took.accept("module");
       MemorySegment oneshot = driver.function(module, "vyre_oneshot_nop");
       MemorySegment pingpong = driver.function(module, "vyre_pingpong");
       MemorySegment stream = driver.createStream();
+      releases.add(() -> driver.destroyStream(stream));
+      took.accept("stream");
       MemorySegment control = driver.allocMappedHost(4096);
+      releases.add(() -> driver.freeHost(control));
+      took.accept("control");
       MemorySegment ring = driver.allocMappedHost(SlotLayout.SLOT_BYTES);
+      releases.add(() -> driver.freeHost(ring));
+      took.accept("ring");
       control.fill((byte) 0);
       ring.fill((byte) 0);
       MemorySegment params = kernelParams(arena, driver.devicePointer(control), driver.devicePointer(ring), 0);
@@ -73,6 +98,8 @@ public final class CudaBaselines {
           driver.launch(oneshot, 1, 32, stream, params);
         }
       });
+      releases.add(() -> driver.destroyGraphExec(graph));
+      took.accept("graph");
       int replays = Math.max(10, asyncLaunches / nodes);
       driver.launchGraph(graph, stream);
       driver.synchronizeStream(stream);
@@ -83,7 +110,6 @@ public final class CudaBaselines {
       driver.synchronizeStream(stream);
       double graphSeconds = (System.nanoTime() - start) / 1e9;
       results.put("cuda_graph_1000_nodes_mtasks_per_s", (double) replays * nodes / graphSeconds / 1e6);
-      driver.destroyGraphExec(graph);
 
       control.fill((byte) 0);
       MemorySegment pingParams = pingPongParams(arena, driver.devicePointer(control), pingPongSamples);
@@ -103,14 +129,11 @@ public final class CudaBaselines {
       results.put("pingpong_floor_p50_us", measured[measured.length / 2] / 1e3);
       results.put("pingpong_floor_p99_us", measured[(int) (measured.length * 0.99)] / 1e3);
       results.put("pingpong_floor_min_us", measured[0] / 1e3);
-
-      driver.freeHost(control);
-      driver.freeHost(ring);
-      driver.destroyStream(stream);
-      driver.unloadModule(module);
-    } finally {
-      driver.releasePrimaryContext(driver.device(device.ordinal()));
+    } catch (RuntimeException | Error e) {
+      releases.releaseAfter(e);
+      throw e;
     }
+    releases.releaseAll();
     return results;
   }
 

@@ -8,6 +8,7 @@ import dev.vyre.cuda.ffm.CudaDriver;
 import dev.vyre.driver.error.DeviceException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.spi.HostViews;
 import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
@@ -37,6 +38,11 @@ import java.util.Map;
  * that every warp reads — lives in device memory ({@code VyreDeviceState}), refreshed by one scout
  * warp. Device memory plus a doorbell would need a host-to-device copy per batch (a driver call,
  * microseconds) before the kernel could see the work; measured figures are in docs/BENCHMARKS.md.
+ *
+ * <p>The pinned buffers are raw addresses the driver gave; what the session hands out ({@link
+ * #memory()}, {@link #resource}) are views of them scoped to {@link #views}, which {@link #close()}
+ * closes before it frees the memory: a holder's access (a waiter racing shutdown) then throws
+ * IllegalStateException instead of reading freed memory and crashing the JVM.
  */
 final class CudaSession implements KernelSession {
 
@@ -59,6 +65,8 @@ final class CudaSession implements KernelSession {
   private static final int WORKER_IDLE_NS = Integer.getInteger("vyre.cuda.workerIdleNs", 1_000);
   /** Express helper warps beside the scout (megakernel.cu, vyre_express_helper): 0 or 1 measured best. */
   private static final int EXPRESS_HELPERS = Math.clamp(Integer.getInteger("vyre.cuda.expressHelpers", 1), 0, 4);
+  /** How long close() waits for an operation holding a view (a FileChannel read into a chunk buffer). */
+  private static final Duration VIEW_PATIENCE = Duration.ofSeconds(5);
 
   private final CudaDriver driver;
   private final CudaDevice device;
@@ -82,12 +90,15 @@ final class CudaSession implements KernelSession {
   private final int grid;
   private final boolean cooperative;
   private final PipelineCache.Outcome cacheOutcome;
-  private final Arena arena = Arena.ofShared();
+  /** Scopes every host view this session hands out, and the launch arguments; see the class comment. */
+  private final Arena views = Arena.ofShared();
   /** How to free everything allocated so far, newest first (the constructor's steps, then resources). */
   private final Releases releases = new Releases();
-  /** The control block and debug log as they were when {@link #close()} freed their memory. */
+  /** The control block and debug log as they were when {@link #close()} ended the views of them. */
   private byte[] finalControl;
   private byte[] finalDebugLog;
+  /** close() ended the host views: snapshots answer from the final copies. */
+  private boolean viewsEnded;
   /** close() freed (or a context reset destroyed) the stream and every buffer. */
   private boolean released;
   /** Created by the first {@link #startCopy}. */
@@ -141,18 +152,22 @@ final class CudaSession implements KernelSession {
       this.grid = Math.min(requested, perSm * device.multiprocessors());
       this.cooperative = device.cooperativeLaunch();
     } catch (RuntimeException | Error e) {
+      views.close();
       releases.releaseAfter(e);
-      arena.close();
       throw e;
     }
   }
 
-  /** Zeroed mapped pinned memory, freed by {@link #releases}. */
+  /**
+   * Zeroed mapped pinned memory, freed by {@link #releases}, as a view scoped to {@link #views}. The
+   * release keeps the driver's unscoped segment: the views are closed by the time it runs.
+   */
   private MemorySegment releasedMapped(long bytes) {
-    MemorySegment segment = driver.allocMappedHost(bytes);
-    releases.add(() -> driver.freeHost(segment));
-    segment.fill((byte) 0);
-    return segment;
+    MemorySegment pinned = driver.allocMappedHost(bytes);
+    releases.add(() -> driver.freeHost(pinned));
+    MemorySegment view = pinned.reinterpret(views, null);
+    view.fill((byte) 0);
+    return view;
   }
 
   /** Device memory, zeroed when asked, freed by {@link #releases}. */
@@ -337,8 +352,8 @@ final class CudaSession implements KernelSession {
    * and the debug log copied out. After a device fault the mapped copy is all there is.
    */
   private synchronized byte[] snapshot(MemorySegment mapped, long device, boolean isControl) {
-    if (released) {
-      // The mapped copy is freed: what it held when close() freed it.
+    if (viewsEnded) {
+      // The mapped copy is freed, or still held by a kernel that ignored close: what it held then.
       return (isControl ? finalControl : finalDebugLog).clone();
     }
     if (closed || !launched) {
@@ -384,10 +399,11 @@ final class CudaSession implements KernelSession {
 
   @Override
   public synchronized void launch() {
+    checkOpen();
     driver.setCurrent(context);
     // The host encoded the control block in the mapped copy; the device copy starts equal to it.
     driver.copyToDevice(deviceControl, memory.control(), memory.control().byteSize());
-    MemorySegment args = arena.allocate(KERNEL_ARGS_BYTES, 8);
+    MemorySegment args = views.allocate(KERNEL_ARGS_BYTES, 8);
     args.set(JAVA_LONG, 0, driver.devicePointer(memory.control()));
     args.set(JAVA_LONG, 8, deviceControl);
     args.set(JAVA_INT, 16, (int) Words.count(memory.control()));
@@ -402,7 +418,7 @@ final class CudaSession implements KernelSession {
     args.set(JAVA_INT, 80, WORKER_IDLE_NS);
     args.set(JAVA_INT, 84, SCOUT_HOT_NS);
     args.set(JAVA_LONG, 88, driver.devicePointer(memory.express()));
-    MemorySegment params = arena.allocate(ADDRESS);
+    MemorySegment params = views.allocate(ADDRESS);
     params.set(ADDRESS, 0, args);
     if (cooperative) {
       driver.launchCooperative(function, grid, BLOCK_SIZE, stream, params);
@@ -465,12 +481,12 @@ final class CudaSession implements KernelSession {
    */
   @Override
   public synchronized void abort() {
-    if (released) {
-      // close() freed the control block (a late abort from a stall noticed during shutdown).
+    if (closed) {
+      // close() set SHUTDOWN and ended the views (a late abort from a stall noticed during shutdown).
       return;
     }
     Words.setVolatile(memory.control(), ControlLayout.SHUTDOWN, 1);
-    if (!launched || closed || abortRequested) {
+    if (!launched || abortRequested) {
       return;
     }
     abortRequested = true;
@@ -512,6 +528,10 @@ final class CudaSession implements KernelSession {
     return cacheOutcome;
   }
 
+  /**
+   * Stops the kernel, ends the host views, then frees the memory: in that order, so that a holder
+   * of a view racing this either finished its access before the free or gets IllegalStateException.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
@@ -523,7 +543,8 @@ final class CudaSession implements KernelSession {
     if (launched && !awaitExit(Duration.ofSeconds(2))) {
       abort();
       if (!awaitExit(Duration.ofSeconds(5))) {
-        closed = true;
+        // The memory stays (the kernel may still use it), but the host's views end like on any close.
+        endViews(Words.toBytes(memory.control()), Words.toBytes(memory.debugLog()));
         System.err.println("vyre: the CUDA megakernel ignores SHUTDOWN and abort (every warp is inside a handler that "
             + "never returns); its context and memory stay allocated until the process exits");
         return;
@@ -532,29 +553,42 @@ final class CudaSession implements KernelSession {
     if (launched && driver.queryStream(stream) != CudaDriver.CUDA_SUCCESS) {
       // A trap or device fault leaves a sticky error: reset the context so the process can bootstrap again.
       // The reset destroys every allocation (the mapped ones too), but it does not drop this session's retain.
-      finalControl = Words.toBytes(memory.control());
-      finalDebugLog = Words.toBytes(memory.debugLog());
-      closed = true;
+      if (!endViews(Words.toBytes(memory.control()), Words.toBytes(memory.debugLog()))) {
+        System.err.println("vyre: an operation still holds the faulted CUDA session's memory " + VIEW_PATIENCE.toSeconds()
+            + " s after shutdown; its context is not reset (the reset would free that memory under it), so CUDA "
+            + "refuses further work in this process");
+        return;
+      }
       released = true;
       releases.forget();
       driver.resetPrimaryContext(device);
       driver.releasePrimaryContextRaw(device);
-      arena.close();
       return;
     }
-    finalControl = snapshotControl();
-    finalDebugLog = snapshotDebugLog();
-    closed = true;
+    if (!endViews(snapshotControl(), snapshotDebugLog())) {
+      System.err.println("vyre: an operation still holds the CUDA session's memory (a read into a chunk buffer) "
+          + VIEW_PATIENCE.toSeconds() + " s after shutdown; its context and memory stay allocated until the process exits");
+      return;
+    }
     released = true;
     if (copies != null) {
       // First: its copies may still target resources freed below.
       CopyQueue queue = copies;
       releases.add(queue::close);
     }
-    try {
-      releases.releaseAll();
-    } finally {
-      arena.close();
-    }
+    releases.releaseAll();
+  }
+
+  /**
+   * Marks the session closed, keeps the buffers' final contents for snapshots, and ends the host
+   * views; false when an operation still held one after {@link #VIEW_PATIENCE}, and then the
+   * memory must not be freed.
+   */
+  private boolean endViews(byte[] control, byte[] debugLog) {
+    finalControl = control;
+    finalDebugLog = debugLog;
+    closed = true;
+    viewsEnded = true;
+    return HostViews.end(views, VIEW_PATIENCE);
   }
 }

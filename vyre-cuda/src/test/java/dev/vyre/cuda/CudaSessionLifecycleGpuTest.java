@@ -9,17 +9,26 @@ import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.VyreException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Task;
+import dev.vyre.runtime.spi.KernelMemory;
+import dev.vyre.runtime.spi.KernelSession;
+import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** A CUDA session's life on the device: failed bootstraps free what they took, closed sessions refuse, interrupts. */
+/**
+ * A CUDA session's life on the device: failed bootstraps free what they took, closed sessions
+ * refuse, their memory's views end before it is freed, interrupts.
+ */
 @Tag("gpu")
 class CudaSessionLifecycleGpuTest {
 
@@ -80,5 +89,32 @@ class CudaSessionLifecycleGpuTest {
       Thread.interrupted();
     }
     assertTrue(System.nanoTime() - start < 15_000_000_000L, "shutdown returned within 15 s");
+  }
+
+  @Test
+  void theViewsOfAClosedSessionThrowInsteadOfReadingItsFreedPinnedMemory() {
+    for (boolean launch : new boolean[] {false, true}) {
+      int[] offsets = ControlLayout.defaultPriorityOffsets(64);
+      KernelSession session = new CudaBackend().open(new KernelSpec(64, offsets, 1, 0, List.of(), 0));
+      KernelMemory memory = session.memory();
+      MemorySegment resource = session.resource(session.allocateResource(4096, ResourcePlacement.HOST_MAPPED));
+      Words.set(resource, 0, 7);
+      assertEquals(7, Words.get(resource, 0));
+      if (launch) {
+        // As Megakernel does before it launches: the kernel reads the encoded control block.
+        ControlLayout.encodeInto(memory.control(), false, 1);
+        ControlLayout.writePriorityOffsets(memory.control(), offsets);
+        session.launch();
+      }
+      session.close();
+      for (MemorySegment segment : List.of(memory.control(), memory.ring(), memory.debugLog(), memory.ioQueue(), memory.express(), resource)) {
+        assertThrows(IllegalStateException.class, () -> Words.get(segment, 0), "launched: " + launch);
+      }
+      assertEquals(memory.control().byteSize(), session.snapshotControl().length, "the snapshot answers from close's copy");
+      assertEquals(1, Words.get(MemorySegment.ofArray(session.snapshotControl()), ControlLayout.SHUTDOWN));
+      KernelException closed = assertThrows(KernelException.class, () -> session.resource(0));
+      assertEquals("Closed", closed.variant());
+      session.close();
+    }
   }
 }

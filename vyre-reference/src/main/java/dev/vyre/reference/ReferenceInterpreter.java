@@ -183,9 +183,9 @@ final class ReferenceInterpreter implements SlotContext {
    * the host registered it, so only its header is checked here.
    */
   private int dfaStep() {
-    MemorySegment input = session.resource(arg(DfaStepArgs.INPUT_HANDLE_ARG));
-    MemorySegment dfa = session.resource(arg(DfaStepArgs.DFA_HANDLE_ARG));
-    MemorySegment hits = session.resource(arg(DfaStepArgs.HIT_HANDLE_ARG));
+    MemorySegment input = session.resourceView(arg(DfaStepArgs.INPUT_HANDLE_ARG));
+    MemorySegment dfa = session.resourceView(arg(DfaStepArgs.DFA_HANDLE_ARG));
+    MemorySegment hits = session.resourceView(arg(DfaStepArgs.HIT_HANDLE_ARG));
     if (input == null || dfa == null || hits == null) {
       return -FaultReason.RESOURCE_OUT_OF_RANGE.code();
     }
@@ -292,6 +292,6 @@ final class ReferenceInterpreter implements SlotContext {
 
   @Override
   public MemorySegment resource(int handle) {
-    return session.resource(handle);
+    return session.resourceView(handle);
   }
 }

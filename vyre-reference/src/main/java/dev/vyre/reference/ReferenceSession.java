@@ -2,6 +2,7 @@ package dev.vyre.reference;
 
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.spi.HostViews;
 import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
@@ -18,8 +19,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
-/** One reference megakernel: arena memory for the four buffers and the worker threads. */
+/**
+ * One reference megakernel: arena memory for the four buffers and the worker threads. Every
+ * segment it hands out belongs to one shared arena, which {@link #close()} closes to free the
+ * memory: a holder's access after that (or racing it) throws IllegalStateException rather than
+ * reading freed memory, and the session's own calls answer with {@code Closed} or the final
+ * snapshots, as the CUDA session's do.
+ */
 final class ReferenceSession implements KernelSession {
+
+  /** How long close() waits for an operation holding the arena (a FileChannel read into a chunk buffer). */
+  private static final Duration VIEW_PATIENCE = Duration.ofSeconds(5);
 
   private final KernelSpec spec;
   private final Arena arena = Arena.ofShared();
@@ -35,6 +45,11 @@ final class ReferenceSession implements KernelSession {
   /** What ended a worker thread (a handler's Error); {@link #checkHealth()} reports it. */
   private volatile Throwable workerFailure;
   private final AtomicInteger running = new AtomicInteger();
+  /** Set first by {@link #close()}: the host's calls are refused with {@code Closed} from then on. */
+  private volatile boolean closed;
+  /** The control block and debug log as they were when {@link #close()} freed the memory. */
+  private volatile byte[] finalControl;
+  private volatile byte[] finalDebugLog;
 
   ReferenceSession(KernelSpec spec) {
     this.spec = spec;
@@ -64,6 +79,8 @@ final class ReferenceSession implements KernelSession {
     if (byteSize < 0) {
       throw PipelineException.queueFull("resource", "resource size " + byteSize + " is negative", "pass a size of at least 0 bytes");
     }
+    // Under the lock close() takes too: the arena cannot close between this check and the allocation.
+    checkOpen();
     // Page-aligned like CUDA's pinned host memory, so that io_uring can register chunk buffers.
     resources.add(arena.allocate(Math.max(byteSize, 1), 4096).asSlice(0, byteSize));
     return resources.size() - 1;
@@ -71,17 +88,47 @@ final class ReferenceSession implements KernelSession {
 
   @Override
   public MemorySegment resource(int handle) {
+    checkOpen();
+    return resourceView(handle);
+  }
+
+  /** A resource for the kernel's own handlers, which close() waits for before it frees anything. */
+  MemorySegment resourceView(int handle) {
     return handle >= 0 && handle < resources.size() ? resources.get(handle) : null;
   }
 
   @Override
   public void writeResource(int handle, long offset, MemorySegment source) {
-    checkedResource(handle).asSlice(offset, source.byteSize()).copyFrom(source);
+    MemorySegment resource = checkedResource(handle);
+    try {
+      resource.asSlice(offset, source.byteSize()).copyFrom(source);
+    } catch (IllegalStateException e) {
+      throw closedRace(e);
+    }
   }
 
   @Override
   public void readResource(int handle, long offset, MemorySegment target) {
-    target.copyFrom(checkedResource(handle).asSlice(offset, target.byteSize()));
+    MemorySegment resource = checkedResource(handle);
+    try {
+      target.copyFrom(resource.asSlice(offset, target.byteSize()));
+    } catch (IllegalStateException e) {
+      throw closedRace(e);
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw KernelException.closed("reference");
+    }
+  }
+
+  /**
+   * A call that passed {@link #checkOpen()} while close() ran: its access to the freed arena
+   * threw, which is {@code Closed} to the caller. Anything else is rethrown as it was.
+   */
+  private RuntimeException closedRace(IllegalStateException e) {
+    return closed && !arena.scope().isAlive() ? KernelException.closed("reference") : e;
   }
 
   private MemorySegment checkedResource(int handle) {
@@ -94,12 +141,25 @@ final class ReferenceSession implements KernelSession {
 
   @Override
   public byte[] snapshotControl() {
-    return Words.toBytes(memory.control());
+    return snapshot(memory.control(), true);
   }
 
   @Override
   public byte[] snapshotDebugLog() {
-    return Words.toBytes(memory.debugLog());
+    return snapshot(memory.debugLog(), false);
+  }
+
+  /** The buffer now, or, once close() freed it, what it held then (also for a copy that raced the free). */
+  private byte[] snapshot(MemorySegment buffer, boolean isControl) {
+    try {
+      return Words.toBytes(buffer);
+    } catch (IllegalStateException e) {
+      byte[] last = isControl ? finalControl : finalDebugLog;
+      if (last == null) {
+        throw e;
+      }
+      return last.clone();
+    }
   }
 
   @Override
@@ -199,8 +259,10 @@ final class ReferenceSession implements KernelSession {
         + spec.observableSlots() + " observables";
   }
 
+  /** Idempotent; a second call after a handler kept its worker alive tries to free the memory again. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     abort();
     awaitExit(Duration.ofSeconds(5));
     for (Thread thread : threads) {
@@ -209,6 +271,15 @@ final class ReferenceSession implements KernelSession {
         return;
       }
     }
-    arena.close();
+    if (!arena.scope().isAlive()) {
+      return;
+    }
+    // Before the free: snapshots answer from these once the buffers are gone.
+    finalControl = Words.toBytes(memory.control());
+    finalDebugLog = Words.toBytes(memory.debugLog());
+    if (!HostViews.end(arena, VIEW_PATIENCE)) {
+      System.err.println("vyre: an operation still holds the reference session's memory (a read into a chunk buffer) "
+          + VIEW_PATIENCE.toSeconds() + " s after shutdown; the memory stays allocated until the process exits");
+    }
   }
 }

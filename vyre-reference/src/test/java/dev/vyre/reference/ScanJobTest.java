@@ -2,8 +2,10 @@ package dev.vyre.reference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vyre.driver.error.KernelException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.scan.AhoCorasickCompiler;
@@ -217,6 +219,23 @@ class ScanJobTest {
         paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
+  }
+
+  @Example
+  void aJobWhoseKernelWasShutDownRefusesToRunWithClosed() throws Exception {
+    inTempDir(dir -> {
+      Path file = Files.writeString(dir.resolve("text"), "needle in a haystack");
+      Megakernel own = Megakernel.builder().backend(TestBackends.selected()).slots(64).singlePriority(Priority.NORMAL)
+          .workers(1).bootstrap();
+      try (ScanJob job = new ScanJob(own, AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("needle"), false)),
+          ScanOptions.defaults())) {
+        own.close();
+        // Its chunk buffers were freed with the kernel: no read may land in them.
+        KernelException closed = assertThrows(KernelException.class,
+            () -> job.run(List.of(new ScanFile(file, Files.size(file))), result -> {}));
+        assertEquals("Closed", closed.variant());
+      }
+    });
   }
 
   @Example

@@ -57,7 +57,9 @@ public final class Megakernel implements AutoCloseable {
   private final MegakernelBackend backend;
   private final String backendReason;
   private final KernelSession session;
-  // Replaced by heap copies at shutdown, so reads after close never touch freed device memory.
+  // Replaced by heap copies at shutdown, before the session is closed. A thread that picked up the
+  // session's view just before the swap may use it after the close: the session ended the view
+  // first, so that access throws IllegalStateException (see closedByRace) instead of reading freed memory.
   private volatile MemorySegment control;
   private volatile MemorySegment ring;
   /** The express lane (empty when the backend reads none); see {@link ExpressLayout}. */
@@ -164,21 +166,25 @@ public final class Megakernel implements AutoCloseable {
       boolean countTenant) {
     checkTask(tenant, opcode, args.length);
     RingPartition part = partition(priority);
-    long ticket = reserve(part, 1);
-    int slot = part.slotOf(ticket);
-    if (future != null) {
-      retire.expectFuture(slot, future);
+    try {
+      long ticket = reserve(part, 1);
+      int slot = part.slotOf(ticket);
+      if (future != null) {
+        retire.expectFuture(slot, future);
+      }
+      if (countTenant) {
+        retire.expectTenantCount(slot);
+      }
+      RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, args, 0, args.length);
+      expressCopy(slot, ticket);
+      // Only a future needs the retire thread: a plain publish is retired by whoever awaits, drains
+      // or waits for room. Waking a parked thread is a system call, and on a virtual machine an
+      // interrupt to another vCPU (26 us per publish for the reference worker on the H100 host).
+      commit(part, ticket, 1, future != null);
+      return part.ticketOf(ticket);
+    } catch (IllegalStateException e) {
+      throw closedByRace(e);
     }
-    if (countTenant) {
-      retire.expectTenantCount(slot);
-    }
-    RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, args, 0, args.length);
-    expressCopy(slot, ticket);
-    // Only a future needs the retire thread: a plain publish is retired by whoever awaits, drains
-    // or waits for room. Waking a parked thread is a system call, and on a virtual machine an
-    // interrupt to another vCPU (26 us per publish for the reference worker on the H100 host).
-    commit(part, ticket, 1, future != null);
-    return part.ticketOf(ticket);
   }
 
   /**
@@ -203,22 +209,26 @@ public final class Megakernel implements AutoCloseable {
       throw PipelineException.queueFull("submission", "batch of " + n + " exceeds the " + batch.priority() + " partition of " + part.length + " slots",
           "publish smaller batches or bootstrap with more slots");
     }
-    long first = reserve(part, n);
-    int[] words = batch.slotWords();
-    // The tasks were checked as they were added; they land in at most two runs of contiguous slots
-    // (the partition wraps), copied in bulk. The kernel reads none of them before the doorbell.
-    int slot = part.slotOf(first);
-    int head = Math.min(n, part.start + part.length - slot);
-    copySlots(words, 0, slot, head);
-    copySlots(words, head, part.start, n - head);
-    if (countTenant) {
-      for (int i = 0; i < n; i++) {
-        retire.expectTenantCount(part.slotOf(first + i));
+    try {
+      long first = reserve(part, n);
+      int[] words = batch.slotWords();
+      // The tasks were checked as they were added; they land in at most two runs of contiguous slots
+      // (the partition wraps), copied in bulk. The kernel reads none of them before the doorbell.
+      int slot = part.slotOf(first);
+      int head = Math.min(n, part.start + part.length - slot);
+      copySlots(words, 0, slot, head);
+      copySlots(words, head, part.start, n - head);
+      if (countTenant) {
+        for (int i = 0; i < n; i++) {
+          retire.expectTenantCount(part.slotOf(first + i));
+        }
       }
+      expressCopy(slot, first);
+      commit(part, first, n, true);
+      return part.ticketOf(first);
+    } catch (IllegalStateException e) {
+      throw closedByRace(e);
     }
-    expressCopy(slot, first);
-    commit(part, first, n, true);
-    return part.ticketOf(first);
   }
 
   private void copySlots(int[] words, int fromTask, int slot, int count) {
@@ -258,6 +268,19 @@ public final class Megakernel implements AutoCloseable {
     if (closed) {
       throw failure != null ? failure : KernelException.closed(backend.name());
     }
+  }
+
+  /**
+   * What a call whose access to the kernel's memory threw IllegalStateException fails with. Once
+   * shutdown has begun, that is the session having ended a view this thread picked up before
+   * shutdown swapped in its heap copies: the kernel is shut down, so the failure or {@code Closed}.
+   * Before shutdown it is a bug, returned as it is.
+   */
+  private RuntimeException closedByRace(IllegalStateException e) {
+    if (!closed) {
+      return e;
+    }
+    return failure != null ? failure : KernelException.closed(backend.name());
   }
 
   private RingPartition partition(Priority priority) {
@@ -337,6 +360,14 @@ public final class Megakernel implements AutoCloseable {
     WAITERS.getAndAdd(this, AWAIT_BEGUN + WAITER);
     try {
       return awaitRetired(part, sequence, timeout);
+    } catch (IllegalStateException e) {
+      // Shut down while this waited (see closedByRace): its last retire pass is over, so the
+      // ticket has retired or never will.
+      RuntimeException error = closedByRace(e);
+      if (error == e || failure != null) {
+        throw error;
+      }
+      return part.retired > sequence;
     } finally {
       // The last waiter out hands other threads' futures back to the retire thread.
       if ((((int) WAITERS.getAndAdd(this, -WAITER)) & (AWAIT_BEGUN - 1)) == WAITER && retire.futuresPending()) {
@@ -436,8 +467,16 @@ public final class Megakernel implements AutoCloseable {
    * has returned, even when a worker stuck in a handler outlived the abort.
    */
   public boolean isKernelRunning() {
-    return failure == null && report == null
-        && Words.getVolatile(control, ControlLayout.KERNEL_STATE) != ControlLayout.KERNEL_STATE_EXITED;
+    if (failure != null || report != null) {
+      return false;
+    }
+    try {
+      return Words.getVolatile(control, ControlLayout.KERNEL_STATE) != ControlLayout.KERNEL_STATE_EXITED;
+    } catch (IllegalStateException e) {
+      // The view ended under this read (see closedByRace): the kernel is shut down.
+      afterSwap(e);
+      return false;
+    }
   }
 
   /** The kernel's DONE_COUNT (u32, exact as of now). */
@@ -458,12 +497,36 @@ public final class Megakernel implements AutoCloseable {
   /** Authorizes or revokes a tenant at run time by writing its mask word. */
   public void setTenantAuthorized(int tenant, boolean authorized) {
     ControlLayout.checkTenant(tenant);
-    Words.setRelease(control, ControlLayout.tenantMaskWord(tenant), authorized ? -1 : 0);
+    try {
+      Words.setRelease(control, ControlLayout.tenantMaskWord(tenant), authorized ? -1 : 0);
+    } catch (IllegalStateException e) {
+      afterSwap(e);
+      Words.setRelease(control, ControlLayout.tenantMaskWord(tenant), authorized ? -1 : 0);
+    }
   }
 
   /** Whether the control block authorizes {@code tenant} now (its mask word is non-zero); false outside 0..28. */
   public boolean isTenantAuthorized(int tenant) {
-    return tenant >= 0 && tenant < ControlLayout.MAX_TENANTS && Words.getAcquire(control, ControlLayout.tenantMaskWord(tenant)) != 0;
+    if (tenant < 0 || tenant >= ControlLayout.MAX_TENANTS) {
+      return false;
+    }
+    try {
+      return Words.getAcquire(control, ControlLayout.tenantMaskWord(tenant)) != 0;
+    } catch (IllegalStateException e) {
+      afterSwap(e);
+      return Words.getAcquire(control, ControlLayout.tenantMaskWord(tenant)) != 0;
+    }
+  }
+
+  /**
+   * For a read or write of the kernel's memory that the session's end of a view cut short (see
+   * closedByRace), which the caller then repeats: shutdown swapped in its heap copies before it
+   * closed the session, so the repeat uses those. Rethrows anything else.
+   */
+  private void afterSwap(IllegalStateException e) {
+    if (closedByRace(e) == e) {
+      throw e;
+    }
   }
 
   /**
@@ -533,9 +596,14 @@ public final class Megakernel implements AutoCloseable {
     return finished != null ? finished.finalControl().clone() : session.snapshotControl();
   }
 
-  /** A copy of the ring as it is now (for telemetry). */
+  /** A copy of the ring as it is now (for telemetry); after shutdown, as shutdown left it. */
   public byte[] ringSnapshot() {
-    return Words.toBytes(ring);
+    try {
+      return Words.toBytes(ring);
+    } catch (IllegalStateException e) {
+      afterSwap(e);
+      return Words.toBytes(ring);
+    }
   }
 
   /** A copy of the PRINTF debug log. */
@@ -635,6 +703,16 @@ public final class Megakernel implements AutoCloseable {
   // ---------------------------------------------------------------- retire thread and watchdog
 
   private void retireLoop() {
+    try {
+      retireUntilClosed();
+    } catch (IllegalStateException e) {
+      // A shutdown that gave up waiting for this thread ended the views under it (see closedByRace):
+      // its work is over.
+      afterSwap(e);
+    }
+  }
+
+  private void retireUntilClosed() {
     int idle = 0;
     int awaitsSeen = 0;
     Watchdog watchdog = new Watchdog(stallTimeoutNanos, claimTotal(), System.nanoTime());
@@ -725,18 +803,27 @@ public final class Megakernel implements AutoCloseable {
 
   /** A one-line control-block summary for errors and logs. */
   public String summary() {
+    try {
+      return summary(control);
+    } catch (IllegalStateException e) {
+      afterSwap(e);
+      return summary(control);
+    }
+  }
+
+  private String summary(MemorySegment words) {
     StringBuilder text = new StringBuilder();
-    text.append("done_count=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.DONE_COUNT)))
-        .append(" fault_count=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.FAULT_COUNT)))
-        .append(" epoch=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.EPOCH)))
-        .append(" heartbeat=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.HEARTBEAT)))
-        .append(" starvation=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.PRIORITY_STARVATION_COUNTER)))
+    text.append("done_count=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.DONE_COUNT)))
+        .append(" fault_count=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.FAULT_COUNT)))
+        .append(" epoch=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.EPOCH)))
+        .append(" heartbeat=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.HEARTBEAT)))
+        .append(" starvation=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.PRIORITY_STARVATION_COUNTER)))
         .append(" in_flight=").append(inFlightCount());
     for (RingPartition part : partitions) {
       if (part.taken() != part.retired) {
         text.append(" ").append(Priority.ofLevel(part.level)).append("[published=").append(part.committed)
-            .append(" doorbell=").append(Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.publishSeqWord(part.level))))
-            .append(" claimed=").append(Words.getLongAcquire(control, ControlLayout.claimSeqWord(part.level)))
+            .append(" doorbell=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.publishSeqWord(part.level))))
+            .append(" claimed=").append(Words.getLongAcquire(words, ControlLayout.claimSeqWord(part.level)))
             .append(" retired=").append(part.retired).append("]");
       }
     }

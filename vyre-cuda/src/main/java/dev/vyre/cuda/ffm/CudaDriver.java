@@ -53,6 +53,7 @@ public final class CudaDriver {
   private final MethodHandle cuCtxSynchronize;
   private final MethodHandle cuMemAlloc;
   private final MethodHandle cuMemFree;
+  private final MethodHandle cuMemGetInfo;
   private final MethodHandle cuMemHostAlloc;
   private final MethodHandle cuMemFreeHost;
   private final MethodHandle cuMemHostGetDevicePointer;
@@ -100,6 +101,7 @@ public final class CudaDriver {
     cuCtxSynchronize = b.bind("cuCtxSynchronize");
     cuMemAlloc = b.bind("cuMemAlloc_v2", ADDRESS, JAVA_LONG);
     cuMemFree = b.bind("cuMemFree_v2", JAVA_LONG);
+    cuMemGetInfo = b.bind("cuMemGetInfo_v2", ADDRESS, ADDRESS);
     cuMemHostAlloc = b.bind("cuMemHostAlloc", ADDRESS, JAVA_LONG, JAVA_INT);
     cuMemFreeHost = b.bind("cuMemFreeHost", ADDRESS);
     cuMemHostGetDevicePointer = b.bind("cuMemHostGetDevicePointer_v2", ADDRESS, ADDRESS, JAVA_INT);
@@ -265,6 +267,16 @@ public final class CudaDriver {
 
   public void freeDevice(long pointer) {
     check(invokeInt(cuMemFree, pointer), "cuMemFree_v2", "free each device allocation once");
+  }
+
+  /** Free device memory of the current context's device, in bytes (cuMemGetInfo's free). */
+  public long freeDeviceMemory() {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment free = arena.allocate(JAVA_LONG);
+      MemorySegment total = arena.allocate(JAVA_LONG);
+      check(invokeInt(cuMemGetInfo, free, total), "cuMemGetInfo_v2", "make a context current first");
+      return free.get(JAVA_LONG, 0);
+    }
   }
 
   /** Pinned host memory mapped into the device's address space (PORTABLE | DEVICEMAP). */

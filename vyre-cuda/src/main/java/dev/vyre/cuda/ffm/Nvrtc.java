@@ -65,21 +65,41 @@ public final class Nvrtc {
       if (loadFailure != null) {
         throw loadFailure;
       }
-      List<String> tried = new ArrayList<>();
-      for (String candidate : candidates()) {
-        tried.add(candidate);
-        try {
-          SymbolLookup lib = SymbolLookup.libraryLookup(candidate, Arena.global());
-          instance = new Nvrtc(lib, candidate);
-          return instance;
-        } catch (IllegalArgumentException e) {
-          // not this one; try the next candidate
-        }
+      try {
+        instance = load(candidates());
+        return instance;
+      } catch (DeviceException e) {
+        loadFailure = e;
+        throw e;
       }
-      loadFailure = DeviceException.unavailable("NVRTC", "libnvrtc was not found (tried " + String.join(", ", tried) + ")",
-          "install the CUDA toolkit's NVRTC (libnvrtc.so) or set VYRE_NVRTC=/path/to/libnvrtc.so", null);
-      throw loadFailure;
     }
+  }
+
+  /**
+   * The first of {@code candidates} that opens and has every symbol NVRTC needs. A library that
+   * opens but lacks one (another library of that name, a stub, a file VYRE_NVRTC names by mistake)
+   * is closed again and the next one tried; the error lists each candidate and why it failed.
+   */
+  static Nvrtc load(List<String> candidates) {
+    List<String> failures = new ArrayList<>();
+    for (String candidate : candidates) {
+      // Shared: the chosen library's functions are called from any thread. Its arena is never
+      // closed (the library stays loaded, as with the global arena); a rejected one's is, so
+      // the rejected library is unloaded again.
+      Arena library = Arena.ofShared();
+      try {
+        return new Nvrtc(SymbolLookup.libraryLookup(candidate, library), candidate);
+      } catch (IllegalArgumentException e) {
+        failures.add(candidate + " (not found, or not a loadable library)");
+        library.close();
+      } catch (DeviceException e) {
+        failures.add(candidate + " (opened, but " + e.fields().get("why") + ")");
+        library.close();
+      }
+    }
+    throw DeviceException.unavailable("NVRTC", failures.isEmpty() ? "no candidate library to try"
+            : "no candidate is a usable libnvrtc; tried " + String.join("; ", failures),
+        "install the CUDA toolkit's NVRTC (libnvrtc.so) or set VYRE_NVRTC=/path/to/libnvrtc.so", null);
   }
 
   private static List<String> candidates() {

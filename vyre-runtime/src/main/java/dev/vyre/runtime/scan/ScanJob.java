@@ -1,6 +1,7 @@
 package dev.vyre.runtime.scan;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
@@ -143,8 +144,32 @@ public final class ScanJob implements AutoCloseable {
    *
    * @throws PipelineException when a task faulted or the kernel stopped finishing tasks; a job
    *     whose run threw is closed, not run again
+   * @throws KernelException when the kernel is shut down (or failed) before or during the run
    */
   public ScanSummary run(List<ScanFile> targets, Consumer<FileResult> sink) {
+    // The chunk and hit buffers are the kernel's resources, freed by its shutdown: no read may be
+    // started into them after that.
+    if (!kernel.isKernelRunning()) {
+      throw kernelStopped();
+    }
+    try {
+      return scan(targets, sink);
+    } catch (IllegalStateException e) {
+      // A shutdown on another thread ended the buffers' views under this run, which is the kernel
+      // shut down to the caller; an IllegalStateException while it runs is a bug.
+      if (kernel.isKernelRunning()) {
+        throw e;
+      }
+      throw kernelStopped();
+    }
+  }
+
+  private KernelException kernelStopped() {
+    KernelException failure = kernel.failure();
+    return failure != null ? failure : KernelException.closed(kernel.backendName());
+  }
+
+  private ScanSummary scan(List<ScanFile> targets, Consumer<FileResult> sink) {
     long started = System.nanoTime();
     files = targets;
     nextFile = 0;

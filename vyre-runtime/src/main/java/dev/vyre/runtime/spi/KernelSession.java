@@ -9,6 +9,11 @@ import java.time.Duration;
  */
 public interface KernelSession extends AutoCloseable {
 
+  /**
+   * The kernel's buffers. They, and every {@link #resource} view, are usable until {@link #close()}
+   * frees the memory; close ends them first ({@link HostViews}), so an access after it, or racing
+   * it, throws IllegalStateException and never reads freed memory.
+   */
   KernelMemory memory();
 
   /**
@@ -62,11 +67,11 @@ public interface KernelSession extends AutoCloseable {
   /**
    * An exact copy of the control block as the kernel sees it now. The host-mapped
    * {@link KernelMemory#control()} may lag for words the kernel changes (CUDA keeps those in
-   * device memory and mirrors them); this does not.
+   * device memory and mirrors them); this does not. After {@link #close()}, the block as close left it.
    */
   byte[] snapshotControl();
 
-  /** An exact copy of the PRINTF debug log as the kernel sees it now. */
+  /** An exact copy of the PRINTF debug log as the kernel sees it now; after {@link #close()}, as close left it. */
   byte[] snapshotDebugLog();
 
   /** Starts the persistent kernel over the initialized memory. */
@@ -90,7 +95,11 @@ public interface KernelSession extends AutoCloseable {
   /** One line for logs and {@code vyre doctor}: backend, device, geometry. */
   String describe();
 
-  /** Frees the memory; the kernel must have exited or been aborted. */
+  /**
+   * Ends the host views ({@link #memory()}, {@link #resource}) and then frees the memory; the
+   * kernel must have exited or been aborted. Later resource calls fail with a {@code Closed}
+   * {@link dev.vyre.driver.error.KernelException}.
+   */
   @Override
   void close();
 }
