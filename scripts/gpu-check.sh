@@ -27,6 +27,8 @@ step() { # name, command...
   echo "== $name"
   # A hung step must not eat the whole lease: each gets STEP_TIMEOUT seconds (default 240).
   if timeout "${STEP_TIMEOUT:-240}" "$@" >"$out/$name.log" 2>&1; then passed=$((passed+1)); echo "   ok"; else failed=$((failed+1)); names+=("$name"); echo "   FAILED (log: $out/$name.log)"; tail -40 "$out/$name.log"; fi
+  # The JUnit console's counts, so they survive when the logs do not come back.
+  grep -E "tests (successful|failed|skipped) " "$out/$name.log" | tr -s ' []' ' ' | tr '\n' ',' | sed 's/^/  /; s/,$/\n/'
 }
 # Each test gets 150 s on its own thread, so one hung test fails alone instead of stalling the suite.
 junit_args=(execute --class-path "$cp" --disable-banner --details=verbose --fail-if-no-tests
