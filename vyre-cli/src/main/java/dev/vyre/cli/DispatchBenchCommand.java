@@ -119,6 +119,8 @@ final class DispatchBenchCommand implements Callable<Integer> {
       DispatchMeasurements.Idle idle = DispatchMeasurements.idle(kernel, Duration.ofSeconds(idleSeconds));
       results.put("idle_window_s", idle.seconds());
       results.put("idle_host_cpu_percent_of_one_core", idle.hostCpuPercent());
+      results.put("idle_vyre_threads_cpu_percent_of_one_core", idle.vyreThreadsCpuPercent());
+      results.put("idle_busiest_java_thread", idle.busiestThread());
       results.put("idle_kernel_polls_per_s", idle.heartbeatsPerSecond());
     }
     results.putAll(baselines);

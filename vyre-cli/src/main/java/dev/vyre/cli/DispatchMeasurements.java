@@ -7,9 +7,14 @@ import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -180,17 +185,26 @@ final class DispatchMeasurements {
     return false;
   }
 
-  /** What an idle megakernel costs: host CPU of the whole process, and the kernel's idle polls. */
-  record Idle(double seconds, double hostCpuPercent, double heartbeatsPerSecond) {}
+  /**
+   * What an idle megakernel costs: host CPU of the whole process and of the runtime's own threads
+   * (named {@code vyre-*}; the rest is the JVM's JIT, GC and other threads), the busiest Java
+   * thread, and the kernel's idle polls.
+   */
+  record Idle(double seconds, double hostCpuPercent, double vyreThreadsCpuPercent, String busiestThread,
+      double heartbeatsPerSecond) {}
 
   /**
    * Lets the kernel go idle (1 s: the scout and the retire thread back off), then measures over
-   * {@code window}: the process's CPU time as a share of one core (JIT and GC included), and how
-   * often the kernel's idle scout polled, from the HEARTBEAT word it bumps once per idle poll.
+   * {@code window}: the process's CPU time as a share of one core (JIT and GC included), the same
+   * for the runtime's threads alone, and how often the kernel's idle scout polled, from the
+   * HEARTBEAT word it bumps once per idle poll. The split says whether a busy window was the
+   * runtime (a spinning retire thread would be a defect) or the JVM finishing work of the runs.
    */
   static Idle idle(Megakernel kernel, Duration window) throws InterruptedException {
     Thread.sleep(1000);
-    var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    Map<Long, Long> threadCpu = threadCpuTimes(threads);
     long beats = heartbeat(kernel);
     long cpu = os.getProcessCpuTime();
     long start = System.nanoTime();
@@ -198,7 +212,35 @@ final class DispatchMeasurements {
     long cpuUsed = os.getProcessCpuTime() - cpu;
     long elapsed = System.nanoTime() - start;
     long beatsSeen = (heartbeat(kernel) - beats) & 0xFFFFFFFFL;
-    return new Idle(elapsed / 1e9, 100.0 * cpuUsed / elapsed, beatsSeen / (elapsed / 1e9));
+    long vyreUsed = 0;
+    long busiestUsed = -1;
+    String busiest = "none";
+    for (Map.Entry<Long, Long> after : threadCpuTimes(threads).entrySet()) {
+      long used = after.getValue() - threadCpu.getOrDefault(after.getKey(), 0L);
+      ThreadInfo info = threads.getThreadInfo(after.getKey());
+      String name = info == null ? "?" : info.getThreadName();
+      if (name.startsWith("vyre-")) {
+        vyreUsed += used;
+      }
+      if (used > busiestUsed) {
+        busiestUsed = used;
+        busiest = name + " " + String.format(Locale.ROOT, "%.1f", 100.0 * used / elapsed) + " %";
+      }
+    }
+    return new Idle(elapsed / 1e9, 100.0 * cpuUsed / elapsed, 100.0 * vyreUsed / elapsed, busiest,
+        beatsSeen / (elapsed / 1e9));
+  }
+
+  /** CPU time of every live Java thread, by id (threads the JVM cannot measure left out). */
+  private static Map<Long, Long> threadCpuTimes(ThreadMXBean threads) {
+    Map<Long, Long> times = new HashMap<>();
+    for (long id : threads.getAllThreadIds()) {
+      long time = threads.getThreadCpuTime(id);
+      if (time >= 0) {
+        times.put(id, time);
+      }
+    }
+    return times;
   }
 
   private static long heartbeat(Megakernel kernel) {

@@ -29,6 +29,10 @@ class DispatchBenchCommandTest {
     double p50 = results.get("round_trip_p50_us").asDouble();
     assertTrue(p50 > 0 && results.get("round_trip_p99_us").asDouble() >= p50, text);
     assertEquals(20000, results.get("throughput_tasks").asLong(), text);
+    // The idle window splits the process's CPU into the runtime's threads and the rest.
+    double vyreThreads = results.get("idle_vyre_threads_cpu_percent_of_one_core").asDouble();
+    assertTrue(vyreThreads >= 0 && vyreThreads <= results.get("idle_host_cpu_percent_of_one_core").asDouble() + 1, text);
+    assertTrue(results.get("idle_busiest_java_thread").asText().endsWith(" %"), text);
     List<String> lines = Files.readAllLines(log);
     assertEquals("# round trip ns, of which publish ns", lines.getFirst());
     assertEquals(1001, lines.size(), "a header, then one line per measured round trip");
