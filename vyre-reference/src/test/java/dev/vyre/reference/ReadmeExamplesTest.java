@@ -1,0 +1,62 @@
+package dev.vyre.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.Task;
+import dev.vyre.runtime.TaskBatch;
+import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.tenant.Tenant;
+import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.SlotStatus;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's "Using it from Java" snippets, as written there (backend "auto" is the reference
+ * backend on a machine without a GPU), so the first code a user copies keeps compiling and doing
+ * what the README says.
+ */
+class ReadmeExamplesTest {
+
+  @Test
+  void theFirstSnippetAddsToAControlWordAndPublishesABatch() throws Exception {
+    long observable0;
+    long done;
+    try (Megakernel kernel = Megakernel.builder().backend("auto").slots(4096).tenants(2).bootstrap()) {
+      TaskResult r = kernel.submit(Task.of(Opcodes.ATOMIC_ADD, 5, 160)).get();   // control[160] += 5
+      TaskBatch batch = new TaskBatch(256);                                       // allocation-free path
+      for (int i = 0; i < 256; i++) batch.add3(0, Opcodes.NOP, 0, 0, 0);
+      kernel.publish(batch);                                                      // one doorbell update
+      kernel.drain(Duration.ofSeconds(5));
+      assertEquals(SlotStatus.DONE, r.status());
+      observable0 = kernel.observable(0);
+      done = kernel.doneCount();
+    }
+    assertEquals(5, observable0, "control[160] is observable 0");
+    assertEquals(257, done);
+  }
+
+  @Test
+  void theTenantSnippetRunsTheTenantsOwnOpcode() {
+    AtomicInteger ran = new AtomicInteger();
+    UserOpcode myHandler = UserOpcode.java(0x4010_0007, "tenant 1's local 7", slot -> {
+      ran.incrementAndGet();
+      return SlotLayout.STATUS_DONE;
+    });
+    try (Megakernel kernel = Megakernel.builder().backend("auto").tenants(3)
+        .userOpcode(myHandler).bootstrap()) {                     // myHandler: opcode 0x4010_0007, tenant 1's local 7
+      Tenant tenant = kernel.tenantRegistry().registerWithBackpressure("ingest", 1024);
+      tenant.publish(Priority.NORMAL, 7, 42);                     // TenantError.Backpressure at 1024 in flight
+      TaskBatch batch = new TaskBatch(256);
+      for (int i = 0; i < 256; i++) tenant.add(batch, 7, i);
+      tenant.publish(batch);                                      // one doorbell; counted whole against the cap
+      tenant.quiesce(1_000_000);                                  // every task it published has finished
+    }
+    assertEquals(257, ran.get());
+  }
+}
