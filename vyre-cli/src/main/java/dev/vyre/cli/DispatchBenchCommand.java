@@ -102,8 +102,9 @@ final class DispatchBenchCommand implements Callable<Integer> {
       DispatchMeasurements.Throughput[] timed = new DispatchMeasurements.Throughput[Math.max(1, runs)];
       for (int run = 0; run < timed.length; run++) {
         timed[run] = DispatchMeasurements.throughput(kernel, tasks, threads, batch);
-        out.printf("  throughput run %d: %.1f M tasks/s (in flight: %.0f %% finished, waiting for the host to retire)%n", run + 1,
-            timed[run].millionsPerSecond(), 100 * timed[run].finishedShare());
+        out.printf("  throughput run %d: %.1f M tasks/s (in flight: %.0f %% finished, waiting for the host to retire;"
+            + " %.0f %% retired in chunks verified ahead)%n", run + 1, timed[run].millionsPerSecond(), 100 * timed[run].finishedShare(),
+            100 * timed[run].verifiedShare());
       }
       Arrays.sort(timed, Comparator.comparingDouble(DispatchMeasurements.Throughput::millionsPerSecond));
       DispatchMeasurements.Throughput throughput = timed[timed.length / 2];
@@ -116,6 +117,7 @@ final class DispatchBenchCommand implements Callable<Integer> {
       results.put("throughput_seconds", throughput.seconds());
       results.put("throughput_last_publish_s", throughput.publishSeconds());
       results.put("throughput_in_flight_finished_share", throughput.finishedShare());
+      results.put("throughput_verified_ahead_share", throughput.verifiedShare());
       DispatchMeasurements.Idle idle = DispatchMeasurements.idle(kernel, Duration.ofSeconds(idleSeconds));
       results.put("idle_window_s", idle.seconds());
       results.put("idle_host_cpu_percent_of_one_core", idle.hostCpuPercent());

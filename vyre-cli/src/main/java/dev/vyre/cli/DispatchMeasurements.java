@@ -70,9 +70,11 @@ final class DispatchMeasurements {
   /**
    * Sustained throughput of tiny tasks; {@code publishSeconds} is when the last batch was published,
    * {@code finishedShare} the mean share of the tasks in flight that the kernel had finished and the
-   * host not yet retired.
+   * host not yet retired, {@code verifiedShare} the share of the tasks retired in chunks that
+   * publishers waiting for room verified ahead of the retire step.
    */
-  record Throughput(long tasks, double seconds, double millionsPerSecond, double publishSeconds, double finishedShare) {}
+  record Throughput(long tasks, double seconds, double millionsPerSecond, double publishSeconds, double finishedShare,
+      double verifiedShare) {}
 
   private DispatchMeasurements() {}
 
@@ -118,7 +120,7 @@ final class DispatchMeasurements {
    */
   static Throughput throughput(Megakernel kernel, long total, int publishers, int batchSize) throws InterruptedException {
     AtomicLong remaining = new AtomicLong(total);
-    long doneBefore = kernel.stats().retired();
+    Megakernel.Stats before = kernel.stats();
     Thread[] threads = new Thread[publishers];
     // A publisher refused by the kernel fails the run; it must not be measured as a run that published less.
     AtomicReference<Throwable> failed = new AtomicReference<>();
@@ -172,8 +174,10 @@ final class DispatchMeasurements {
       throw new IllegalStateException("throughput run did not drain: " + kernel.summary());
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    long retired = kernel.stats().retired() - doneBefore;
-    return new Throughput(retired, seconds, retired / seconds / 1e6, publishSeconds, samples > 0 ? finishedShare / samples : Double.NaN);
+    Megakernel.Stats after = kernel.stats();
+    long retired = after.retired() - before.retired();
+    return new Throughput(retired, seconds, retired / seconds / 1e6, publishSeconds, samples > 0 ? finishedShare / samples : Double.NaN,
+        (double) (after.verifiedAhead() - before.verifiedAhead()) / retired);
   }
 
   private static boolean anyAlive(Thread[] threads) {

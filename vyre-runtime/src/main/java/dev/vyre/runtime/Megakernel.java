@@ -303,8 +303,9 @@ public final class Megakernel implements AutoCloseable {
       }
       checkOpen();
       // The slots come back when their tickets retire; this publisher need not wait for the
-      // retire thread to wake (plain publishes do not wake it).
-      if (retire.retire(false) > 0) {
+      // retire thread to wake (plain publishes do not wake it). While another thread holds the
+      // turn, it verifies chunks ahead of that one on its own core (RetireStep.verifyAhead).
+      if (retire.retire(false) > 0 || retire.verifyAhead(part)) {
         continue;
       }
       if (!isKernelRunning() && retire.retire(true) == 0) {
@@ -687,8 +688,12 @@ public final class Megakernel implements AutoCloseable {
     return tenantCount;
   }
 
-  /** Counters of the host side: tasks published, retired, and how they ended. */
-  public record Stats(long published, long retired, long done, long faults, long waitIo) {}
+  /**
+   * Counters of the host side: tasks published, retired, and how they ended; {@code verifiedAhead}
+   * of the DONE ones were counted unread, in chunks verified ahead of the retire step (by
+   * publishers waiting for room, see RetireStep).
+   */
+  public record Stats(long published, long retired, long done, long faults, long waitIo, long verifiedAhead) {}
 
   public Stats stats() {
     long published = 0;
@@ -697,7 +702,7 @@ public final class Megakernel implements AutoCloseable {
       published += part.committed;
       retired += part.retired;
     }
-    return new Stats(published, retired, retire.done(), retire.faults(), retire.waitIo());
+    return new Stats(published, retired, retire.done(), retire.faults(), retire.waitIo(), retire.verifiedAhead());
   }
 
   // ---------------------------------------------------------------- retire thread and watchdog

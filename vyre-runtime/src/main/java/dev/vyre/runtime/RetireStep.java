@@ -26,7 +26,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>Under load this one thread limits throughput on a GPU (every task in flight already finished
  * by the kernel, docs/BENCHMARKS.md), so it reads as little as it can: a byte per slot says whether
  * a ticket needs more than counting, and sixteen DONE tickets without such work are checked with
- * independent loads at once.
+ * independent loads at once. Each status read is a cache miss (the GPU wrote the line), so one
+ * core's memory-level parallelism bounds that: publishers waiting for room, which cannot take the
+ * turn, verify chunks ahead of it on their own cores ({@link #verifyAhead}), and the turn holder
+ * counts a verified chunk without reading its statuses ({@link VerifiedChunks} says why that is
+ * safe).
  */
 final class RetireStep {
 
@@ -34,10 +38,13 @@ final class RetireStep {
   private static final byte CLEAR_EXPRESS = 2;
   private static final byte COUNT_TENANT = 4;
   /** Tickets checked at once when all finished DONE with nothing to do but count (two longs of {@link #work}). */
-  private static final int BLOCK = 16;
+  static final int BLOCK = 16;
   private static final VarHandle WORK_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final int CHUNK = VerifiedChunks.TICKETS;
 
   private final RingPartition[] partitions;
+  /** By partition level, the chunks verified ahead of the turn holder. */
+  private final VerifiedChunks[] chunks;
   private final CompletableFuture<TaskResult>[] futures;
   /** Per slot, what its retire must do besides counting: {@link #COMPLETE_FUTURE}, {@link #CLEAR_EXPRESS}, {@link #COUNT_TENANT}. */
   private final byte[] work;
@@ -66,12 +73,18 @@ final class RetireStep {
   private volatile long done;
   private volatile long faults;
   private volatile long waitIo;
+  /** Of the tasks counted above, those in chunks verified ahead ({@link #verifyAhead}). */
+  private volatile long verifiedAhead;
 
   @SuppressWarnings("unchecked")
   RetireStep(RingPartition[] partitions, int slots, MemorySegment control, MemorySegment ring, MemorySegment express) {
     this.partitions = partitions;
+    this.chunks = new VerifiedChunks[partitions.length];
     this.futures = new CompletableFuture[slots];
     this.work = new byte[slots];
+    for (RingPartition part : partitions) {
+      chunks[part.level] = new VerifiedChunks(part, work);
+    }
     this.control = control;
     this.ring = ring;
     this.express = express;
@@ -195,17 +208,28 @@ final class RetireStep {
       }
       int slot = part.slotOf(ticket);
       int end = part.start + part.length;
+      VerifiedChunks verified = chunks[part.level];
       long doneHere = 0;
       long faultsHere = 0;
+      long verifiedHere = 0;
       long announced = first;
       // Publishers waiting for room spin on `retired`, so every store of it costs this thread a
       // contended cache line: announce progress every 1/32 of the partition, at most 2,048
       // tickets (on the H100, 2,048 gave 192-195 M tasks/s where 256 gave 135-177).
       long announceEvery = Math.clamp(part.length / 32, BLOCK, 2048);
       while (ticket < committed) {
-        if (committed - ticket >= BLOCK && end - slot >= BLOCK && allDoneWithoutWork(slots, slot)) {
+        if ((ticket & (CHUNK - 1)) == 0 && committed - ticket >= CHUNK && verified.countUnread(ticket, slots)) {
+          // Verified ahead: counted unread (VerifiedChunks says why that is safe). A verified
+          // chunk never wraps around the partition's end.
+          doneHere += CHUNK;
+          verifiedHere += CHUNK;
+          ticket += CHUNK;
+          slot += CHUNK;
+        } else if ((ticket & (BLOCK - 1)) == 0 && committed - ticket >= BLOCK && end - slot >= BLOCK
+            && allDoneWithoutWork(slots, slot)) {
           // The common case under load: the status loads are independent, so their cache misses
-          // (the GPU wrote those lines) overlap instead of queueing.
+          // (the GPU wrote those lines) overlap instead of queueing. Blocks start at multiples of
+          // BLOCK, so a walk of blocks reaches the start of every chunk.
           doneHere += BLOCK;
           ticket += BLOCK;
           slot += BLOCK;
@@ -220,7 +244,7 @@ final class RetireStep {
           }
           if (work[slot] != 0 && !finishWork(part, ticket, slot, status, slots)) {
             // A future's callback shut the kernel down; its last pass retired what follows.
-            count(ticket + 1 - first, doneHere, faultsHere);
+            count(ticket + 1 - first, doneHere, faultsHere, verifiedHere);
             return retired + (int) (ticket + 1 - first);
           }
           ticket++;
@@ -235,7 +259,7 @@ final class RetireStep {
         }
       }
       if (ticket != first) {
-        count(ticket - first, doneHere, faultsHere);
+        count(ticket - first, doneHere, faultsHere, verifiedHere);
         part.retired = ticket;
         retired += (int) (ticket - first);
       }
@@ -243,11 +267,17 @@ final class RetireStep {
     return retired;
   }
 
-  /** Adds a pass's outcomes in one partition: {@code count} tickets, {@code doneHere} DONE and {@code faultsHere} FAULT, the rest WAIT_IO. */
-  private void count(long count, long doneHere, long faultsHere) {
+  /**
+   * Adds a pass's outcomes in one partition: {@code count} tickets, {@code doneHere} DONE (of them
+   * {@code verifiedHere} in chunks verified ahead) and {@code faultsHere} FAULT, the rest WAIT_IO.
+   */
+  private void count(long count, long doneHere, long faultsHere, long verifiedHere) {
     done += doneHere;
     faults += faultsHere;
     waitIo += count - doneHere - faultsHere;
+    if (verifiedHere != 0) {
+      verifiedAhead += verifiedHere;
+    }
   }
 
   /** Whether the {@link #BLOCK} slots from {@code slot} all finished DONE and need nothing but counting. */
@@ -260,6 +290,15 @@ final class RetireStep {
       differ |= Words.getAcquire(slots, SlotLayout.statusWord(slot + i)) ^ SlotLayout.STATUS_DONE;
     }
     return differ == 0;
+  }
+
+  /**
+   * Verifies one chunk of {@code part} ahead of the thread holding the turn, for a thread that
+   * could not take the turn and would otherwise wait (a publisher waiting for room); returns
+   * whether it verified one, false when none can be now. See {@link VerifiedChunks}.
+   */
+  boolean verifyAhead(RingPartition part) {
+    return chunks[part.level].verifyAhead(ring);
   }
 
   /**
@@ -356,5 +395,9 @@ final class RetireStep {
 
   long waitIo() {
     return waitIo;
+  }
+
+  long verifiedAhead() {
+    return verifiedAhead;
   }
 }
