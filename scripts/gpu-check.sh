@@ -42,7 +42,7 @@ step gpu-tests "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class de
 # Each fault test leaves a sticky CUDA error behind, so each runs in a JVM of its own.
 step fault-stall "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.CudaFaultGpuTest#aStalledKernelIsCaughtAndTornDown
 step fault-illegal-address "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.CudaFaultGpuTest#anIllegalAddressBecomesATypedErrorNotAHang
-step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest
+step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
   step sanitizer-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda

@@ -149,22 +149,52 @@ public final class Megakernel implements AutoCloseable {
     return publish(task.tenant(), task.priority(), task.opcode(), task.argsUnsafe());
   }
 
-  /** Publishes one task; allocation-free. */
+  /**
+   * Publishes one task. The call allocates its varargs array; with at most three arguments the
+   * overloads below take them as values and allocate nothing.
+   */
   public long publish(int tenant, Priority priority, int opcode, int... args) {
-    return publishOne(tenant, priority, opcode, args, null, false);
+    return publishOne(tenant, priority, opcode, args, 0, 0, 0, null, false);
+  }
+
+  /**
+   * Publishes one task without arguments; allocation-free. (A varargs call allocates an array per
+   * call: 16 bytes for none, so a fresh 4 KiB page of heap every 256 round trips, and the page
+   * fault on its first touch cost 2-3 µs of those round trips on the H100 host, docs/BENCHMARKS.md.)
+   */
+  public long publish(int tenant, Priority priority, int opcode) {
+    return publishOne(tenant, priority, opcode, null, 0, 0, 0, null, false);
+  }
+
+  /** Publishes one task with one argument; allocation-free. */
+  public long publish(int tenant, Priority priority, int opcode, int arg0) {
+    return publishOne(tenant, priority, opcode, null, arg0, 0, 0, null, false);
+  }
+
+  /** Publishes one task with two arguments; allocation-free. */
+  public long publish(int tenant, Priority priority, int opcode, int arg0, int arg1) {
+    return publishOne(tenant, priority, opcode, null, arg0, arg1, 0, null, false);
+  }
+
+  /** Publishes one task with three arguments; allocation-free. */
+  public long publish(int tenant, Priority priority, int opcode, int arg0, int arg1, int arg2) {
+    return publishOne(tenant, priority, opcode, null, arg0, arg1, arg2, null, false);
   }
 
   /** Publishes one task and returns a future that completes with how it ended. */
   public CompletableFuture<TaskResult> submit(Task task) {
     CompletableFuture<TaskResult> future = new CompletableFuture<>();
-    publishOne(task.tenant(), task.priority(), task.opcode(), task.argsUnsafe(), future, false);
+    publishOne(task.tenant(), task.priority(), task.opcode(), task.argsUnsafe(), 0, 0, 0, future, false);
     return future;
   }
 
-  /** {@code countTenant}: the retire step counts the task against its tenant (see {@link #tenantRegistry}). */
-  private long publishOne(int tenant, Priority priority, int opcode, int[] args, CompletableFuture<TaskResult> future,
-      boolean countTenant) {
-    checkTask(tenant, opcode, args.length);
+  /**
+   * The arguments are {@code args}, or when it is null {@code arg0..arg2} (the rest 0).
+   * {@code countTenant}: the retire step counts the task against its tenant (see {@link #tenantRegistry}).
+   */
+  private long publishOne(int tenant, Priority priority, int opcode, int[] args, int arg0, int arg1, int arg2,
+      CompletableFuture<TaskResult> future, boolean countTenant) {
+    checkTask(tenant, opcode, args == null ? 3 : args.length);
     RingPartition part = partition(priority);
     try {
       long ticket = reserve(part, 1);
@@ -175,7 +205,11 @@ public final class Megakernel implements AutoCloseable {
       if (countTenant) {
         retire.expectTenantCount(slot);
       }
-      RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, args, 0, args.length);
+      if (args == null) {
+        RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, arg0, arg1, arg2);
+      } else {
+        RingPublisher.writeSlot(ring, slot, tenant, part.level, opcode, args, 0, args.length);
+      }
       expressCopy(slot, ticket);
       // Only a future needs the retire thread: a plain publish is retired by whoever awaits, drains
       // or waits for room. Waking a parked thread is a system call, and on a virtual machine an
@@ -566,7 +600,7 @@ public final class Megakernel implements AutoCloseable {
 
     @Override
     public long publish(int tenant, Priority priority, int opcode, int[] args) {
-      return publishOne(tenant, priority, opcode, args, null, true);
+      return publishOne(tenant, priority, opcode, args, 0, 0, 0, null, true);
     }
 
     @Override
@@ -577,7 +611,7 @@ public final class Megakernel implements AutoCloseable {
     @Override
     public CompletableFuture<TaskResult> submit(int tenant, Priority priority, int opcode, int[] args) {
       CompletableFuture<TaskResult> future = new CompletableFuture<>();
-      publishOne(tenant, priority, opcode, args, future, true);
+      publishOne(tenant, priority, opcode, args, 0, 0, 0, future, true);
       return future;
     }
 

@@ -105,7 +105,8 @@ public final class Tenant {
 
   /**
    * Publishes local opcode {@code local} into the kernel this tenant's registry belongs to and
-   * returns the ticket ({@code Megakernel.await} waits for it). Allocation-free.
+   * returns the ticket ({@code Megakernel.await} waits for it). Allocates nothing but the call's
+   * varargs array; a {@link TaskBatch} ({@link #add}, {@link #publish(TaskBatch)}) avoids that too.
    *
    * @throws TenantException {@code Unbound}, {@code Revoked}, {@code OpcodeOutOfRange},
    *     {@code Unauthorized} (the control block's mask word for this id is zero), or

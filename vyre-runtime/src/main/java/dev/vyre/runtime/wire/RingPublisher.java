@@ -39,14 +39,32 @@ public final class RingPublisher {
    * then stores PUBLISHED with release semantics. No validation: callers validate first.
    */
   public static void writeSlot(MemorySegment ring, long slot, int tenant, int priority, int opcode, int[] args, int argOffset, int argCount) {
-    long base = SlotLayout.slotBase(slot);
-    Words.set(ring, base + SlotLayout.OPCODE_WORD, opcode);
-    Words.set(ring, base + SlotLayout.TENANT_WORD, tenant);
-    Words.set(ring, base + SlotLayout.PRIORITY_WORD, priority);
+    long base = writeHeader(ring, slot, tenant, priority, opcode);
     for (int i = 0; i < SlotLayout.ARGS_PER_SLOT; i++) {
       Words.set(ring, base + SlotLayout.ARG0_WORD + i, i < argCount ? args[argOffset + i] : 0);
     }
     Words.setRelease(ring, base + SlotLayout.STATUS_WORD, SlotLayout.STATUS_PUBLISHED);
+  }
+
+  /** {@link #writeSlot(MemorySegment, long, int, int, int, int[], int, int)} with three arguments as values (the other nine 0). */
+  public static void writeSlot(MemorySegment ring, long slot, int tenant, int priority, int opcode, int arg0, int arg1, int arg2) {
+    long base = writeHeader(ring, slot, tenant, priority, opcode);
+    Words.set(ring, base + SlotLayout.ARG0_WORD, arg0);
+    Words.set(ring, base + SlotLayout.ARG0_WORD + 1, arg1);
+    Words.set(ring, base + SlotLayout.ARG0_WORD + 2, arg2);
+    for (int i = 3; i < SlotLayout.ARGS_PER_SLOT; i++) {
+      Words.set(ring, base + SlotLayout.ARG0_WORD + i, 0);
+    }
+    Words.setRelease(ring, base + SlotLayout.STATUS_WORD, SlotLayout.STATUS_PUBLISHED);
+  }
+
+  /** Writes slot {@code slot}'s opcode, tenant and priority words; returns the slot's first word index. */
+  private static long writeHeader(MemorySegment ring, long slot, int tenant, int priority, int opcode) {
+    long base = SlotLayout.slotBase(slot);
+    Words.set(ring, base + SlotLayout.OPCODE_WORD, opcode);
+    Words.set(ring, base + SlotLayout.TENANT_WORD, tenant);
+    Words.set(ring, base + SlotLayout.PRIORITY_WORD, priority);
+    return base;
   }
 
   /** Validates one slot's payload as every publisher does: tenant id, argument count, then opcode. */
