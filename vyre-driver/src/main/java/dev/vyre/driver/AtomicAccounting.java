@@ -184,6 +184,19 @@ public final class AtomicAccounting {
     }, KEEP_RETRYING);
   }
 
+  /**
+   * Adds {@code value} to the counter, both unsigned, stopping at u64::MAX; returns the previous
+   * value. Allocation-free (a lambda capturing {@code value} would allocate on every call).
+   */
+  public static long saturatingAdd(AtomicLong counter, long value) {
+    return counter.getAndAccumulate(value, Unsigned::saturatingAddU64);
+  }
+
+  /** Subtracts {@code value} from the counter, both unsigned, stopping at 0; returns the previous value. Allocation-free. */
+  public static long saturatingSub(AtomicLong counter, long value) {
+    return counter.getAndAccumulate(value, Unsigned::saturatingSubU64);
+  }
+
   /** {@code atomic_max_u64}: raises the counter to at least {@code value} (unsigned) and returns the previous value. */
   public static long max(AtomicLong counter, long value) {
     return counter.getAndAccumulate(value, (current, candidate) ->

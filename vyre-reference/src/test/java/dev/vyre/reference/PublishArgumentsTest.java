@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.tenant.Tenant;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.SlotLayout;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -57,6 +60,29 @@ class PublishArgumentsTest {
         bytes = threads.getCurrentThreadAllocatedBytes() - before;
       }
       assertTrue(bytes < trips / 8, bytes + " bytes allocated over " + 2 * trips + " round trips");
+    }
+  }
+
+  @Test
+  void aTenantsRoundTripThroughTheValueOverloadsAllocatesNothing() {
+    var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    // Tenant 1's local opcode 7 (its window starts at 0x4010_0000), a NOP on either backend.
+    UserOpcode nop = UserOpcode.both(0x4010_0007, "tenant 1's nop", slot -> SlotLayout.STATUS_DONE, "status = VYRE_STATUS_DONE;");
+    try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(1024).tenants(2).userOpcode(nop)
+        .bootstrap()) {
+      Tenant tenant = kernel.tenantRegistry().registerWithBackpressure("round trips", 64);
+      int trips = 20_000;
+      long bytes = 0;
+      for (int round = 0; round < 3; round++) {
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < trips; i++) {
+          kernel.await(tenant.publish(Priority.NORMAL, 7), TIMEOUT);
+          kernel.await(tenant.publish(Priority.NORMAL, 7, i, i, i), TIMEOUT);
+        }
+        bytes = threads.getCurrentThreadAllocatedBytes() - before;
+      }
+      assertTrue(bytes < trips / 8, bytes + " bytes allocated over " + 2 * trips + " round trips");
+      assertEquals(6L * trips, kernel.stats().done());
     }
   }
 

@@ -604,6 +604,11 @@ public final class Megakernel implements AutoCloseable {
     }
 
     @Override
+    public long publish(int tenant, Priority priority, int opcode, int arg0, int arg1, int arg2) {
+      return publishOne(tenant, priority, opcode, null, arg0, arg1, arg2, null, true);
+    }
+
+    @Override
     public long publish(int tenant, TaskBatch batch) {
       return publishBatch(batch, true);
     }

@@ -106,17 +106,43 @@ public final class Tenant {
   /**
    * Publishes local opcode {@code local} into the kernel this tenant's registry belongs to and
    * returns the ticket ({@code Megakernel.await} waits for it). Allocates nothing but the call's
-   * varargs array; a {@link TaskBatch} ({@link #add}, {@link #publish(TaskBatch)}) avoids that too.
+   * varargs array; the overloads for up to three arguments, and a {@link TaskBatch} ({@link #add},
+   * {@link #publish(TaskBatch)}), avoid that too.
    *
    * @throws TenantException {@code Unbound}, {@code Revoked}, {@code OpcodeOutOfRange},
    *     {@code Unauthorized} (the control block's mask word for this id is zero), or
    *     {@code Backpressure} when {@code published - drained} has reached the cap
    */
   public long publish(Priority priority, int local, int... args) {
+    return publishOne(priority, local, args, 0, 0, 0);
+  }
+
+  /** {@link #publish(Priority, int, int...)} without arguments; allocation-free. */
+  public long publish(Priority priority, int local) {
+    return publishOne(priority, local, null, 0, 0, 0);
+  }
+
+  /** {@link #publish(Priority, int, int...)} with one argument; allocation-free. */
+  public long publish(Priority priority, int local, int arg0) {
+    return publishOne(priority, local, null, arg0, 0, 0);
+  }
+
+  /** {@link #publish(Priority, int, int...)} with two arguments; allocation-free. */
+  public long publish(Priority priority, int local, int arg0, int arg1) {
+    return publishOne(priority, local, null, arg0, arg1, 0);
+  }
+
+  /** {@link #publish(Priority, int, int...)} with three arguments; allocation-free. */
+  public long publish(Priority priority, int local, int arg0, int arg1, int arg2) {
+    return publishOne(priority, local, null, arg0, arg1, arg2);
+  }
+
+  /** The arguments are {@code args}, or when it is null {@code arg0..arg2} (the rest 0). */
+  private long publishOne(Priority priority, int local, int[] args, int arg0, int arg1, int arg2) {
     int global = checkPublish(local);
     reserveOutstandingSlots(1);
     try {
-      return ring.publish(id, priority, global, args);
+      return args == null ? ring.publish(id, priority, global, arg0, arg1, arg2) : ring.publish(id, priority, global, args);
     } catch (RuntimeException e) {
       rollbackPublish(1);
       throw e;
@@ -242,7 +268,7 @@ public final class Tenant {
   }
 
   private void rollbackPublish(int count) {
-    published.getAndUpdate(value -> Unsigned.saturatingSubU64(value, count));
+    AtomicAccounting.saturatingSub(published, count);
   }
 
   private long outstanding(long publishedCount, long drainedCount) {
@@ -261,7 +287,8 @@ public final class Tenant {
    * them finish. A kernel's tenants need not: their drains come from the kernel.
    */
   public void noteDrained(long count) {
-    drained.getAndUpdate(current -> Unsigned.saturatingAddU64(current, count));
+    // Allocation-free: this runs every time a publisher at its cap takes the kernel's drains.
+    AtomicAccounting.saturatingAdd(drained, count);
   }
 
   /** Takes the kernel's count of finished tasks into {@link #drained}; true if it moved. */
@@ -320,12 +347,12 @@ public final class Tenant {
   }
 
   private void recordQuiesce(long started, boolean timedOut) {
-    quiesceCalls.getAndUpdate(value -> Unsigned.saturatingAddU64(value, 1));
+    AtomicAccounting.saturatingAdd(quiesceCalls, 1);
     if (timedOut) {
-      quiesceTimeouts.getAndUpdate(value -> Unsigned.saturatingAddU64(value, 1));
+      AtomicAccounting.saturatingAdd(quiesceTimeouts, 1);
     }
     long elapsed = Math.max(0, System.nanoTime() - started);
-    quiesceWaitNs.getAndUpdate(value -> Unsigned.saturatingAddU64(value, elapsed));
+    AtomicAccounting.saturatingAdd(quiesceWaitNs, elapsed);
   }
 
   // ---------------------------------------------------------------- resource quotas

@@ -21,6 +21,14 @@ public interface TenantRing {
   long publish(int tenant, Priority priority, int opcode, int[] args);
 
   /**
+   * {@link #publish(int, Priority, int, int[])} with three arguments as values (the other nine 0);
+   * a ring should override this to allocate nothing, as the kernel's own does.
+   */
+  default long publish(int tenant, Priority priority, int opcode, int arg0, int arg1, int arg2) {
+    return publish(tenant, priority, opcode, new int[] {arg0, arg1, arg2});
+  }
+
+  /**
    * Publishes a batch whose every task is {@code tenant}'s (checked by the caller) into consecutive
    * slots with one doorbell update, and returns the first task's ticket; allocation-free.
    */
