@@ -514,7 +514,12 @@ public final class Megakernel implements AutoCloseable {
     }
   }
 
-  /** The kernel's DONE_COUNT (u32, exact as of now). */
+  /**
+   * The kernel's DONE_COUNT (u32, exact as of now). Each of these reads takes a whole {@link
+   * #controlSnapshot()}, which on CUDA is a device-to-host copy (the kernel's counters live in device
+   * memory): microseconds, not a memory read. To read several words, or to poll, take one snapshot
+   * and read it with {@code ControlLayout}.
+   */
   public long doneCount() {
     return ControlLayout.readDoneCount(MemorySegment.ofArray(controlSnapshot()));
   }
