@@ -39,10 +39,11 @@ final class EpochWatch {
   /** EPOCH now, for the record of the task about to be published. */
   int beforePublish() {
     long ended = writersEnded.get();
-    if (writersInFlight.get() == 0 && ended == knownAtEnded) {
+    // Only this thread publishes, so no writer can join between this read and the exact one.
+    boolean settled = writersInFlight.get() == 0;
+    if (settled && ended == knownAtEnded) {
       return known;
     }
-    boolean settled = writersInFlight.get() == 0;
     known = (int) exactEpoch.getAsLong();
     // Read with a writer in flight, the value may be stale by the time of the next publish.
     knownAtEnded = settled ? ended : -1;

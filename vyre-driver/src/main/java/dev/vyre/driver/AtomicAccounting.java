@@ -118,7 +118,7 @@ public final class AtomicAccounting {
     if (value == 0) {
       return counter.get();
     }
-    long previous = checkedUpdate(counter, observed -> Unsigned.saturatingSubU64(observed, value), KEEP_RETRYING);
+    long previous = saturatingSub(counter, value);
     if (Unsigned.subUnderflows(previous, value)) {
       onRepair.on(previous, value);
     }
@@ -134,7 +134,7 @@ public final class AtomicAccounting {
     if (value == 0) {
       return counter.get();
     }
-    long previous = checkedUpdate(counter, observed -> Unsigned.saturatingAddU64(observed, value), KEEP_RETRYING);
+    long previous = saturatingAdd(counter, value);
     if (previous != Unsigned.U64_MAX && Unsigned.saturatingAddU64(previous, value) == Unsigned.U64_MAX) {
       onPinned.on(previous, value);
     }
@@ -146,7 +146,7 @@ public final class AtomicAccounting {
    * when already at u64::MAX.
    */
   public static boolean pinningIncrement(AtomicLong counter, Runnable onPinned) {
-    long previous = checkedUpdate(counter, observed -> Unsigned.saturatingAddU64(observed, 1), KEEP_RETRYING);
+    long previous = saturatingAdd(counter, 1);
     return incremented(previous == Unsigned.U64_MAX, onPinned);
   }
 
