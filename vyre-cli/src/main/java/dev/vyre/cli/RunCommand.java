@@ -117,7 +117,7 @@ final class RunCommand implements Callable<Integer> {
       }
       List<TaskResult> results = Arrays.asList(publishAndWait(kernel, tasks, ends, recorder, Duration.ofSeconds(timeoutSeconds)));
       dashboard.close();
-      byte[] debugLog = kernel.debugLogSnapshot();
+      DebugLogLayout.Contents debugLog = kernel.debugLog();
       ShutdownReport report = kernel.shutdown(Duration.ofSeconds(5));
       if (recorder != null) {
         recorder.finish(report.finalControl());
@@ -196,7 +196,7 @@ final class RunCommand implements Callable<Integer> {
     }
   }
 
-  private void print(PrintStream out, Megakernel kernel, List<Task> tasks, List<TaskResult> results, ShutdownReport report, byte[] debugLog) {
+  private void print(PrintStream out, Megakernel kernel, List<Task> tasks, List<TaskResult> results, ShutdownReport report, DebugLogLayout.Contents debugLog) {
     MemorySegment control = MemorySegment.ofArray(report.finalControl());
     out.printf("backend      %s%n", kernel.backendName());
     out.printf("tasks        %d%n", tasks.size());
@@ -221,8 +221,12 @@ final class RunCommand implements Callable<Integer> {
     if (!any) {
       out.println("  (all zero)");
     }
-    for (DebugLogLayout.DebugRecord record : DebugLogLayout.read(MemorySegment.ofArray(debugLog))) {
+    for (DebugLogLayout.DebugRecord record : debugLog.records()) {
       out.printf("printf       fmt=%d args=(%d, %d) slot_base=%d%n", record.fmtId(), record.a(), record.b(), record.c());
+    }
+    if (debugLog.dropped() > 0) {
+      out.printf("printf       %d more not kept: the debug log holds the first %d records of a run%n", debugLog.dropped(),
+          DebugLogLayout.RECORD_CAPACITY);
     }
     for (int i = 0; i < tasks.size(); i++) {
       TaskResult result = results.get(i);

@@ -44,6 +44,18 @@ class RunCommandTest {
   }
 
   @Test
+  void morePrintfsThanTheLogHoldsPrintTheKeptOnesAndCountTheRest() throws IOException {
+    StringBuilder program = new StringBuilder();
+    for (int i = 0; i < 70; i++) {
+      program.append("PRINTF ").append(i).append(" 0 0\n");
+    }
+    CliRun run = CliRun.of("run", "--backend", "reference", Files.writeString(dir.resolve("printfs.vslot"), program).toString());
+    assertEquals(0, run.status(), run.out() + run.err());
+    assertEquals(64, run.out().lines().filter(line -> line.startsWith("printf       fmt=")).count(), run.out());
+    assertTrue(run.out().contains("printf       6 more not kept: the debug log holds the first 64 records of a run"), run.out());
+  }
+
+  @Test
   void aRecordCapacityOutsideTheFormatsRangeIsRefusedBeforeAnythingRuns() throws IOException {
     for (String capacity : new String[] {"0", "-1", "1048577"}) {
       Path log = dir.resolve("refused-" + capacity + ".vrrl");

@@ -211,7 +211,17 @@ final class CudaSession implements KernelSession {
       entry.set(JAVA_LONG, 8, placement == ResourcePlacement.HOST_MAPPED ? byteSize | HOST_MAPPED_FLAG : byteSize);
       driver.copyToDevice(resourceTable + handle * RESOURCE_ENTRY_BYTES, entry, RESOURCE_ENTRY_BYTES);
     }
+    awaitLegacyStream();
     return handle;
+  }
+
+  /**
+   * Waits for the copies and memsets issued on the legacy stream: cuMemcpyHtoD from pageable memory
+   * and cuMemsetD8 may return before device memory changed, and a task published next must see the
+   * change. The kernel's stream is non-blocking, so this does not wait for the kernel.
+   */
+  private void awaitLegacyStream() {
+    driver.synchronizeStream(MemorySegment.NULL);
   }
 
   @Override
@@ -230,14 +240,15 @@ final class CudaSession implements KernelSession {
     driver.setCurrent(context);
     if (source.isNative()) {
       driver.copyToDevice(resource.devicePointer() + offset, source, source.byteSize());
-      return;
+    } else {
+      // A heap segment goes through a staging copy, freed on return: cuMemcpyHtoD has read it by then.
+      try (Arena scratch = Arena.ofConfined()) {
+        MemorySegment staging = scratch.allocate(Math.max(1, source.byteSize()), 8).asSlice(0, source.byteSize());
+        staging.copyFrom(source);
+        driver.copyToDevice(resource.devicePointer() + offset, staging, source.byteSize());
+      }
     }
-    // A heap segment goes through a staging copy, freed on return: cuMemcpyHtoD has read it by then.
-    try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment staging = scratch.allocate(Math.max(1, source.byteSize()), 8).asSlice(0, source.byteSize());
-      staging.copyFrom(source);
-      driver.copyToDevice(resource.devicePointer() + offset, staging, source.byteSize());
-    }
+    awaitLegacyStream();
   }
 
   @Override
@@ -343,6 +354,16 @@ final class CudaSession implements KernelSession {
   @Override
   public byte[] snapshotDebugLog() {
     return snapshot(memory.debugLog(), deviceDebugLog, false);
+  }
+
+  @Override
+  public synchronized void clearDebugLog() {
+    checkOpen();
+    driver.setCurrent(context);
+    driver.memset(deviceDebugLog, 0, memory.debugLog().byteSize());
+    awaitLegacyStream();
+    // The mapped copy only receives copies out; keep it in step.
+    memory.debugLog().fill((byte) 0);
   }
 
   /**

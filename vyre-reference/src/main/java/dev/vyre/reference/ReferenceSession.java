@@ -149,6 +149,14 @@ final class ReferenceSession implements KernelSession {
     return snapshot(memory.debugLog(), false);
   }
 
+  @Override
+  public void clearDebugLog() {
+    MemorySegment log = memory.debugLog();
+    // Records first, then the cursor with release: a worker that reserves after it writes over zeros.
+    log.asSlice(4L * DebugLogLayout.RECORDS_BASE).fill((byte) 0);
+    Words.setRelease(log, DebugLogLayout.CURSOR_WORD, 0);
+  }
+
   /** The buffer now, or, once close() freed it, what it held then (also for a copy that raced the free). */
   private byte[] snapshot(MemorySegment buffer, boolean isControl) {
     try {

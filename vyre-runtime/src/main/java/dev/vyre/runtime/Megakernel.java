@@ -9,6 +9,7 @@ import dev.vyre.runtime.spi.MegakernelBackend;
 import dev.vyre.runtime.tenant.TenantRegistry;
 import dev.vyre.runtime.tenant.TenantRing;
 import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.DebugLogLayout;
 import dev.vyre.runtime.wire.ExpressLayout;
 import dev.vyre.runtime.wire.RingPublisher;
 import dev.vyre.runtime.wire.SlotLayout;
@@ -651,10 +652,39 @@ public final class Megakernel implements AutoCloseable {
     }
   }
 
-  /** A copy of the PRINTF debug log. */
+  /** A copy of the PRINTF debug log, in its wire layout ({@link DebugLogLayout}). */
   public byte[] debugLogSnapshot() {
     checkSession();
     return session.snapshotDebugLog();
+  }
+
+  /**
+   * The PRINTF records the kernel has logged, and how many found the log full: it keeps the first
+   * {@value DebugLogLayout#RECORD_CAPACITY} until {@link #clearDebugLog()} empties it.
+   */
+  public DebugLogLayout.Contents debugLog() {
+    return DebugLogLayout.readKept(MemorySegment.ofArray(debugLogSnapshot()));
+  }
+
+  /**
+   * Takes the log's records and empties it, so that the next batch's PRINTFs are kept. Only
+   * between batches: every task published so far must have finished, and no other thread may
+   * publish meanwhile (a PRINTF that runs during the clear may lose its record).
+   *
+   * @throws PipelineException when a task is still in flight
+   */
+  public DebugLogLayout.Contents clearDebugLog() {
+    checkSession();
+    retire.retire(true);
+    Stats stats = stats();
+    if (stats.published() != stats.retired()) {
+      throw PipelineException.queueFull("debug log", (stats.published() - stats.retired())
+          + " tasks are still in flight, and a PRINTF among them would write into the log while it is cleared",
+          "await or drain the published tasks before clearing the debug log");
+    }
+    DebugLogLayout.Contents contents = debugLog();
+    session.clearDebugLog();
+    return contents;
   }
 
   /** The session's memory is freed once shutdown has produced its report: its buffers are gone. */

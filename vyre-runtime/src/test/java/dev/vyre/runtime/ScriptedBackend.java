@@ -115,6 +115,11 @@ final class ScriptedBackend implements MegakernelBackend {
     }
 
     @Override
+    public void clearDebugLog() {
+      memory.debugLog().fill((byte) 0);
+    }
+
+    @Override
     public void launch() {
       Words.setVolatile(memory.control(), ControlLayout.KERNEL_STATE, ControlLayout.KERNEL_STATE_RUNNING);
     }

@@ -74,6 +74,13 @@ public interface KernelSession extends AutoCloseable {
   /** An exact copy of the PRINTF debug log as the kernel sees it now; after {@link #close()}, as close left it. */
   byte[] snapshotDebugLog();
 
+  /**
+   * Empties the PRINTF debug log (cursor and records to zero) and returns once the kernel sees it
+   * empty. The caller makes sure that no PRINTF is in flight: one running meanwhile may lose its
+   * record or write it over the cleared log's first.
+   */
+  void clearDebugLog();
+
   /** Starts the persistent kernel over the initialized memory. */
   void launch();
 

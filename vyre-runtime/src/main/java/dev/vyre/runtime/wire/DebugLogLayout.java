@@ -20,10 +20,19 @@ public final class DebugLogLayout {
   public static final int BUFFER_BYTES = BUFFER_WORDS * 4;
   public static final int MAX_ENCODED_RECORDS = 1_048_576;
 
-  private static final String FIX = "pass a debug log of (1 + 4 * capacity) words whose cursor was reset between batches";
+  private static final String FIX = "pass a debug log of (1 + 4 * capacity) words; read a live kernel's log,"
+      + " which may have filled, with DebugLogLayout.readKept or Megakernel.debugLog, or empty it between batches with Megakernel.clearDebugLog";
 
   /** One PRINTF record. */
   public record DebugRecord(int fmtId, int a, int b, int c) {}
+
+  /**
+   * What a live log holds: the records the kernel kept and how many PRINTFs found it full.
+   *
+   * @param records the kept records, oldest first (a full log keeps the first ones)
+   * @param dropped PRINTFs whose record did not fit
+   */
+  public record Contents(List<DebugRecord> records, long dropped) {}
 
   private DebugLogLayout() {}
 
@@ -56,8 +65,38 @@ public final class DebugLogLayout {
     if (cursor > capacityWords || cursor % RECORD_WORDS != 0) {
       throw ProtocolException.missingWord("debug_log", RECORDS_BASE + cursor, len, FIX);
     }
-    List<DebugRecord> records = new ArrayList<>((int) (cursor / RECORD_WORDS));
-    for (long i = 0; i < cursor / RECORD_WORDS; i++) {
+    return records(log, cursor / RECORD_WORDS);
+  }
+
+  /**
+   * A live log's records, full or not. The kernel's cursor keeps counting after the log is full
+   * (vyre-runtime.md §1.6), which {@link #tryRead} refuses as vyre does; this reads the records that
+   * fit and counts the rest as dropped. The cursor is a u32 of reserved words: after 2^30 PRINTFs
+   * without a clear it wraps and the count starts again.
+   *
+   * @throws ProtocolException for a buffer that is not whole words, or a cursor inside a record
+   */
+  public static Contents readKept(MemorySegment log) {
+    long len = log.byteSize();
+    if (len % 4 != 0) {
+      throw ProtocolException.misalignedByteLength("debug_log", len, FIX);
+    }
+    if (len < 4) {
+      throw ProtocolException.missingWord("debug_log", CURSOR_WORD, len, FIX);
+    }
+    long cursor = Integer.toUnsignedLong(Words.get(log, CURSOR_WORD));
+    if (cursor % RECORD_WORDS != 0) {
+      throw ProtocolException.missingWord("debug_log", RECORDS_BASE + cursor, len, FIX);
+    }
+    long capacityRecords = (len / 4 - 1) / RECORD_WORDS;
+    long reserved = cursor / RECORD_WORDS;
+    long kept = Math.min(reserved, capacityRecords);
+    return new Contents(records(log, kept), reserved - kept);
+  }
+
+  private static List<DebugRecord> records(MemorySegment log, long count) {
+    List<DebugRecord> records = new ArrayList<>((int) count);
+    for (long i = 0; i < count; i++) {
       long base = RECORDS_BASE + RECORD_WORDS * i;
       records.add(new DebugRecord(Words.get(log, base), Words.get(log, base + 1), Words.get(log, base + 2), Words.get(log, base + 3)));
     }

@@ -115,6 +115,30 @@ class DebugLogLayoutTest {
   }
 
   @Test
+  void aFullLiveLogReadsItsKeptRecordsAndCountsTheRest() {
+    byte[] log = DebugLogLayout.encodeEmpty(3);
+    for (int w = 1; w <= 12; w++) {
+      setWord(log, w, 100 + w);
+    }
+    setWord(log, 0, 8);
+    assertEquals(new DebugLogLayout.Contents(List.of(new DebugRecord(101, 102, 103, 104), new DebugRecord(105, 106, 107, 108)), 0),
+        DebugLogLayout.readKept(seg(log)));
+    setWord(log, 0, 4 * 70);
+    DebugLogLayout.Contents full = DebugLogLayout.readKept(seg(log));
+    assertEquals(3, full.records().size());
+    assertEquals(new DebugRecord(109, 110, 111, 112), full.records().get(2));
+    assertEquals(67, full.dropped());
+    // The cursor is a u32: its top value still counts as reserved words, not a negative number.
+    setWord(log, 0, -4);
+    assertEquals((1L << 30) - 1 - 3, DebugLogLayout.readKept(seg(log)).dropped());
+    setWord(log, 0, 6);
+    ProtocolException partial = assertThrows(ProtocolException.class, () -> DebugLogLayout.readKept(seg(log)));
+    assertEquals(7L, partial.fields().get("word_idx"));
+    assertEquals("MisalignedByteLength", assertThrows(ProtocolException.class, () -> DebugLogLayout.readKept(seg(new byte[7]))).variant());
+    assertEquals(new DebugLogLayout.Contents(List.of(), 0), DebugLogLayout.readKept(seg(new byte[4])));
+  }
+
+  @Test
   void lenientReaderRefusesMalformedInputLoudly() {
     assertThrows(ProtocolException.class, () -> DebugLogLayout.read(seg(new byte[3])));
   }
@@ -137,6 +161,7 @@ class DebugLogLayoutTest {
       for (MemorySegment log : List.of(seg(bytes), Wire.nativeCopy(arena, bytes))) {
         Wire.onlyTyped(() -> DebugLogLayout.tryRead(log));
         Wire.onlyTyped(() -> DebugLogLayout.read(log));
+        Wire.onlyTyped(() -> DebugLogLayout.readKept(log));
       }
     }
   }
