@@ -1,8 +1,16 @@
 package dev.vyre.runtime.policy;
 
+import static dev.vyre.runtime.continuation.TaskLayout.AGE_TICKS_WORD;
+import static dev.vyre.runtime.continuation.TaskLayout.REQUEUE_COUNT_WORD;
+import static dev.vyre.runtime.continuation.TaskLayout.STATE_WORD;
+import static dev.vyre.runtime.continuation.TaskLayout.TASK_WORDS;
+
 import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.BackendException;
 import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.continuation.TaskState;
+import dev.vyre.runtime.continuation.TaskWorkItem;
+import java.util.List;
 
 /**
  * Counts of a continuation-task queue by state, with requeue and aging totals, which turn a task
@@ -22,16 +30,19 @@ public record TaskQueueSnapshot(
     long ready, long paused, long yielded, long requeued, long running, long faulted, long totalRequeues,
     long maxPriorityAge) {
 
-  /** Words per task item: the same 64 bytes as a ring slot. */
-  public static final int TASK_WORDS = 16;
-
-  private static final int STATE_WORD = 0;
-  private static final int AGE_TICKS_WORD = 12;
-  private static final int REQUEUE_COUNT_WORD = 13;
+  /** Counts {@code tasks}; Empty and Done tasks are ignored. */
+  public static TaskQueueSnapshot fromTasks(List<TaskWorkItem> tasks) {
+    Tally tally = new Tally();
+    for (TaskWorkItem task : tasks) {
+      tally.add(task.state(), task.requeueCount(), task.ageTicks());
+    }
+    return tally.snapshot();
+  }
 
   /**
-   * Counts the tasks in {@code taskWords}, consecutive 16-word task items; Empty and Done tasks are
-   * ignored.
+   * Counts the tasks in {@code taskWords}, consecutive 16-word task items (vyre's
+   * {@code from_tasks} over raw slots); Empty and Done tasks are ignored, other words are not
+   * checked.
    *
    * @throws BackendException naming the first task whose state word is unknown
    */
@@ -40,22 +51,16 @@ public record TaskQueueSnapshot(
       throw InputException.of("task queue", taskWords.length + " words are not a whole number of 16-word tasks",
           "pass complete task items");
     }
-    long[] byState = new long[8];
-    long totalRequeues = 0;
-    long maxAge = 0;
+    Tally tally = new Tally();
     for (int base = 0; base < taskWords.length; base += TASK_WORDS) {
-      int state = taskWords[base + STATE_WORD];
-      if (state < 0 || state >= byState.length) {
-        throw BackendException.other("megakernel task " + base / TASK_WORDS + " has unknown state word "
-            + Unsigned.u32(state) + ". Fix: publish task items with a TaskState from 0 to 7.");
-      }
-      byState[state]++;
-      totalRequeues += Unsigned.u32(taskWords[base + REQUEUE_COUNT_WORD]);
-      maxAge = Math.max(maxAge, Unsigned.u32(taskWords[base + AGE_TICKS_WORD]));
+      int stateWord = taskWords[base + STATE_WORD];
+      int task = base / TASK_WORDS;
+      TaskState state = TaskState.fromWord(stateWord).orElseThrow(() -> BackendException.other("megakernel task "
+          + task + " has unknown state word " + Unsigned.u32(stateWord)
+          + ". Fix: publish task items with a TaskState from 0 to 7."));
+      tally.add(state, taskWords[base + REQUEUE_COUNT_WORD], taskWords[base + AGE_TICKS_WORD]);
     }
-    // State numbers are the ring status numbers: Ready 1, Running 2, Paused 4, Yielded 5, Requeued 6, Faulted 7.
-    return new TaskQueueSnapshot(byState[1], byState[4], byState[5], byState[6], byState[2], byState[7],
-        totalRequeues, maxAge);
+    return tally.snapshot();
   }
 
   /** Tasks a launch can run now: ready, yielded and requeued. */
@@ -86,5 +91,31 @@ public record TaskQueueSnapshot(
         .requeueCount(request.requeueCount() + pressure)
         .maxPriorityAge(Math.max(request.maxPriorityAge(), maxPriorityAge))
         .build();
+  }
+
+  /**
+   * The running counts of both constructors. A Java array or list holds fewer than 2^31 tasks, so
+   * no count can pass u32 and the requeue sum (each below 2^32) cannot pass u64: vyre's overflow
+   * checks here have nothing to catch.
+   */
+  private static final class Tally {
+    private final long[] byState = new long[TaskState.values().length];
+    private long totalRequeues;
+    private long maxAge;
+
+    void add(TaskState state, int requeueCount, int ageTicks) {
+      byState[state.word()]++;
+      totalRequeues += Unsigned.u32(requeueCount);
+      maxAge = Math.max(maxAge, Unsigned.u32(ageTicks));
+    }
+
+    TaskQueueSnapshot snapshot() {
+      return new TaskQueueSnapshot(count(TaskState.Ready), count(TaskState.Paused), count(TaskState.Yielded),
+          count(TaskState.Requeued), count(TaskState.Running), count(TaskState.Faulted), totalRequeues, maxAge);
+    }
+
+    private long count(TaskState state) {
+      return byState[state.word()];
+    }
   }
 }

@@ -3,12 +3,17 @@ package dev.vyre.runtime.policy;
 import static dev.vyre.runtime.policy.TaskQueueSnapshotTest.PAUSED;
 import static dev.vyre.runtime.policy.TaskQueueSnapshotTest.READY;
 import static dev.vyre.runtime.policy.TaskQueueSnapshotTest.REQUEUED;
+import static dev.vyre.runtime.policy.TaskQueueSnapshotTest.readyTask;
 import static dev.vyre.runtime.policy.TaskQueueSnapshotTest.tasks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.continuation.TaskPriority;
+import dev.vyre.runtime.continuation.TaskWorkItem;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The queue-config vectors of vyre-runtime.md §4.4, and C1 of §5.9. */
@@ -58,5 +63,24 @@ class MegakernelQueueConfigTest {
     assertEquals(MegakernelLaunchPolicyTest.row(64, 64, 1, 64, 1024, MegakernelQueuePressure.Saturated,
             MegakernelExecutionMode.Interpreter, MegakernelDispatchTopology.SparseFrontier, false, false, true, 16_384, 0),
         config.launchRecommendationForTasks(snapshot, 256, 65536, 1024));
+  }
+
+  @Test
+  void c1TaskConfigPathFromTaskItems() {
+    TaskWorkItem ready = readyTask();
+    TaskQueueSnapshot snapshot = TaskQueueSnapshot.fromTasks(
+        List.of(ready, ready.paused(10, 20, 30), ready.requeued(12, 22, TaskPriority.High)));
+    MegakernelQueueConfig config = withExpectedItems(2);
+    MegakernelLaunchRequest request = config.launchRequestForTasks(snapshot, 256, 65536, 1024);
+    assertEquals(2, request.queueLen());
+    assertEquals(2, request.expectedHitsPerItem());
+    assertEquals(2, request.requeueCount());
+    assertEquals(1, request.maxPriorityAge());
+    MegakernelLaunchRecommendation recommendation = config.launchRecommendationForTasks(snapshot, 256, 65536, 1024);
+    assertEquals(64, recommendation.geometry().workgroupSizeX());
+    assertTrue(recommendation.agePriorityWork());
+    assertEquals(MegakernelLaunchPolicyTest.row(64, 64, 1, 64, 1024, MegakernelQueuePressure.Saturated,
+            MegakernelExecutionMode.Interpreter, MegakernelDispatchTopology.SparseFrontier, false, false, true, 16_384, 0),
+        recommendation);
   }
 }

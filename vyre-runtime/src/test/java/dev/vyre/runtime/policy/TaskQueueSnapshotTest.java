@@ -6,6 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.BackendException;
 import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.continuation.TaskLayout;
+import dev.vyre.runtime.continuation.TaskPriority;
+import dev.vyre.runtime.continuation.TaskState;
+import dev.vyre.runtime.continuation.TaskWorkItem;
+import dev.vyre.runtime.wire.RingPublisher.WorkItem;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The task-queue vectors of vyre-runtime.md §2.8. */
@@ -19,13 +27,62 @@ class TaskQueueSnapshotTest {
 
   /** Task words for tasks given as {state, ageTicks, requeueCount} triples. */
   static int[] tasks(int[]... stateAgeRequeues) {
-    int[] words = new int[stateAgeRequeues.length * TaskQueueSnapshot.TASK_WORDS];
+    int[] words = new int[stateAgeRequeues.length * TaskLayout.TASK_WORDS];
     for (int i = 0; i < stateAgeRequeues.length; i++) {
-      words[i * 16] = stateAgeRequeues[i][0];
-      words[i * 16 + 12] = stateAgeRequeues[i][1];
-      words[i * 16 + 13] = stateAgeRequeues[i][2];
+      words[(int) TaskLayout.word(i, TaskLayout.STATE_WORD)] = stateAgeRequeues[i][0];
+      words[(int) TaskLayout.word(i, TaskLayout.AGE_TICKS_WORD)] = stateAgeRequeues[i][1];
+      words[(int) TaskLayout.word(i, TaskLayout.REQUEUE_COUNT_WORD)] = stateAgeRequeues[i][2];
     }
     return words;
+  }
+
+  /** A Ready task with a payload, as vyre's task tests build one. */
+  static TaskWorkItem readyTask() {
+    return TaskWorkItem.fromWorkItem(1, 0, TaskPriority.Normal, new WorkItem(1, 11, 12, 13));
+  }
+
+  /** The [T] queue of §2.8: ready, paused, yielded, requeued twice (High then Critical), done. */
+  static List<TaskWorkItem> vectorTasks() {
+    TaskWorkItem ready = readyTask();
+    return List.of(ready, ready.paused(10, 20, 30), ready.yielded(11, 21),
+        ready.requeued(12, 22, TaskPriority.High).requeued(13, 23, TaskPriority.Critical), ready.completed());
+  }
+
+  @Test
+  void countsTaskItems() {
+    TaskQueueSnapshot snapshot = TaskQueueSnapshot.fromTasks(vectorTasks());
+    assertEquals(1, snapshot.ready());
+    assertEquals(1, snapshot.paused());
+    assertEquals(1, snapshot.yielded());
+    assertEquals(1, snapshot.requeued());
+    assertEquals(3, snapshot.schedulable());
+    assertEquals(2, snapshot.totalRequeues());
+    assertEquals(2, snapshot.maxPriorityAge());
+    assertEquals(new TaskQueueSnapshot(1, 1, 1, 1, 0, 0, 2, 2), snapshot);
+  }
+
+  @Test
+  void taskItemsApplyToADirectRequest() {
+    MegakernelLaunchRequest applied = TaskQueueSnapshot.fromTasks(vectorTasks())
+        .applyTo(MegakernelLaunchRequest.direct(99, 64, 256));
+    assertEquals(3, applied.queueLen());
+    assertEquals(4, applied.requeueCount());
+    assertEquals(2, applied.maxPriorityAge());
+  }
+
+  @Test
+  void itemsAndTheirWordsCountAlike() {
+    // Counters at u32 max: the requeue sum is u64 and the age unsigned.
+    TaskWorkItem running = new TaskWorkItem(TaskState.Running, 0, 0,
+        TaskPriority.Low, 0, 0, 0, 0, 0, 0, 9, 0, -1, -1, 0, 0);
+    List<TaskWorkItem> tasks = new ArrayList<>(vectorTasks());
+    tasks.add(running);
+    tasks.add(running.faulted(5));
+    int[] words = tasks.stream().map(TaskWorkItem::toWords).flatMapToInt(Arrays::stream).toArray();
+    TaskQueueSnapshot snapshot = TaskQueueSnapshot.fromTasks(tasks);
+    assertEquals(TaskQueueSnapshot.fromTaskWords(words), snapshot);
+    assertEquals(new TaskQueueSnapshot(1, 1, 1, 1, 1, 1, 2 + 2 * 0xFFFF_FFFFL, 0xFFFF_FFFFL), snapshot);
+    assertEquals(new TaskQueueSnapshot(0, 0, 0, 0, 0, 0, 0, 0), TaskQueueSnapshot.fromTasks(List.of()));
   }
 
   @Test
