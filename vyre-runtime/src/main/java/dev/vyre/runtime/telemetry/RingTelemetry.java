@@ -63,11 +63,14 @@ public final class RingTelemetry {
     return out;
   }
 
-  /** Decodes into caller-owned telemetry and scratch; throws vyre's panic text on malformed buffers. */
-  public static void decodeWithWindowOpcodesInto(byte[] control, byte[] ring, int[] windowOpcodes, RingTelemetry out,
-      TelemetryDecodeScratch scratch) {
+  /**
+   * Decodes into caller-owned telemetry and scratch and returns their capacity evidence; throws
+   * vyre's panic text on malformed buffers.
+   */
+  public static TelemetryDecodeCapacityEvidence decodeWithWindowOpcodesInto(byte[] control, byte[] ring,
+      int[] windowOpcodes, RingTelemetry out, TelemetryDecodeScratch scratch) {
     try {
-      tryDecodeWithWindowOpcodesInto(control, ring, windowOpcodes, out, scratch);
+      return tryDecodeWithWindowOpcodesInto(control, ring, windowOpcodes, out, scratch);
     } catch (PipelineException e) {
       throw TelemetryErrors.ringDecodeFailed(e);
     }
@@ -92,10 +95,13 @@ public final class RingTelemetry {
     return out;
   }
 
-  /** Strictly decodes into caller-owned storage; on error {@code out} is left untouched. See {@link #tryDecode}. */
-  public static void tryDecodeWithWindowOpcodesInto(byte[] control, byte[] ring, int[] windowOpcodes, RingTelemetry out,
-      TelemetryDecodeScratch scratch) {
-    tryDecodeWithWindowOpcodesInto(MemorySegment.ofArray(control), MemorySegment.ofArray(ring), windowOpcodes, out, scratch);
+  /**
+   * Strictly decodes into caller-owned storage and returns its capacity evidence; on error {@code out}
+   * is left untouched. See {@link #tryDecode}.
+   */
+  public static TelemetryDecodeCapacityEvidence tryDecodeWithWindowOpcodesInto(byte[] control, byte[] ring,
+      int[] windowOpcodes, RingTelemetry out, TelemetryDecodeScratch scratch) {
+    return tryDecodeWithWindowOpcodesInto(MemorySegment.ofArray(control), MemorySegment.ofArray(ring), windowOpcodes, out, scratch);
   }
 
   /**
@@ -105,12 +111,16 @@ public final class RingTelemetry {
    *
    * @param windowOpcodes opcodes (u32 bit patterns) whose slots are grouped into route windows;
    *     order and duplicates do not matter, empty disables grouping
+   * @return what was decoded and the capacities of {@code out} and {@code scratch} afterwards
    */
-  public static void tryDecodeWithWindowOpcodesInto(MemorySegment control, MemorySegment ring, int[] windowOpcodes,
-      RingTelemetry out, TelemetryDecodeScratch scratch) {
+  public static TelemetryDecodeCapacityEvidence tryDecodeWithWindowOpcodesInto(MemorySegment control,
+      MemorySegment ring, int[] windowOpcodes, RingTelemetry out, TelemetryDecodeScratch scratch) {
     validate(control, ring);
     ControlSnapshot.tryDecodeInto(control, out.control);
     out.decodeSlots(ring, windowOpcodes, scratch);
+    return new TelemetryDecodeCapacityEvidence(TelemetryDecodeCapacityEvidence.SCHEMA_VERSION, out.slotCount,
+        out.windowCount, out.slotWords.length / STRIDE, out.windowWords.length / WINDOW_STRIDE,
+        scratch.windowOpcodeCapacity(), scratch.windowAccumulatorCapacity(), true);
   }
 
   private static void validate(MemorySegment control, MemorySegment ring) {

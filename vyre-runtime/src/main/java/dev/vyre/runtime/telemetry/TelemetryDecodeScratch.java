@@ -21,4 +21,9 @@ public final class TelemetryDecodeScratch {
   public int windowSlotCapacity() {
     return windows.capacity();
   }
+
+  /** Capacity of the route-window accumulator in windows (grows, never shrinks). */
+  public int windowAccumulatorCapacity() {
+    return windows.windowCapacity();
+  }
 }

@@ -53,6 +53,11 @@ final class WindowGrouper {
     return keys.length;
   }
 
+  /** Capacity of the grouped-window array in windows, for capacity evidence. */
+  int windowCapacity() {
+    return windows.length / STRIDE;
+  }
+
   /** Makes room for {@code slots} more slots, so that {@link #add} needs no check. */
   void reserve(int slots) {
     if (keys.length - size < slots) {
