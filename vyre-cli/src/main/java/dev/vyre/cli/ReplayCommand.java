@@ -26,11 +26,21 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code vyre replay FILE}: prints a replay log ({@code VRRL0001}, docs/PROTOCOL.md), oldest record
- * first, for an operator to see what a run published and which tasks failed. Reads the file only.
+ * first, for an operator to see what a run published and which tasks failed; with {@code --rerun},
+ * runs the recorded run again and compares ({@link ReplayRerun}). Reads the files only.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
-    description = "Print a replay log (VRRL0001, e.g. from `vyre run --record FILE`): its records oldest first, each with"
-        + " its slot, tenant, opcode, first four args, EPOCH at publish and any failure evidence.")
+    description = {"Print a replay log (VRRL0001, e.g. from `vyre run --record FILE`): its records oldest first, each with"
+        + " its slot, tenant, opcode, first four args, EPOCH at publish and any failure evidence.",
+        "With --rerun, run the recorded run again on a fresh megakernel from the log and its sidecar FILE.rerun (every task"
+            + " with its twelve args, in program order, with the recorded slots, tenants, observables and timeout) and compare"
+            + " word for word: each task's end (DONE, FAULT, WAIT_IO) and the final DONE_COUNT, FAULT_COUNT, EPOCH and"
+            + " observable words. Tasks count from 1, as vyre run prints them; record #N is the row `vyre replay FILE` prints."
+            + " Tasks that race (two stores to one word in flight together) may legitimately end differently."},
+    exitCodeListHeading = "Exit status:%n", exitCodeList = {"0:The log was printed, or the re-run ended identically.",
+        "1:The re-run ended differently.",
+        "2:An error: a log or sidecar that cannot be read, does not match, or cannot be re-run (the log wrapped, the run"
+            + " did not finish)."})
 final class ReplayCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -38,17 +48,38 @@ final class ReplayCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", description = "The replay log.")
   Path file;
 
-  @Option(names = "--json", description = "Print the log as one JSON object.")
+  @Option(names = "--json", description = "Print the log (or the re-run's comparison) as one JSON object.")
   boolean json;
 
+  @Option(names = "--rerun", description = "Run the recorded run again and compare it with the recording.")
+  boolean rerun;
+
+  @Option(names = "--backend", paramLabel = "BACKEND",
+      description = "The backend of --rerun: reference | cuda | auto (default: reference).")
+  String backend;
+
   @Override
-  public Integer call() throws IOException {
+  public Integer call() throws IOException, InterruptedException {
     if (!Files.isRegularFile(file)) {
       String problem = Files.isDirectory(file) ? "is a directory" : Files.exists(file) ? "not a regular file" : "no such file";
       throw InputException.of(file.toString(), problem, "pass the path of a replay log, e.g. one written by vyre run --record");
     }
-    ReplayScan scan = RingLog.read(file);
+    if (backend != null && !rerun) {
+      throw InputException.of("--backend", "chooses the backend of a re-run, and there is none without --rerun",
+          "add --rerun, or drop --backend");
+    }
     PrintWriter out = spec.commandLine().getOut();
+    if (rerun) {
+      ReplayRerun.Report report = ReplayRerun.load(file).run(backend != null ? backend : "reference");
+      if (json) {
+        out.println(Json.MAPPER.writeValueAsString(report.json()));
+      } else {
+        report.print(out);
+      }
+      out.flush();
+      return report.identical() ? 0 : 1;
+    }
+    ReplayScan scan = RingLog.read(file);
     if (json) {
       out.println(Json.MAPPER.writeValueAsString(json(scan)));
     } else {

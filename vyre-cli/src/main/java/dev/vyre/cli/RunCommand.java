@@ -7,6 +7,7 @@ import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.program.SlotProgram;
 import dev.vyre.runtime.replay.ReplayLogFormat;
+import dev.vyre.runtime.replay.RerunSidecar;
 import dev.vyre.runtime.replay.RingLog;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
@@ -63,7 +64,9 @@ final class RunCommand implements Callable<Integer> {
           + " that ended: its slot, tenant, opcode, first four args and the EPOCH when it was published, with failure evidence"
           + " for a task that did not finish DONE (the digest of the observables as of when the failure was seen).",
       "Records come in the order tasks end (program order within a priority level); tasks that never ended come last."
-          + " `vyre replay FILE` prints it."})
+          + " `vyre replay FILE` prints it.",
+      "Beside it, FILE.rerun (replaced by each recorded run) keeps every task's twelve args, priority and place in the"
+          + " program, the run's settings and its final state, so `vyre replay --rerun FILE` can run it again and compare."})
   Path recordFile;
 
   @Option(names = "--record-capacity", paramLabel = "N",
@@ -71,7 +74,9 @@ final class RunCommand implements Callable<Integer> {
   Long recordCapacity;
 
   /** The longest --timeout whose nanoseconds fit a long (292 years). */
-  private static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L;
+  static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L;
+  /** How long a run's kernel is given to exit once the run is over. */
+  static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(5);
 
   @Override
   public Integer call() throws Exception {
@@ -107,28 +112,35 @@ final class RunCommand implements Callable<Integer> {
     long logCapacity = recordCapacity != null ? recordCapacity : Math.clamp(tasks.size(), 1, ReplayLogFormat.MAX_REPLAY_RECORDS);
     TaskEnds ends = new TaskEnds(tasks.size());
     try (RingLog log = recordFile == null ? null : RingLog.open(recordFile, logCapacity);
-        Megakernel kernel = Megakernel.builder().backend(backendOption.backend).slots(slots).tenants(tenants)
-        .observables(observables).bootstrap();
+        Megakernel kernel = kernel(backendOption.backend, slots, tenants, observables);
+        // After the kernel, whose builder checks the settings the sidecar keeps.
+        RerunSidecar sidecar = log == null ? null : RerunSidecar.create(RerunSidecar.pathFor(recordFile),
+            new RerunSidecar.Header(log.capacity(), timeoutSeconds, tasks.size(), slots, tenants, observables));
         LiveDashboard dashboard = LiveDashboard.start(kernel, watchMillis, System.err);
         // Closed first: after an exception it records what ended while the kernel still runs.
-        TaskRecorder recorder = log == null ? null : TaskRecorder.start(log, tasks, ends, kernel::controlSnapshot)) {
+        TaskRecorder recorder = log == null ? null : TaskRecorder.start(log, sidecar, tasks, ends, kernel::controlSnapshot)) {
       if (backendOption.verbose) {
         System.err.println("vyre: " + kernel.backendReason() + "; " + kernel.describe());
       }
       List<TaskResult> results = Arrays.asList(publishAndWait(kernel, tasks, ends, recorder, Duration.ofSeconds(timeoutSeconds)));
       dashboard.close();
       DebugLogLayout.Contents debugLog = kernel.debugLog();
-      ShutdownReport report = kernel.shutdown(Duration.ofSeconds(5));
+      ShutdownReport report = kernel.shutdown(SHUTDOWN_WAIT);
       if (recorder != null) {
         recorder.finish(report.finalControl());
       }
       print(out, kernel, tasks, results, report, debugLog);
       if (recorder != null) {
-        out.printf("recorded     %d tasks in %s%n", recorder.recorded(), recordFile);
+        out.printf("recorded     %d tasks in %s (for a re-run: %s)%n", recorder.recorded(), recordFile, sidecar.path());
       }
       boolean allDone = results.stream().allMatch(r -> r != null && r.status() == SlotStatus.DONE);
       return allDone ? 0 : 1;
     }
+  }
+
+  /** The kernel a run uses; a re-run ({@link ReplayRerun}) builds it from the recorded settings. */
+  static Megakernel kernel(String backend, int slots, int tenants, int observables) {
+    return Megakernel.builder().backend(backend).slots(slots).tenants(tenants).observables(observables).bootstrap();
   }
 
   /**

@@ -6,6 +6,8 @@ import dev.vyre.runtime.replay.RecordedSlot;
 import dev.vyre.runtime.replay.ReplayFailureClass;
 import dev.vyre.runtime.replay.ReplayFailureEvidence;
 import dev.vyre.runtime.replay.ReplayLogFormat;
+import dev.vyre.runtime.replay.RerunEntry;
+import dev.vyre.runtime.replay.RerunSidecar;
 import dev.vyre.runtime.replay.RingLog;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.SlotLayout;
@@ -21,7 +23,9 @@ import java.util.function.Supplier;
  * log holds every task that has ended so far: a run that is killed, interrupted or fails keeps
  * them. A record per task: its slot, tenant, opcode, first four args, the EPOCH read just before
  * it was published and the wall-clock time it was published, with failure evidence when it did not
- * finish DONE.
+ * finish DONE. Beside each record, the log's {@link RerunSidecar} gets the whole task (all of its
+ * args, its priority and its index in the program) at the same record index, and the run's final
+ * state when it finished, for {@code vyre replay --rerun}.
  *
  * <p><b>Order: completion order</b>, the order the tasks' futures completed ({@link TaskEnds}).
  * Each priority partition of the ring retires in ticket order, so within one priority level this
@@ -38,10 +42,10 @@ import java.util.function.Supplier;
  * tasks still unended when the run finished, and a snapshot taken then for the tasks unended when
  * the run was abandoned ({@link #abandon}).
  *
- * <p><b>Durability.</b> An append is in the file at once ({@link RingLog}: record, then cursor), so
- * a process that dies keeps it. Against a machine crash the log is synced (fsync) every
- * {@link #SYNC_EVERY_RECORDS} records, once the oldest record not synced is
- * {@link #SYNC_EVERY_NANOS} old (the waiting thread wakes for it), at the end, when closed after
+ * <p><b>Durability.</b> An append is in the file at once ({@link RingLog}: record, then cursor; then
+ * the sidecar entry), so a process that dies keeps it. Against a machine crash the log and its
+ * sidecar are synced (fsync) every {@link #SYNC_EVERY_RECORDS} records, once the oldest record not
+ * synced is {@link #SYNC_EVERY_NANOS} old (the waiting thread wakes for it), at the end, when closed after
  * an exception, and from a JVM shutdown hook, which Ctrl-C (SIGINT) and SIGTERM run.
  *
  * <p>Thread-safe: the thread running the program, the shutdown hook and {@link #close} take turns.
@@ -56,6 +60,7 @@ final class TaskRecorder implements AutoCloseable {
   static final long SYNC_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final RingLog log;
+  private final RerunSidecar sidecar;
   private final List<Task> tasks;
   private final TaskEnds ends;
   /** The control block as it is now. */
@@ -71,8 +76,9 @@ final class TaskRecorder implements AutoCloseable {
   /** {@link #finish} or {@link #abandon} ran: nothing is appended after. */
   private boolean finished;
 
-  private TaskRecorder(RingLog log, List<Task> tasks, TaskEnds ends, Supplier<byte[]> control) {
+  private TaskRecorder(RingLog log, RerunSidecar sidecar, List<Task> tasks, TaskEnds ends, Supplier<byte[]> control) {
     this.log = log;
+    this.sidecar = sidecar;
     this.tasks = tasks;
     this.ends = ends;
     this.control = control;
@@ -83,12 +89,12 @@ final class TaskRecorder implements AutoCloseable {
   }
 
   /**
-   * Records {@code tasks} into {@code log} as {@code ends} hands them out; {@code control} takes a
-   * control snapshot of the running kernel. Registers the JVM shutdown hook that {@link #close}
-   * removes.
+   * Records {@code tasks} into {@code log} and its {@code sidecar} as {@code ends} hands them out;
+   * {@code control} takes a control snapshot of the running kernel. Registers the JVM shutdown hook
+   * that {@link #close} removes.
    */
-  static TaskRecorder start(RingLog log, List<Task> tasks, TaskEnds ends, Supplier<byte[]> control) {
-    TaskRecorder recorder = new TaskRecorder(log, tasks, ends, control);
+  static TaskRecorder start(RingLog log, RerunSidecar sidecar, List<Task> tasks, TaskEnds ends, Supplier<byte[]> control) {
+    TaskRecorder recorder = new TaskRecorder(log, sidecar, tasks, ends, control);
     Runtime.getRuntime().addShutdownHook(recorder.shutdownHook);
     return recorder;
   }
@@ -161,12 +167,13 @@ final class TaskRecorder implements AutoCloseable {
   /**
    * The run is over and the kernel shut down ({@code ends} closed): appends every published task
    * not recorded yet as one that never finished, with the digest of {@code finalControl}'s
-   * observable words, and syncs.
+   * observable words, writes the final state into the sidecar, and syncs.
    */
   synchronized void finish(byte[] finalControl) {
     if (!finished) {
       finished = true;
       appendUnended(observableDigest(finalControl));
+      sidecar.finish(finalControl);
       sync();
     }
   }
@@ -235,6 +242,7 @@ final class TaskRecorder implements AutoCloseable {
     Task t = tasks.get(task);
     RecordedSlot slot = RecordedSlot.of(publishedAt[task], result != null ? result.slot() : UNKNOWN_SLOT, t.tenant(),
         t.opcode(), t.args(), epochAtPublish[task]);
+    long index = log.cursor();
     if (result != null && result.status() == SlotStatus.DONE) {
       log.append(slot);
     } else {
@@ -242,6 +250,7 @@ final class TaskRecorder implements AutoCloseable {
       ReplayFailureClass failureClass = status == SlotLayout.STATUS_FAULT ? ReplayFailureClass.ProgramBug : ReplayFailureClass.Unclassified;
       log.appendWithFailure(slot, new ReplayFailureEvidence(status, failureClass, 0, digest));
     }
+    sidecar.write(index, new RerunEntry(task, publishedAt[task], t));
     recorded[task] = true;
     recordedCount++;
     if (unsynced++ == 0) {
@@ -251,6 +260,7 @@ final class TaskRecorder implements AutoCloseable {
 
   private void sync() {
     log.sync();
+    sidecar.sync();
     unsynced = 0;
   }
 

@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
     exitCodeList = {
       "0:Success.",
       "1:The command ran, and its answer is no: vyre scan matched nothing, a task of vyre run did not finish DONE, "
-          + "vyre doctor found no usable backend.",
+          + "vyre replay --rerun ended differently, vyre doctor found no usable backend.",
       "2:An error: a usage error, bad input, a file that cannot be read or written. The message ends with Fix: ...",
       "130:Interrupted (Ctrl-C)."},
     subcommands = {

@@ -15,6 +15,8 @@ import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.replay.ReplayFailureClass;
 import dev.vyre.runtime.replay.ReplayLogFormat;
 import dev.vyre.runtime.replay.ReplayRecord;
+import dev.vyre.runtime.replay.RerunEntry;
+import dev.vyre.runtime.replay.RerunSidecar;
 import dev.vyre.runtime.replay.RingLog;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.ControlLayout;
@@ -77,6 +79,10 @@ class TaskRecorderTest {
     return builder.bootstrap();
   }
 
+  private static RerunSidecar sidecar(Path log, int tasks) {
+    return RerunSidecar.create(RerunSidecar.pathFor(log), new RerunSidecar.Header(tasks, 30, tasks, 64, 2, 64));
+  }
+
   private static void awaitRecorded(TaskRecorder recorder, int count) throws InterruptedException {
     long deadline = System.nanoTime() + GUARD_NANOS;
     while (recorder.recorded() < count) {
@@ -114,7 +120,8 @@ class TaskRecorderTest {
     TaskEnds ends = new TaskEnds(tasks.size());
     try (RingLog log = RingLog.open(path, tasks.size());
         Megakernel kernel = kernel(64, false);
-        TaskRecorder recorder = TaskRecorder.start(log, tasks, ends, kernel::controlSnapshot)) {
+        RerunSidecar sidecar = sidecar(path, tasks.size());
+        TaskRecorder recorder = TaskRecorder.start(log, sidecar, tasks, ends, kernel::controlSnapshot)) {
       Future<TaskResult[]> run = runner.submit(() -> RunCommand.publishAndWait(kernel, tasks, ends, recorder, Duration.ofSeconds(30)));
       awaitRecorded(recorder, 3);
 
@@ -147,6 +154,15 @@ class TaskRecorderTest {
     assertEquals(Opcodes.ATOMIC_ADD, records.get(4).slot().opcode());
     assertEquals(2, records.get(4).slot().arg0());
     assertNull(records.get(4).failure());
+    RerunSidecar.Contents sidecar = RerunSidecar.read(RerunSidecar.pathFor(path));
+    for (int k = 0; k < records.size(); k++) {
+      RerunEntry entry = sidecar.entries().get(k);
+      assertTrue(entry.describes(records.get(k).slot()), "entry " + k + " is its record's task");
+      assertEquals(tasks.get(entry.taskIndex()), entry.task(), "the whole task, at its index in the program");
+    }
+    assertEquals(4, sidecar.finalState().doneCount());
+    assertEquals(1, sidecar.finalState().faultCount());
+    assertEquals(7, sidecar.finalState().observable(1));
   }
 
   @Test
@@ -156,7 +172,8 @@ class TaskRecorderTest {
     TaskEnds ends = new TaskEnds(tasks.size());
     try (RingLog log = RingLog.open(path, tasks.size());
         Megakernel kernel = kernel(64, false);
-        TaskRecorder recorder = TaskRecorder.start(log, tasks, ends, kernel::controlSnapshot)) {
+        RerunSidecar sidecar = sidecar(path, tasks.size());
+        TaskRecorder recorder = TaskRecorder.start(log, sidecar, tasks, ends, kernel::controlSnapshot)) {
       TaskResult[] results = RunCommand.publishAndWait(kernel, tasks, ends, recorder, Duration.ofMillis(200));
       assertEquals(SlotStatus.DONE, results[0].status());
       assertNull(results[1], "given up on");
@@ -188,7 +205,8 @@ class TaskRecorderTest {
     byte[] controlAtTheException;
     try (RingLog log = RingLog.open(path, tasks.size());
         Megakernel kernel = kernel(1, true);
-        TaskRecorder recorder = TaskRecorder.start(log, tasks, ends, kernel::controlSnapshot)) {
+        RerunSidecar sidecar = sidecar(path, tasks.size());
+        TaskRecorder recorder = TaskRecorder.start(log, sidecar, tasks, ends, kernel::controlSnapshot)) {
       PipelineException refused = assertThrows(PipelineException.class,
           () -> RunCommand.publishAndWait(kernel, tasks, ends, recorder, Duration.ofSeconds(30)));
       assertTrue(refused.getMessage().contains("tenant id 29") && refused.getMessage().contains("Fix: "), refused.getMessage());
@@ -204,6 +222,9 @@ class TaskRecorderTest {
     assertEquals(TaskRecorder.UNKNOWN_SLOT, held.slot().slotIdx());
     assertEquals(ReplayFailureClass.Unclassified, held.failure().failureClass());
     assertEquals(observableDigest(controlAtTheException), held.failure().outputDigest(), "the observables when the run was abandoned");
+    RerunSidecar.Contents sidecar = RerunSidecar.read(RerunSidecar.pathFor(path));
+    assertTrue(sidecar.entries().get(1).describes(held.slot()), "the sidecar keeps pace with the log");
+    assertNull(sidecar.finalState(), "a run that stopped on an exception has no final state to compare with");
   }
 
   @Test
@@ -213,7 +234,8 @@ class TaskRecorderTest {
     TaskEnds ends = new TaskEnds(tasks.size());
     try (RingLog log = RingLog.open(path, tasks.size());
         Megakernel kernel = kernel(64, false);
-        TaskRecorder recorder = TaskRecorder.start(log, tasks, ends, kernel::controlSnapshot)) {
+        RerunSidecar sidecar = sidecar(path, tasks.size());
+        TaskRecorder recorder = TaskRecorder.start(log, sidecar, tasks, ends, kernel::controlSnapshot)) {
       Future<TaskResult[]> run = runner.submit(() -> RunCommand.publishAndWait(kernel, tasks, ends, recorder, Duration.ofSeconds(30)));
       awaitRecorded(recorder, 1);
       // What the shutdown hook runs on SIGINT.
@@ -230,5 +252,6 @@ class TaskRecorderTest {
     assertNull(records.get(0).failure());
     assertEquals(HOLD, records.get(1).slot().opcode());
     assertEquals(ReplayFailureClass.Unclassified, records.get(1).failure().failureClass());
+    assertNull(RerunSidecar.read(RerunSidecar.pathFor(path)).finalState(), "an abandoned run has no final state");
   }
 }

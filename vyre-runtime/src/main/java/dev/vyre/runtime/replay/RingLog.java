@@ -16,7 +16,7 @@ import java.util.List;
  * vyre's differential replay log ({@code RingLog}, vyre-runtime.md §7.4): a fixed-capacity circular
  * file of the slots the host published, in {@link ReplayLogFormat}'s {@code VRRL0001} layout, for
  * inspecting a run afterwards (a record keeps a slot's first four args, as vyre's does, so it does
- * not re-create every slot; re-running a log on another backend is not built). Each append
+ * not re-create every slot: a re-run also needs the log's {@link RerunSidecar}). Each append
  * writes one record at the cursor, then the advanced cursor into the header, so a process that dies
  * between appends leaves a log that reopens where it stopped; {@link #sync()} makes it durable
  * against a machine crash too. Thread-safe: appends and scans take turns.
@@ -233,12 +233,13 @@ public final class RingLog implements AutoCloseable {
    */
   public synchronized ReplayScan scan() {
     List<ReplayRecord> records = new ArrayList<>();
-    long empty = scanRange(cursor, capacity, records) + scanRange(0, cursor, records);
-    return new ReplayScan(capacity, cursor, records, empty);
+    List<Long> indices = new ArrayList<>();
+    long empty = scanRange(cursor, capacity, records, indices) + scanRange(0, cursor, records, indices);
+    return new ReplayScan(capacity, cursor, records, indices, empty);
   }
 
-  /** Decodes records {@code [from, to)} into {@code out}; returns how many were never written. */
-  private long scanRange(long from, long to, List<ReplayRecord> out) {
+  /** Decodes records {@code [from, to)} into {@code out}, their indices into {@code indices}; returns how many were never written. */
+  private long scanRange(long from, long to, List<ReplayRecord> out, List<Long> indices) {
     ByteBuffer batch = ByteBuffer.allocate(SCAN_BATCH_RECORDS * ReplayLogFormat.RECORD_BYTES);
     MemorySegment batchBytes = MemorySegment.ofArray(batch.array());
     long empty = 0;
@@ -256,6 +257,7 @@ public final class RingLog implements AutoCloseable {
               "record %d (byte %d) has magic 0x%08x, neither 0xdeadbeef nor 0", first + i, ReplayLogFormat.recordOffset(first + i), magic));
         } else {
           out.add(ReplayLogFormat.readRecord(one));
+          indices.add(first + i);
         }
       }
     }

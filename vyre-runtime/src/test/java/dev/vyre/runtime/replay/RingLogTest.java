@@ -93,6 +93,7 @@ class RingLogTest {
       // Physically [3, 4, 2]; the scan starts at the cursor (2).
       assertEquals(List.of(2, 3, 4), slotIds(log.replayAll()));
       assertEquals(2, log.cursor());
+      assertEquals(List.of(2L, 0L, 1L), log.scan().indices(), "where each record is in the file");
     }
   }
 
@@ -108,6 +109,7 @@ class RingLogTest {
       assertEquals(List.of(10, 30), slotIds(log.replayAll()));
       ReplayScan scan = log.scan();
       assertEquals(2, scan.emptyRecords(), "the never-written record 3 and the zeroed record 1");
+      assertEquals(List.of(0L, 2L), scan.indices(), "a gap does not shift the records after it");
     }
   }
 
