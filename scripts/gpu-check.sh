@@ -5,6 +5,7 @@
 # Runs: vyre doctor; the GPU tests (tag gpu: parity with the reference backend, faults, pipeline
 # cache, exactly-once at speed); the backend-neutral reference suites against CUDA; a short run
 # under compute-sanitizer (memcheck, racecheck); a `vyre run --record` read back by `vyre replay`;
+# runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # and `vyre bench dispatch --backend cuda`.
 # Prints one summary line and exits non-zero when anything failed. Logs go to $OUT (or /tmp/vyre-gpu).
 set -uo pipefail
@@ -49,8 +50,14 @@ if command -v compute-sanitizer >/dev/null; then
 else
   echo "== sanitizer: compute-sanitizer not found, skipped"
 fi
-# A run recorded on the GPU (EPOCH per record, fences in flight) and its log read back.
-step record-replay bash -c '"${@:2}" run --backend cuda --record "$1/run.vrrl" examples/hello.vslot && "${@:2}" replay "$1/run.vrrl"; rc=$?; rm -f "$1/run.vrrl"; exit $rc' _ "$out" "${vyre[@]}"
+# A run recorded on the GPU (EPOCH per record, fences in flight), its log read back, and re-run on
+# the CPU and compared word for word (DECISIONS.md §6); then one recorded on the CPU re-run on the GPU.
+step record-replay bash -c '"${@:2}" run --backend cuda --record "$1/run.vrrl" examples/hello.vslot && "${@:2}" replay "$1/run.vrrl"; rc=$?; rm -f "$1"/run.vrrl*; exit $rc' _ "$out" "${vyre[@]}"
+step rerun-across-backends bash -c 'set -e; trap '\''rm -f "$1"/gpu.vrrl* "$1"/cpu.vrrl*'\'' EXIT
+  "${@:2}" run --backend cuda --record "$1/gpu.vrrl" examples/rerun.vslot >/dev/null || [ $? -eq 1 ]
+  "${@:2}" replay "$1/gpu.vrrl" --rerun --backend reference
+  "${@:2}" run --backend reference --record "$1/cpu.vrrl" examples/rerun.vslot >/dev/null || [ $? -eq 1 ]
+  "${@:2}" replay "$1/cpu.vrrl" --rerun --backend cuda' _ "$out" "${vyre[@]}"
 step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --json "$out/dispatch.json"
 step bench-scan "${vyre[@]}" bench scan --backend auto --runs 3 --json "$out/scan.json"
 tail -25 "$out/bench-scan.log" 2>/dev/null

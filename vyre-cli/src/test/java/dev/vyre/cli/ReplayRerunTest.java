@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code vyre replay FILE --rerun}: a run recorded on the reference backend, re-run and compared, and the logs it refuses. */
 class ReplayRerunTest {
 
-  private static final String HELLO = Path.of("..", "examples", "hello.vslot").toString();
+  /** The shipped example for re-runs: its tasks race without changing the result (hello.vslot's LOAD_U32 would not). */
+  private static final String EXAMPLE = Path.of("..", "examples", "rerun.vslot").toString();
 
   @TempDir Path dir;
 
@@ -66,12 +67,12 @@ class ReplayRerunTest {
   }
 
   @Test
-  void helloReRunsIdentically() {
-    Path log = record(HELLO);
+  void theShippedExampleReRunsIdentically() {
+    Path log = record(EXAMPLE);
     CliRun rerun = CliRun.of("replay", "--rerun", log.toString());
     assertEquals(0, rerun.status(), rerun.out() + rerun.err());
-    assertTrue(rerun.out().contains("rerun        8 tasks on reference: 1024 slots, 2 tenants, 64 observables, timeout 30 s"), rerun.out());
-    assertTrue(rerun.out().contains("compared     8 task ends; done_count, fault_count, epoch and 64 observable words"), rerun.out());
+    assertTrue(rerun.out().contains("rerun        12 tasks on reference: 1024 slots, 2 tenants, 64 observables, timeout 30 s"), rerun.out());
+    assertTrue(rerun.out().contains("compared     12 task ends; done_count, fault_count, epoch and 64 observable words"), rerun.out());
     assertTrue(rerun.out().endsWith("result       identical\n"), rerun.out());
   }
 
@@ -162,11 +163,11 @@ class ReplayRerunTest {
         && appended.err().contains("Fix: record the program again into a new file"), appended.err());
 
     Path other = dir.resolve("other.vrrl");
-    CliRun.of("run", "--backend", "reference", "--record", other.toString(), HELLO);
+    CliRun.of("run", "--backend", "reference", "--record", other.toString(), EXAMPLE);
     Files.copy(RerunSidecar.pathFor(other), RerunSidecar.pathFor(log), StandardCopyOption.REPLACE_EXISTING);
     CliRun copied = CliRun.of("replay", "--rerun", log.toString());
     assertEquals(2, copied.status(), copied.out());
-    assertTrue(copied.err().contains("does not match its replay log: it describes a log of 8 records") && copied.err().contains("Fix: "),
+    assertTrue(copied.err().contains("does not match its replay log: it describes a log of 12 records") && copied.err().contains("Fix: "),
         copied.err());
   }
 
