@@ -59,6 +59,12 @@ final class TaskEnds {
     return task;
   }
 
+  /** Why task {@code task}'s future failed once taken (the kernel stopped first), else null. */
+  synchronized Throwable failure(int task) {
+    CompletableFuture<TaskResult> future = futures[task];
+    return results[task] == null && future != null && future.state() == Future.State.FAILED ? future.exceptionNow() : null;
+  }
+
   /** Takes every task that ended and was not taken yet (their results stay here). */
   synchronized void takeAll() {
     while (available()) {

@@ -1,5 +1,7 @@
 package dev.vyre.cli;
 
+import dev.vyre.driver.error.ErrorCode;
+import dev.vyre.driver.error.KernelException;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.replay.RecordedSlot;
@@ -34,9 +36,10 @@ import java.util.function.Supplier;
  * program order.
  *
  * <p><b>Evidence.</b> A FAULT is a ProgramBug (the slot's own tenant, opcode or arguments must
- * change; the kernel wrote nothing); WAIT_IO, which nothing continues in a run, a task whose
- * future failed (the kernel stopped first) and a task that never ended are Unclassified. No
- * backend error is involved (code 0). The output digest is over the observable words of the
+ * change; the kernel wrote nothing); a task whose future failed because the device was lost (a
+ * CUDA kernel's sticky fault) is DeviceLoss with {@code ErrorCode.DeviceLost}'s stable id;
+ * WAIT_IO, which nothing continues in a run, a task whose future failed otherwise (the kernel
+ * stopped first) and a task that never ended are Unclassified, with code 0. The output digest is over the observable words of the
  * control block as of the moment the failure was seen: a control snapshot taken when the run took
  * the task's end (one snapshot for the failures taken together), the final control block for the
  * tasks still unended when the run finished, and a snapshot taken then for the tasks unended when
@@ -248,7 +251,13 @@ final class TaskRecorder implements AutoCloseable {
     } else {
       int status = result != null ? result.status().code() : 0;
       ReplayFailureClass failureClass = status == SlotLayout.STATUS_FAULT ? ReplayFailureClass.ProgramBug : ReplayFailureClass.Unclassified;
-      log.appendWithFailure(slot, new ReplayFailureEvidence(status, failureClass, 0, digest));
+      int errorCode = 0;
+      // A task whose kernel stopped first carries the kernel's error: a device loss says so.
+      if (result == null && ends.failure(task) instanceof KernelException stopped && stopped.code() != ErrorCode.Unknown) {
+        failureClass = ReplayFailureClass.of(stopped.retryClass());
+        errorCode = stopped.code().stableId();
+      }
+      log.appendWithFailure(slot, new ReplayFailureEvidence(status, failureClass, errorCode, digest));
     }
     sidecar.write(index, new RerunEntry(task, publishedAt[task], t));
     recorded[task] = true;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vyre.driver.error.ErrorCode;
+import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
@@ -28,6 +30,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -192,6 +195,32 @@ class TaskRecorderTest {
       }
       assertEquals(HOLD, records.get(1).slot().opcode(), "unended tasks in program order");
     }
+  }
+
+  @Test
+  void aTaskWhoseKernelLostTheDeviceIsRecordedAsDeviceLoss() throws Exception {
+    // Futures failed as a CUDA kernel's sticky fault fails them, and as a reference worker's death does.
+    List<Task> tasks = List.of(Task.of(Opcodes.NOP), Task.of(Opcodes.NOP));
+    Path path = dir.resolve("run.vrrl");
+    TaskEnds ends = new TaskEnds(tasks.size());
+    byte[] control = new byte[4 * (ControlLayout.OBSERVABLE_BASE + 64)];
+    try (RingLog log = RingLog.open(path, tasks.size());
+        RerunSidecar sidecar = sidecar(path, tasks.size());
+        TaskRecorder recorder = TaskRecorder.start(log, sidecar, tasks, ends, () -> control)) {
+      List<KernelException> failures = List.of(KernelException.deviceLost("cuda", "CUDA_ERROR_ILLEGAL_ADDRESS", ""),
+          KernelException.deviceFault("reference", "a worker thread died", "", null));
+      for (int task = 0; task < tasks.size(); task++) {
+        recorder.publishing(task, TaskRecorder.wallClockNanos(), 0);
+        ends.watch(task, CompletableFuture.failedFuture(failures.get(task)));
+      }
+      recorder.recordEnded();
+      recorder.finish(control);
+    }
+    List<ReplayRecord> records = RingLog.read(path).records();
+    assertEquals(ReplayFailureClass.DeviceLoss, records.get(0).failure().failureClass());
+    assertEquals(ErrorCode.DeviceLost.stableId(), records.get(0).failure().backendErrorCode());
+    assertEquals(ReplayFailureClass.Unclassified, records.get(1).failure().failureClass(), "a fault that left the device usable");
+    assertEquals(0, records.get(1).failure().backendErrorCode());
   }
 
   @Test

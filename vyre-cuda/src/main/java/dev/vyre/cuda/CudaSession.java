@@ -529,7 +529,8 @@ final class CudaSession implements KernelSession {
     driver.setCurrent(context);
     int result = driver.queryStream(stream);
     if (result != CudaDriver.CUDA_SUCCESS && result != CudaDriver.CUDA_ERROR_NOT_READY) {
-      throw KernelException.deviceFault("cuda", driver.errorName(result) + " (" + driver.errorString(result) + ")", "", null);
+      // Any error of the persistent kernel's stream is the kernel's own fault, sticky to the context.
+      throw KernelException.deviceLost("cuda", driver.errorName(result) + " (" + driver.errorString(result) + ")", "");
     }
   }
 

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.DeviceException;
+import dev.vyre.driver.error.ErrorCode;
 import dev.vyre.driver.error.KernelException;
+import dev.vyre.driver.error.RetryClass;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.spi.UserOpcode;
@@ -48,6 +50,8 @@ class CudaFaultGpuTest {
     ExecutionException error = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));
     KernelException fault = assertInstanceOf(KernelException.class, error.getCause());
     assertEquals("DeviceFault", fault.variant());
+    assertEquals(ErrorCode.DeviceLost, fault.code(), "a sticky CUDA error: this process cannot use the device again");
+    assertEquals(RetryClass.NewDevice, fault.retryClass());
     kernel.close();
     assertNextBootstrapFailsFast();
   }

@@ -5,15 +5,34 @@ import java.util.Map;
 /**
  * A running megakernel failed: it stopped making progress (caught by the host watchdog), the
  * device reported a fault, or it was shut down while the caller still waited. Carries a textual
- * summary of the last telemetry snapshot so the failure can be diagnosed after the kernel is gone.
+ * summary of the last telemetry snapshot so the failure can be diagnosed after the kernel is gone,
+ * and an {@link ErrorCode} for retry logic: {@link ErrorCode#DeviceLost} when the fault left the
+ * device unusable in this process (a CUDA kernel's fault is sticky to its context).
  */
 public final class KernelException extends VyreException {
 
   private final String lastSnapshot;
+  private final ErrorCode code;
 
-  private KernelException(String variant, Map<String, Object> fields, String message, String lastSnapshot, Throwable cause) {
+  private KernelException(String variant, Map<String, Object> fields, String message, String lastSnapshot, Throwable cause,
+      ErrorCode code) {
     super(variant, fields, message, cause);
     this.lastSnapshot = lastSnapshot;
+    this.code = code;
+  }
+
+  private KernelException(String variant, Map<String, Object> fields, String message, String lastSnapshot, Throwable cause) {
+    this(variant, fields, message, lastSnapshot, cause, ErrorCode.Unknown);
+  }
+
+  /** The machine-readable class of the failure: DeviceLost, or Unknown. */
+  public ErrorCode code() {
+    return code;
+  }
+
+  /** How a caller may recover: {@link RetryClass#NewDevice} after a device loss, else {@link RetryClass#Never}. */
+  public RetryClass retryClass() {
+    return RetryClass.of(code);
   }
 
   @Override
@@ -35,11 +54,24 @@ public final class KernelException extends VyreException {
         snapshot, null);
   }
 
+  /** The kernel faulted but the device is still usable: bootstrap a new Megakernel. */
   public static KernelException deviceFault(String backend, String detail, String snapshot, Throwable cause) {
     return new KernelException("DeviceFault", fieldMap("backend", backend, "detail", detail),
         backend + " megakernel faulted: " + detail + ". Last snapshot: " + snapshot
             + ". Fix: check the failing opcode's handler (run it on the reference backend to compare), then bootstrap a new Megakernel.",
         snapshot, cause);
+  }
+
+  /**
+   * The kernel faulted and took the device with it for this process (a sticky CUDA error):
+   * {@link ErrorCode#DeviceLost}, whose retry class asks for a new device or process.
+   */
+  public static KernelException deviceLost(String backend, String detail, String snapshot) {
+    return new KernelException("DeviceFault", fieldMap("backend", backend, "detail", detail),
+        backend + " megakernel faulted: " + detail + "; the error is sticky, so this process cannot use the device again."
+            + " Last snapshot: " + snapshot + ". Fix: check the failing opcode's handler (run it on the reference backend to"
+            + " compare), then retry in a new process or on another device.",
+        snapshot, null, ErrorCode.DeviceLost);
   }
 
   /** The host wrote something a kernel must not run (the reference backend checks what a GPU cannot). */
