@@ -7,6 +7,7 @@ import dev.vyre.runtime.MegakernelBuilder;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.scan.AhoCorasickCompiler;
 import dev.vyre.runtime.scan.DfaTable;
+import dev.vyre.runtime.scan.FileResult;
 import dev.vyre.runtime.scan.PatternSet;
 import dev.vyre.runtime.scan.ScanJob;
 import dev.vyre.runtime.scan.ScanOptions;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,7 +38,8 @@ import picocli.CommandLine.Parameters;
         "Find every occurrence of literal patterns in files, recursively, on the GPU when one is usable.",
         "Prints path:byte-offset:pattern for every match, overlapping ones included, sorted by offset per file.",
         "Patterns are fixed strings (like grep -F). Binary files are scanned like text; offsets count bytes.",
-        "Exit status: 0 if something matched, 1 if nothing did, 2 if an error occurred (even with matches)."},
+        "Exit status: 0 if something matched, 1 if nothing did, 2 if an error occurred (even with matches,"
+            + " unless -q)."},
     customSynopsis = {"vyre scan [OPTIONS] PATTERN [PATH...]",
         "       vyre scan [OPTIONS] (-e PATTERN | -f FILE)... [PATH...]"},
     footer = {"", "With no PATH, the current directory is scanned. Example:",
@@ -59,6 +62,8 @@ final class ScanCommand implements Callable<Integer> {
   @Option(names = {"-r", "--recursive"}, description = "Accepted for grep users: directories are always scanned recursively.")
   boolean recursive;
 
+  @Mixin ScanFileFilter files = new ScanFileFilter();
+
   @ArgGroup(exclusive = true)
   OutputMode mode = new OutputMode();
 
@@ -72,6 +77,21 @@ final class ScanCommand implements Callable<Integer> {
         + " or pattern_bytes.")
     boolean json;
   }
+
+  @Mixin ScanListing listing = new ScanListing();
+
+  @Option(names = {"-q", "--quiet", "--silent"}, description = "Print nothing and stop at the first file with a match;"
+      + " exit 0 if one matched, even if an error occurred (overrides -l, -L, -c, --json).")
+  boolean quiet;
+
+  @Option(names = {"-s", "--no-messages"}, description = "Say nothing about files that do not exist or cannot be read;"
+      + " the exit status is unchanged.")
+  boolean noMessages;
+
+  @Option(names = {"-m", "--max-count"}, paramLabel = "NUM", description = "Report at most the first NUM matches of"
+      + " each file (-c counts up to NUM). Unlike grep, which stops after NUM matching lines, this counts matches: a"
+      + " line can hold several. NUM 0 exits 1 at once; a negative NUM means no limit.")
+  long maxCount = -1;
 
   // Not the shared BackendOption mixin: its -v would shadow grep's -v (invert), which must fail loudly here.
   @Option(names = "--backend", defaultValue = "auto", description = "auto | reference | cuda (default: ${DEFAULT-VALUE}).")
@@ -95,7 +115,16 @@ final class ScanCommand implements Callable<Integer> {
     List<String> paths = new ArrayList<>(operands);
     PatternSet patternSet = patternSet(paths);
     Backends.Choice choice = Backends.select(backend);
-    ScanOptions options = tuning.options(choice.backend().name(), !mode.count);
+    ScanListing.Files listed = quiet ? null : listing.files;
+    ScanOutput.Format format = quiet ? ScanOutput.Format.QUIET
+        : listed != null ? (mode.json ? ScanOutput.Format.JSON_PATHS : ScanOutput.Format.PATHS)
+        : mode.count ? ScanOutput.Format.COUNT : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES;
+    ScanOptions options = tuning.options(choice.backend().name(),
+        format == ScanOutput.Format.LINES || format == ScanOutput.Format.JSON);
+    // As grep: with -m 0 no file can match, so nothing is read (but -L lists every file).
+    if (maxCount == 0 && listed != ScanListing.Files.WITHOUT_MATCH) {
+      return 1;
+    }
     // grep reads stdin for "-"; a file of that name is ./-
     boolean stdin = paths.contains("-");
     if (stdin) {
@@ -103,9 +132,11 @@ final class ScanCommand implements Callable<Integer> {
           + " file first)");
     }
     ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of(""))
-        : paths.stream().filter(path -> !path.equals("-")).map(Path::of).toList());
-    for (ScanTargets.Problem problem : targets.problems()) {
-      err.println("vyre scan: " + problem.path() + ": " + problem.reason());
+        : paths.stream().filter(path -> !path.equals("-")).map(Path::of).toList(), files.filter);
+    if (!noMessages) {
+      for (ScanTargets.Problem problem : targets.problems()) {
+        err.println("vyre scan: " + problem.path() + ": " + problem.reason());
+      }
     }
     DfaTable table = AhoCorasickCompiler.compile(patternSet);
     ScanOptions fitted = options.fittingHitCounter(table);
@@ -115,11 +146,10 @@ final class ScanCommand implements Callable<Integer> {
       options = fitted;
     }
     OutputStream stdout = new BufferedOutputStream(new StdoutStream(System.out), 1 << 16);
-    ScanOutput.Format format = mode.count ? ScanOutput.Format.COUNT
-        : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES;
     ScanSummary summary;
     ScanPhases phases;
-    try (ScanOutput output = new ScanOutput(stdout, err, patternSet, format);
+    try (ScanOutput output = new ScanOutput(stdout, err, patternSet, format, listed == ScanListing.Files.WITHOUT_MATCH,
+            maxCount < 0 ? Long.MAX_VALUE : maxCount, noMessages);
         Megakernel kernel = bootstrap(Megakernel.builder().backend(choice), options);
         ScanJob job = new ScanJob(kernel, table, options)) {
       if (verbose) {
@@ -137,13 +167,20 @@ final class ScanCommand implements Callable<Integer> {
           output.interrupted();
         });
         Runtime.getRuntime().addShutdownHook(interrupted);
+        Consumer<FileResult> print = Terminal.isTerminal(Terminal.STDOUT)
+            ? result -> progress.printing(() -> {
+              output.file(result);
+              output.flush();
+            })
+            : output::file;
         try {
-          summary = job.run(targets.files(), Terminal.isTerminal(Terminal.STDOUT)
-              ? result -> progress.printing(() -> {
-                output.file(result);
-                output.flush();
-              })
-              : output::file);
+          // -q has its answer at the first file with a match.
+          summary = job.run(targets.files(), quiet ? result -> {
+            print.accept(result);
+            if (result.matches() > 0) {
+              job.stop();
+            }
+          } : print);
         } finally {
           removeShutdownHook(interrupted);
         }
@@ -156,10 +193,15 @@ final class ScanCommand implements Callable<Integer> {
           summary.rescans());
       err.println("vyre scan: " + phases.describe(summary.nanos()));
     }
+    boolean matched = maxCount != 0 && summary.matches() > 0;
+    // grep -q: a match is the answer even if an error occurred.
+    if (quiet && matched) {
+      return 0;
+    }
     if (stdin || !targets.problems().isEmpty() || summary.failedFiles() > 0) {
       return 2;
     }
-    return summary.matches() > 0 ? 0 : 1;
+    return matched ? 0 : 1;
   }
 
   /**

@@ -20,9 +20,12 @@ import java.util.Base64;
 
 /**
  * How {@code vyre scan} prints each file's result: grep-like {@code path:offset:pattern} lines
- * (the path's and the pattern's bytes as they are), {@code path:count} lines, or one JSON object
- * per match. A file's error goes to stderr as {@code vyre scan: path: error}, after the matches
- * found before it. An interrupted scan keeps every file printed before the interrupt, whole.
+ * (the path's and the pattern's bytes as they are), {@code path:count} lines, one JSON object
+ * per match, the paths of the files that matched ({@code -l}) or did not ({@code -L}), as lines or
+ * JSON objects, or nothing ({@code -q}). A file's error goes to stderr as
+ * {@code vyre scan: path: error}, after the matches found before it (with {@code -s}, not when the
+ * file could not be opened or read). An interrupted scan keeps every file printed before the
+ * interrupt, whole.
  *
  * <p>JSON strings hold text, but paths and patterns are bytes. {@code "path"} and {@code "pattern"}
  * are always strings: the bytes themselves when they are valid UTF-8, else a lossy rendering with
@@ -32,27 +35,44 @@ import java.util.Base64;
  */
 final class ScanOutput implements AutoCloseable {
 
-  enum Format { LINES, COUNT, JSON }
+  /**
+   * Per file: each match (LINES, JSON), the count (COUNT), the path when the file is listed
+   * (PATHS, JSON_PATHS), or nothing (QUIET).
+   */
+  enum Format { LINES, COUNT, JSON, PATHS, JSON_PATHS, QUIET }
 
   private final OutputStream out;
   private final PrintStream err;
   private final Format format;
+  private final boolean listUnmatched;
+  private final long maxCount;
+  private final boolean noMessages;
   private final byte[][] patterns;
   private final JsonText[] patternText;
   private final JsonGenerator json;
   private boolean interrupted;
 
-  ScanOutput(OutputStream out, PrintStream err, PatternSet patternSet, Format format) throws IOException {
+  /**
+   * @param listUnmatched PATHS and JSON_PATHS list the files without a match ({@code -L}), not
+   *     those with one ({@code -l})
+   * @param maxCount the matches of a file that count ({@code -m}): the first ones, by offset
+   * @param noMessages leave out the errors of files that could not be opened or read ({@code -s})
+   */
+  ScanOutput(OutputStream out, PrintStream err, PatternSet patternSet, Format format, boolean listUnmatched,
+      long maxCount, boolean noMessages) throws IOException {
     this.out = out;
     this.err = err;
     this.format = format;
+    this.listUnmatched = listUnmatched;
+    this.maxCount = maxCount;
+    this.noMessages = noMessages;
     this.patterns = new byte[patternSet.size()][];
     this.patternText = new JsonText[patternSet.size()];
     for (int id = 0; id < patterns.length; id++) {
       patterns[id] = patternSet.pattern(id);
       patternText[id] = format == Format.JSON ? JsonText.of(patterns[id]) : null;
     }
-    this.json = format == Format.JSON ? Json.MAPPER.getFactory().createGenerator(out)
+    this.json = format == Format.JSON || format == Format.JSON_PATHS ? Json.MAPPER.getFactory().createGenerator(out)
         .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
         .configure(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM, false)
         .configure(JsonWriteFeature.ESCAPE_NON_ASCII.mappedFeature(), false) : null;
@@ -66,29 +86,54 @@ final class ScanOutput implements AutoCloseable {
     if (interrupted) {
       return;
     }
+    long matches = Math.min(result.matches(), maxCount);
     try {
-      byte[] path = PathBytes.of(result.file().path());
       switch (format) {
         case COUNT -> {
-          out.write(path);
-          out.write((":" + result.matches() + "\n").getBytes(StandardCharsets.US_ASCII));
+          out.write(PathBytes.of(result.file().path()));
+          out.write((":" + matches + "\n").getBytes(StandardCharsets.US_ASCII));
         }
-        case LINES -> lines(path, result.hits());
-        case JSON -> jsonLines(JsonText.of(path), result.hits());
+        case LINES -> lines(PathBytes.of(result.file().path()), result.hits());
+        case JSON -> jsonLines(JsonText.of(PathBytes.of(result.file().path())), result.hits());
+        case PATHS -> {
+          if (listed(result, matches)) {
+            out.write(PathBytes.of(result.file().path()));
+            out.write('\n');
+          }
+        }
+        case JSON_PATHS -> {
+          if (listed(result, matches)) {
+            json.writeStartObject();
+            JsonText.of(PathBytes.of(result.file().path())).write(json, "path");
+            json.writeEndObject();
+            json.writeRaw('\n');
+            json.flush();
+          }
+        }
+        case QUIET -> { }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    if (result.failed()) {
+    if (result.failed() && !(noMessages && result.unreadable())) {
       flush();
       err.println("vyre scan: " + result.file().path() + ": " + result.error());
     }
   }
 
+  /**
+   * -l lists a file with a match; -L one without, unless it failed: a file not read to its end is
+   * not known to have none.
+   */
+  private boolean listed(FileResult result, long matches) {
+    return listUnmatched ? matches == 0 && !result.failed() : matches > 0;
+  }
+
+  /** The first {@code maxCount} hits, one line each. */
   private void lines(byte[] path, HitList hits) throws IOException {
     byte[] prefix = Arrays.copyOf(path, path.length + 1);
     prefix[path.length] = ':';
-    for (int i = 0; i < hits.size(); i++) {
+    for (int i = 0; i < Math.min(hits.size(), maxCount); i++) {
       out.write(prefix);
       out.write(Long.toString(hits.start(i)).getBytes(StandardCharsets.US_ASCII));
       out.write(':');
@@ -98,7 +143,7 @@ final class ScanOutput implements AutoCloseable {
   }
 
   private void jsonLines(JsonText path, HitList hits) throws IOException {
-    for (int i = 0; i < hits.size(); i++) {
+    for (int i = 0; i < Math.min(hits.size(), maxCount); i++) {
       json.writeStartObject();
       path.write(json, "path");
       json.writeNumberField("offset", hits.start(i));

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
@@ -368,5 +369,163 @@ class ScanCommandTest {
     CliRun run = run("-e", "-foo", "--regexp=-i", options.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(options + ":5:-foo\n" + options + ":10:-i\n", run.out());
+  }
+
+  @Test
+  void filesWithMatchesPrintsEachMatchingPathOnceInTheOrderFilesArePrinted() throws IOException {
+    String withMatches = a + "\n" + c + "\n";
+    for (String[] options : new String[][] {{"-l"}, {"--files-with-matches"}, {"-c", "-l"}, {"-l", "--count"},
+        {"-L", "-l"}}) {
+      CliRun run = run(concat(options, "-e", "he", dir.toString()));
+      assertEquals(0, run.status(), List.of(options) + ": " + run.err());
+      assertEquals(withMatches, run.out(), List.of(options).toString());
+    }
+    CliRun json = run("-l", "--json", "-e", "he", dir.toString());
+    assertEquals(0, json.status(), json.err());
+    assertEquals("{\"path\":\"" + a + "\"}\n{\"path\":\"" + c + "\"}\n", json.out());
+    CliRun none = run("-l", "-e", "absent", dir.toString());
+    assertEquals(1, none.status(), none.err());
+    assertEquals("", none.out());
+  }
+
+  /** As in GNU grep 3.5 and later, -L exits 0 when some file matched, whether or not it listed one. */
+  @Test
+  void filesWithoutMatchListsTheOthersAndExitsZeroWhenSomethingMatched() {
+    Path nothing = dir.resolve("sub/nothing.txt");
+    CliRun run = run("-L", "-e", "he", dir.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(nothing + "\n", run.out());
+    CliRun last = run("-l", "--files-without-match", "-c", "-e", "he", dir.toString());
+    assertEquals(nothing + "\n", last.out(), "the last of -l and -L wins, and either overrides -c");
+    CliRun none = run("-L", "-e", "absent", dir.toString());
+    assertEquals(1, none.status(), "nothing matched, though every file is listed");
+    assertEquals(a + "\n" + c + "\n" + nothing + "\n", none.out());
+    CliRun allListed = run("-L", "-e", "sells", a.toString());
+    assertEquals(0, allListed.status());
+    assertEquals("", allListed.out());
+    CliRun json = run("-L", "--json", "-e", "he", dir.toString());
+    assertEquals("{\"path\":\"" + nothing + "\"}\n", json.out());
+  }
+
+  @Test
+  void quietPrintsNothingAndAMatchOutweighsAnError() {
+    Path missing = dir.resolve("missing.txt");
+    for (String[] options : new String[][] {{"-q"}, {"--quiet"}, {"--silent"}, {"-q", "-l"}, {"-q", "--json"},
+        {"-c", "-q"}, {"-q", "-L"}}) {
+      CliRun run = run(concat(options, "-e", "he", dir.toString()));
+      assertEquals(0, run.status(), List.of(options) + ": " + run.err());
+      assertEquals("", run.out() + run.err(), List.of(options).toString());
+    }
+    CliRun matchAndError = run("-q", "-e", "he", missing.toString(), dir.toString());
+    assertEquals(0, matchAndError.status(), "grep -q: a match is the answer even after an error");
+    assertEquals("vyre scan: " + missing + ": No such file or directory\n", matchAndError.err());
+    assertEquals(2, run("-q", "-e", "absent", missing.toString(), dir.toString()).status());
+    assertEquals(1, run("-q", "-e", "absent", dir.toString()).status());
+  }
+
+  @Test
+  void quietStopsAtTheFirstFileWithAMatch() throws IOException {
+    for (int i = 0; i < 50; i++) {
+      Files.writeString(dir.resolve("sub/many-" + (100 + i)), "he ".repeat(1000));
+    }
+    CliRun run = run("-q", "--verbose", "--buffers", "1", "--chunk-size", "256", "--task-size", "256", "-e", "he",
+        dir.resolve("sub").toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals("", run.out());
+    assertTrue(run.err().contains("vyre scan: 52 file(s), 150022 bytes; chunks of 256"), run.err());
+    assertTrue(run.err().contains("vyre scan: 1 file(s), "), "scanned one file, not all 52: " + run.err());
+  }
+
+  @Test
+  void noMessagesKeepsQuietAboutMissingAndUnreadableFilesButNotTheStatus() throws IOException {
+    Path missing = dir.resolve("missing.txt");
+    CliRun run = run("-s", "-e", "sells", missing.toString(), "/dev/null", a.toString());
+    assertEquals(2, run.status());
+    assertEquals(a + ":4:sells\n", run.out());
+    assertEquals("", run.err());
+    CliRun quiet = run("--no-messages", "-q", "-e", "sells", missing.toString(), a.toString());
+    assertEquals(0, quiet.status());
+    assertEquals("", quiet.out() + quiet.err());
+    Path locked = Files.writeString(dir.resolve("locked.txt"), "sells");
+    Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
+    Assumptions.assumeFalse(Files.isReadable(locked), "running as root: every file is readable");
+    CliRun unreadable = run("-s", "-e", "sells", locked.toString(), a.toString());
+    assertEquals(2, unreadable.status());
+    assertEquals(a + ":4:sells\n", unreadable.out());
+    assertEquals("", unreadable.err());
+  }
+
+  /** -m counts matches, not lines as grep does: "she sells sea shells" is one line with two matches of "s". */
+  @Test
+  void maxCountReportsTheFirstMatchesOfEachFileAndCapsTheCount() throws IOException {
+    CliRun lines = run("-m", "2", "-e", "he", "-e", "she", dir.toString());
+    assertEquals(0, lines.status(), lines.err());
+    assertEquals(a + ":0:she\n" + a + ":1:he\n" + c + ":1:she\n" + c + ":2:he\n", lines.out());
+    CliRun counts = run("--max-count=1", "-c", "-e", "he", dir.toString());
+    assertEquals(a + ":1\n" + c + ":1\n" + dir.resolve("sub/nothing.txt") + ":0\n", counts.out());
+    CliRun json = run("-m", "1", "--json", "-e", "sea", "-e", "shells", a.toString());
+    assertEquals(1, json.out().lines().count(), json.out());
+    assertEquals(10, Json.MAPPER.readTree(json.out()).get("offset").asLong());
+    CliRun unlimited = run("-m", "-1", "-c", "-e", "he", a.toString());
+    assertEquals(a + ":2\n", unlimited.out());
+  }
+
+  /** As grep: -m 0 reads nothing and exits 1, missing files and all; with -L every file is listed. */
+  @Test
+  void maxCountZeroMatchesNothing() {
+    Path missing = dir.resolve("missing.txt");
+    CliRun run = run("-m", "0", "-e", "he", missing.toString(), dir.toString());
+    assertEquals(1, run.status());
+    assertEquals("", run.out() + run.err());
+    CliRun listed = run("-m", "0", "-L", "-e", "he", a.toString(), c.toString());
+    assertEquals(1, listed.status());
+    assertEquals(a + "\n" + c + "\n", listed.out());
+    CliRun bad = run("-m", "x", "-e", "he", a.toString());
+    assertEquals(2, bad.status());
+    assertTrue(bad.err().contains("--max-count"), bad.err());
+  }
+
+  @Test
+  void includeExcludeAndExcludeDirSkipByBaseNameAndNamedPathsByName() throws IOException {
+    Files.createDirectories(dir.resolve(".git"));
+    Files.writeString(dir.resolve(".git/he"), "he");
+    Path nothing = dir.resolve("sub/nothing.txt");
+    assertEquals(a + "\n" + nothing + "\n", run("-L", "--include=*.txt", "-e", "absent", dir.toString()).out());
+    assertEquals(a + "\n" + nothing + "\n",
+        run("-L", "--include", "*.txt", "--exclude-dir=.git", "-e", "absent", dir.toString()).out());
+    assertEquals(dir.resolve(".git/he") + "\n" + c + "\n",
+        run("-l", "--exclude=*.txt", "-e", "he", dir.toString()).out());
+    assertEquals(a + "\n", run("-l", "--exclude-dir=sub", "--exclude-dir=.*", "-e", "he", dir.toString()).out());
+    CliRun named = run("-l", "--exclude=*.txt", "--exclude-dir=sub", "-e", "he", a.toString(), dir.resolve("sub")
+        .toString(), c.toString());
+    assertEquals(0, named.status(), named.err());
+    assertEquals(c + "\n", named.out(), "a.txt and sub are skipped by name; c.log is not");
+    CliRun namedFile = run("-l", "--exclude=*.txt", "-e", "he", c.toString());
+    assertEquals(c + "\n", namedFile.out());
+  }
+
+  @Test
+  void listedPathsThatAreNotUtf8ComeOutExactly() throws Exception {
+    Path odd = Files.createDirectory(dir.resolve("odd"));
+    Process sh = new ProcessBuilder("sh", "-c", "printf key > \"$1/$(printf 'n\\377.bin')\"", "sh", odd.toString())
+        .inheritIO().start();
+    assertEquals(0, sh.waitFor());
+    byte[] name = concat(odd.toString().getBytes(StandardCharsets.UTF_8), new byte[] {'/', 'n', (byte) 0xFF, '.', 'b',
+        'i', 'n'});
+    ByteArrayOutputStream listed = new ByteArrayOutputStream();
+    CliRun run = CliRun.withStdout(listed, "scan", "--backend=reference", "-l", "--include=n?.bin", "-e", "key",
+        odd.toString());
+    assertEquals(0, run.status(), run.err());
+    assertArrayEquals(concat(name, new byte[] {'\n'}), listed.toByteArray());
+    CliRun json = run("-l", "--json", "-e", "key", odd.toString());
+    JsonNode object = Json.MAPPER.readTree(json.out());
+    assertEquals(new String(name, StandardCharsets.UTF_8), object.get("path").asText());
+    assertArrayEquals(name, Base64.getDecoder().decode(object.get("path_bytes").asText()));
+  }
+
+  private static String[] concat(String[] first, String... rest) {
+    String[] all = Arrays.copyOf(first, first.length + rest.length);
+    System.arraycopy(rest, 0, all, first.length, rest.length);
+    return all;
   }
 }

@@ -24,7 +24,7 @@ class ScanOutputTest {
 
   private ScanOutput output(ScanOutput.Format format) throws IOException {
     return new ScanOutput(new BufferedOutputStream(stdout, 1 << 16), new PrintStream(stderr, true, StandardCharsets.UTF_8),
-        PatternSet.fromArguments(List.of("he"), false), format);
+        PatternSet.fromArguments(List.of("he"), false), format, false, Long.MAX_VALUE, false);
   }
 
   private static FileResult result(String path, long... starts) {
@@ -32,7 +32,7 @@ class ScanOutputTest {
     for (long start : starts) {
       hits.add(start, 0);
     }
-    return new FileResult(new ScanFile(Path.of(path), 100), 0, starts.length, hits, null);
+    return new FileResult(new ScanFile(Path.of(path), 100), 0, starts.length, hits, null, false);
   }
 
   @Test
@@ -53,6 +53,9 @@ class ScanOutputTest {
             {"path":"a","offset":3,"pattern_id":0,"pattern":"he"}
             {"path":"b","offset":7,"pattern_id":0,"pattern":"he"}
             """;
+        case PATHS -> "a\nb\n";
+        case JSON_PATHS -> "{\"path\":\"a\"}\n{\"path\":\"b\"}\n";
+        case QUIET -> "";
       }, kept, format.name());
       output.file(result("c", 1));
       output.close();
@@ -72,9 +75,9 @@ class ScanOutputTest {
     hits.add(0, 0);
     hits.add(5, 1);
     hits.add(9, 2);
-    FileResult result = new FileResult(new ScanFile(Path.of("f"), 100), 0, 3, hits, null);
+    FileResult result = new FileResult(new ScanFile(Path.of("f"), 100), 0, 3, hits, null, false);
     try (ScanOutput output = new ScanOutput(stdout, new PrintStream(stderr, true, StandardCharsets.UTF_8), patterns,
-        ScanOutput.Format.JSON)) {
+        ScanOutput.Format.JSON, false, Long.MAX_VALUE, false)) {
       output.file(result);
     }
     assertEquals("""
@@ -84,10 +87,29 @@ class ScanOutputTest {
         """, stdout.toString(StandardCharsets.UTF_8), "an encoded surrogate is not UTF-8 either");
     stdout.reset();
     try (ScanOutput output = new ScanOutput(stdout, new PrintStream(stderr, true, StandardCharsets.UTF_8), patterns,
-        ScanOutput.Format.LINES)) {
+        ScanOutput.Format.LINES, false, Long.MAX_VALUE, false)) {
       output.file(result);
     }
     assertArrayEquals(new byte[] {'f', ':', '0', ':', 'k', (byte) 0xFF, '\n', 'f', ':', '5', ':', (byte) 0xC3,
         (byte) 0xA9, '\n', 'f', ':', '9', ':', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '\n'}, stdout.toByteArray());
+  }
+
+  /**
+   * -s leaves out the errors of files that could not be opened or read, not a limit of the scan's;
+   * -L lists no file that failed, since one not read to its end is not known to have no match.
+   */
+  @Test
+  void noMessagesKeepsLimitErrorsAndFilesWithoutMatchSkipsFailedFiles() throws IOException {
+    FileResult unreadable = new FileResult(new ScanFile(Path.of("u"), 1), 0, 0, null, "Permission denied", true);
+    FileResult limited = new FileResult(new ScanFile(Path.of("l"), 1), 1, 0, null, "too many matches", false);
+    FileResult clean = new FileResult(new ScanFile(Path.of("c"), 1), 2, 0, null, null, false);
+    try (ScanOutput output = new ScanOutput(stdout, new PrintStream(stderr, true, StandardCharsets.UTF_8),
+        PatternSet.fromArguments(List.of("he"), false), ScanOutput.Format.PATHS, true, Long.MAX_VALUE, true)) {
+      output.file(unreadable);
+      output.file(limited);
+      output.file(clean);
+    }
+    assertEquals("c\n", stdout.toString(StandardCharsets.UTF_8));
+    assertEquals("vyre scan: l: too many matches\n", stderr.toString(StandardCharsets.UTF_8));
   }
 }

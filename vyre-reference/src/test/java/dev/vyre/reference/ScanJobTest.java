@@ -291,6 +291,7 @@ class ScanJobTest {
     assertEquals(2, outcome.summary().failedFiles());
     assertEquals("read failed at offset 0: Is a directory", results.get(0).error());
     assertEquals("No such file or directory", results.get(1).error());
+    assertTrue(results.get(0).unreadable() && results.get(1).unreadable(), "what grep -s keeps quiet about");
     assertNull(results.get(2).error());
     assertEquals(0, results.get(2).matches());
     assertEquals(List.of(new Hit(3, 3, 0)), hitsOf(results.get(3)));
@@ -329,6 +330,41 @@ class ScanJobTest {
         ScanOptions.defaults().withKeepHits(false), List.of(new ScanFile(file, 9))).results().getFirst();
     assertNull(result.hits());
     assertEquals(6, result.matches());
+    });
+  }
+
+  /**
+   * A sink that has its answer stops the run: nothing more is passed, and the buffers in flight and
+   * the files open come back, so that stopping again and again leaks no io_uring file slot (64) and
+   * a later run scans everything.
+   */
+  @Example
+  void aStoppedRunPassesNothingMoreAndLeavesTheJobWhole() throws Exception {
+    inTempDir(dir -> {
+    List<ScanFile> files = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      Path path = Files.writeString(dir.resolve("f-" + i), "needle ".repeat(50));
+      files.add(new ScanFile(path, Files.size(path)));
+    }
+    try (ScanJob job = new ScanJob(kernel(), AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("needle"),
+        false)), new ScanOptions(64, 16, 4, false))) {
+      for (int round = 0; round < 100; round++) {
+        List<FileResult> passed = new ArrayList<>();
+        ScanSummary stopped = job.run(files, result -> {
+          passed.add(result);
+          job.stop();
+        });
+        assertEquals(1, passed.size(), "round " + round);
+        assertEquals(new ScanSummary(1, 0, stopped.bytes(), 50, 0, stopped.nanos()), stopped);
+        assertTrue(stopped.bytes() < 40 * 350L, "the run ended early: " + stopped);
+      }
+      List<FileResult> all = new ArrayList<>();
+      ScanSummary whole = job.run(files, all::add);
+      assertEquals(new ScanSummary(40, 0, 40 * 350L, 40 * 50, 0, whole.nanos()), whole);
+      for (int i = 0; i < 40; i++) {
+        assertEquals(i, all.get(i).inputId());
+      }
+    }
     });
   }
 }

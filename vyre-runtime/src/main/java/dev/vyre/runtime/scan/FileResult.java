@@ -6,8 +6,10 @@ package dev.vyre.runtime.scan;
  * null when it was). A file that failed part-way keeps the matches found before the failure.
  *
  * @param inputId the input id its hit records carried: its position in the job's file list
+ * @param unreadable the error is the file's own: it could not be opened or read (what grep -s keeps
+ *     quiet about), not a limit of the scan
  */
-public record FileResult(ScanFile file, int inputId, long matches, HitList hits, String error) {
+public record FileResult(ScanFile file, int inputId, long matches, HitList hits, String error, boolean unreadable) {
 
   public boolean failed() {
     return error != null;

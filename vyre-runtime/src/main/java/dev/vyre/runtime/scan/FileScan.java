@@ -13,6 +13,8 @@ final class FileScan {
   final HitList hits;
   long matches;
   String error;
+  /** The error is an open or read failure (see {@link FileResult#unreadable()}). */
+  boolean unreadable;
   /** The chunk reader's handle while the file is open, else -1. */
   int handle = -1;
   long nextChunk;
@@ -45,6 +47,14 @@ final class FileScan {
     }
   }
 
+  /** Records the first failure, an open or read failure. */
+  void failUnreadable(String reason) {
+    if (error == null) {
+      error = reason;
+      unreadable = true;
+    }
+  }
+
   boolean moreToRead() {
     return error == null && nextChunk < reads.chunkCount();
   }
@@ -58,6 +68,6 @@ final class FileScan {
     if (hits != null) {
       hits.sort();
     }
-    return new FileResult(file, inputId, matches, hits, error);
+    return new FileResult(file, inputId, matches, hits, error, unreadable);
   }
 }

@@ -72,6 +72,7 @@ public final class ScanJob implements AutoCloseable {
   private List<ScanFile> files;
   private int nextFile;
   private FileScan current;
+  private boolean stopping;
 
   /**
    * Validates and uploads the table (DEVICE), allocates the chunk buffers (HOST_MAPPED) and their
@@ -139,8 +140,18 @@ public final class ScanJob implements AutoCloseable {
   }
 
   /**
+   * Ends the current run early, for a sink that has its answer ({@code vyre scan -q} at its first
+   * match): no more reads start, the chunks in flight are scanned and their buffers freed, open files
+   * are closed, and no further file reaches the sink. Call it from the sink, i.e. the run's thread.
+   */
+  public void stop() {
+    stopping = true;
+  }
+
+  /**
    * Scans {@code targets} and passes each file's result to {@code sink}, in the order given; a
-   * file that cannot be read is passed with its error and the job goes on.
+   * file that cannot be read is passed with its error and the job goes on. After {@link #stop()}
+   * the summary counts the files passed so far.
    *
    * @throws PipelineException when a task faulted or the kernel stopped finishing tasks; a job
    *     whose run threw is closed, not run again
@@ -179,11 +190,13 @@ public final class ScanJob implements AutoCloseable {
     readNanos = copyNanos = taskNanos = hitNanos = publishNanos = 0;
     failedFiles = 0;
     matches = 0;
+    stopping = false;
     int idleRounds = 0;
     long idleSince = 0;
+    int passed = 0;
     while (true) {
       readIntoFreeBuffers();
-      passFinishedFiles(sink);
+      passed += passFinishedFiles(sink);
       if (reader.inFlight() == 0 && scanning.isEmpty() && copying.isEmpty()) {
         break;
       }
@@ -197,17 +210,38 @@ public final class ScanJob implements AutoCloseable {
       }
       idle(idleRounds++, idleSince, now);
     }
-    return new ScanSummary(targets.size(), failedFiles, bytesScanned, matches, rescans, System.nanoTime() - started);
+    if (stopping) {
+      dropUnfinished();
+    }
+    return new ScanSummary(passed, failedFiles, bytesScanned, matches, rescans, System.nanoTime() - started);
   }
 
-  /** Hands every file whose chunks are all done to the sink, in the order the files were given. */
-  private void passFinishedFiles(Consumer<FileResult> sink) {
-    while (!pending.isEmpty() && pending.peek().finished()) {
+  /**
+   * Hands every file whose chunks are all done to the sink, in the order the files were given, until
+   * the sink stops the run; returns how many it passed.
+   */
+  private int passFinishedFiles(Consumer<FileResult> sink) {
+    int passed = 0;
+    while (!stopping && !pending.isEmpty() && pending.peek().finished()) {
       FileResult result = pending.poll().result();
       failedFiles += result.failed() ? 1 : 0;
       matches += result.matches();
+      passed++;
       sink.accept(result);
     }
+    return passed;
+  }
+
+  /** After a stop, with no read in flight: closes the files left open and forgets the unpassed ones. */
+  private void dropUnfinished() {
+    for (FileScan file : pending) {
+      if (file.handle >= 0) {
+        reader.closeFile(file.handle);
+        file.handle = -1;
+      }
+    }
+    pending.clear();
+    current = null;
   }
 
   /**
@@ -261,9 +295,9 @@ public final class ScanJob implements AutoCloseable {
     }
   }
 
-  /** Starts a read into every free buffer while chunks are left, opening files as needed. */
+  /** Starts a read into every free buffer while chunks are left, opening files as needed, until a stop. */
   private void readIntoFreeBuffers() {
-    while (!free.isEmpty()) {
+    while (!stopping && !free.isEmpty()) {
       FileScan file = fileWithChunksLeft();
       if (file == null) {
         return;
@@ -291,7 +325,7 @@ public final class ScanJob implements AutoCloseable {
         try {
           current.handle = reader.openFile(current.file.path());
         } catch (PipelineException e) {
-          current.fail(FileErrors.reason(e));
+          current.failUnreadable(FileErrors.reason(e));
         }
       }
     }
@@ -311,10 +345,11 @@ public final class ScanJob implements AutoCloseable {
     FileScan file = slot.file;
     file.readsInFlight--;
     if (read.failed()) {
-      file.fail("read failed at offset " + slot.chunk.readOffset() + ": " + FileErrors.reason(read.error()));
+      file.failUnreadable("read failed at offset " + slot.chunk.readOffset() + ": " + FileErrors.reason(read.error()));
     }
     closeIfRead(file);
-    if (file.error != null) {
+    // After a stop nothing more is passed on, so a chunk read is not worth scanning.
+    if (file.error != null || stopping) {
       release(slot);
       return;
     }

@@ -16,7 +16,8 @@ import java.util.List;
  * named on the command line is followed if it is a symbolic link; directories are walked
  * recursively, in name order so that output is reproducible, without following the symbolic links
  * found inside them; only regular files are scanned. What cannot be found or listed is a
- * {@link Problem}, reported and skipped.
+ * {@link Problem}, reported and skipped. A {@link ScanFilter} skips files and directories by name,
+ * as grep's {@code --include}, {@code --exclude} and {@code --exclude-dir} do.
  *
  * @param files the regular files, in walk order
  * @param problems paths that could not be scanned, with grep-style reasons
@@ -37,6 +38,15 @@ public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
 
   /** Walks {@code roots} in order. */
   public static ScanTargets walk(List<Path> roots) {
+    return walk(roots, ScanFilter.NONE);
+  }
+
+  /**
+   * Walks {@code roots} in order, skipping what {@code filter} skips. A root that does not exist is
+   * a problem even when the filter would skip it, as in grep. The empty path, the current directory
+   * scanned for want of a PATH, is never skipped (grep: {@code --exclude-dir=.} with no PATH).
+   */
+  public static ScanTargets walk(List<Path> roots, ScanFilter filter) {
     ScanTargets targets = new ScanTargets(new ArrayList<>(), new ArrayList<>());
     for (Path root : roots) {
       BasicFileAttributes attributes;
@@ -46,23 +56,26 @@ public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
         targets.problems.add(new Problem(root, reason(e)));
         continue;
       }
-      targets.visit(root, attributes, true);
+      if (!root.toString().isEmpty() && filter.skips(root, attributes.isDirectory(), true)) {
+        continue;
+      }
+      targets.visit(root, attributes, true, filter);
     }
     return new ScanTargets(List.copyOf(targets.files), List.copyOf(targets.problems));
   }
 
-  private void visit(Path path, BasicFileAttributes attributes, boolean named) {
+  private void visit(Path path, BasicFileAttributes attributes, boolean named, ScanFilter filter) {
     if (attributes.isRegularFile()) {
       files.add(new ScanFile(path, attributes.size()));
     } else if (attributes.isDirectory()) {
-      walkDirectory(path);
+      walkDirectory(path, filter);
     } else if (named) {
       // Pipes and devices have no size to plan chunks by; inside a directory grep -r skips them too.
       problems.add(new Problem(path, "not a regular file or directory (vyre scan reads files, not pipes or devices)"));
     }
   }
 
-  private void walkDirectory(Path directory) {
+  private void walkDirectory(Path directory, ScanFilter filter) {
     List<Path> entries = new ArrayList<>();
     try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
       stream.forEach(entries::add);
@@ -72,10 +85,15 @@ public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
     }
     entries.sort(null);
     for (Path entry : entries) {
+      BasicFileAttributes attributes;
       try {
-        visit(entry, Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS), false);
+        attributes = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       } catch (IOException e) {
         problems.add(new Problem(entry, reason(e)));
+        continue;
+      }
+      if (!filter.skips(entry.getFileName(), attributes.isDirectory(), false)) {
+        visit(entry, attributes, false, filter);
       }
     }
   }

@@ -51,4 +51,30 @@ class ScanTargetsTest {
             "not a regular file or directory (vyre scan reads files, not pipes or devices)"),
         new ScanTargets.Problem(dangling, "No such file or directory")), targets.problems());
   }
+
+  @Test
+  void aFilterSkipsFilesAndDirectoriesByBaseNameWhileWalkingAndNamedOnesByName() throws IOException {
+    Path txt = Files.writeString(dir.resolve("a.txt"), "1");
+    Files.writeString(dir.resolve("b.log"), "1");
+    Files.createDirectories(dir.resolve("sub/deep"));
+    Path deep = Files.writeString(dir.resolve("sub/deep/c.txt"), "1");
+    Files.createDirectories(dir.resolve("skip"));
+    Files.writeString(dir.resolve("skip/d.txt"), "1");
+    ScanFilter filter = ScanFilter.NONE.include("*.txt").excludeDirectory("skip");
+    assertEquals(List.of(new ScanFile(txt, 1), new ScanFile(deep, 1)), ScanTargets.walk(List.of(dir), filter).files());
+    assertEquals(List.of(), ScanTargets.walk(List.of(dir.resolve("skip")), filter).files(), "a named directory too");
+    assertEquals(List.of(), ScanTargets.walk(List.of(dir.resolve("b.log")), filter).files(), "a named file too");
+  }
+
+  @Test
+  void aMissingPathIsAProblemEvenWhenExcludedAndTheImplicitCurrentDirectoryIsNeverSkipped() {
+    Path missing = dir.resolve("missing.txt");
+    ScanTargets targets = ScanTargets.walk(List.of(missing), ScanFilter.NONE.exclude("*.txt"));
+    assertEquals(List.of(new ScanTargets.Problem(missing, "No such file or directory")), targets.problems());
+    ScanFilter everything = ScanFilter.NONE.excludeDirectory("*");
+    assertEquals(List.of(), ScanTargets.walk(List.of(Path.of(".")), everything).files());
+    // Surefire runs in the module's directory: its pom.xml is found, its directories are skipped.
+    assertEquals(List.of(Path.of("pom.xml")),
+        ScanTargets.walk(List.of(Path.of("")), everything).files().stream().map(ScanFile::path).toList());
+  }
 }
