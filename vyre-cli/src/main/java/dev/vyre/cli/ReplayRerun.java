@@ -256,20 +256,12 @@ final class ReplayRerun {
       json.put("never_ended_count", unended.size());
       ArrayNode never = json.putArray("never_ended");
       for (Unended task : unended.subList(0, Math.min(SHOWN, unended.size()))) {
-        ObjectNode entry = never.addObject();
-        entry.put("task", task.task());
-        entry.put("record", task.record());
-        entry.put("opcode", Integer.toUnsignedLong(task.opcode()));
-        entry.put("opcode_name", Opcodes.name(task.opcode()));
+        taskEntry(never, task.task(), task.record(), task.opcode());
       }
       json.put("task_difference_count", taskDifferences.size());
       ArrayNode taskArray = json.putArray("task_differences");
       for (TaskDifference d : taskDifferences.subList(0, Math.min(SHOWN, taskDifferences.size()))) {
-        ObjectNode entry = taskArray.addObject();
-        entry.put("task", d.task());
-        entry.put("record", d.record());
-        entry.put("opcode", Integer.toUnsignedLong(d.opcode()));
-        entry.put("opcode_name", Opcodes.name(d.opcode()));
+        ObjectNode entry = taskEntry(taskArray, d.task(), d.record(), d.opcode());
         entry.put("expected", d.expected().name());
         if (d.got() == null) {
           entry.putNull("got");
@@ -287,6 +279,16 @@ final class ReplayRerun {
         entry.put("got", Integer.toUnsignedLong(d.got()));
       }
       return json;
+    }
+
+    /** A task's line in a JSON list: where it was in the program and the log, and its opcode. */
+    private static ObjectNode taskEntry(ArrayNode list, int task, int record, int opcode) {
+      ObjectNode entry = list.addObject();
+      entry.put("task", task);
+      entry.put("record", record);
+      entry.put("opcode", Integer.toUnsignedLong(opcode));
+      entry.put("opcode_name", Opcodes.name(opcode));
+      return entry;
     }
   }
 }
