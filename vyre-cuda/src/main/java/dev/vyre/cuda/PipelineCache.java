@@ -4,12 +4,17 @@ import dev.vyre.cuda.ffm.Nvrtc;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,11 +22,18 @@ import java.util.List;
 /**
  * vyre's pipeline cache: compiled CUBIN on disk under a content hash of source, options and
  * device, so a warm start skips NVRTC. Each entry carries the SHA-256 of its payload; an entry
- * that fails the check (truncated, corrupted) is deleted and rebuilt.
+ * that fails the check (truncated, corrupted) is deleted and rebuilt. Bounded as vyre bounds it
+ * (vyre-driver-cuda.md §1.7): at most 256 entries and 256 MiB unless {@code VYRE_PIPELINE_CACHE_ENTRIES}
+ * or {@code VYRE_PIPELINE_CACHE_BYTES} say otherwise; a new entry evicts the least recently used
+ * ones (a hit marks an entry used by its modification time, so several processes sharing the
+ * directory agree without a lock file).
  */
 public final class PipelineCache {
 
   private static final byte[] MAGIC = "VYREPC01".getBytes(StandardCharsets.US_ASCII);
+  private static final String SUFFIX = ".cubin";
+  static final long DEFAULT_MAX_ENTRIES = 256;
+  static final long DEFAULT_MAX_BYTES = 256L << 20;
 
   /** How a lookup went, for logs and tests. */
   public enum Outcome { HIT, MISS, REBUILT_CORRUPT }
@@ -30,9 +42,40 @@ public final class PipelineCache {
   public record Entry(byte[] cubin, Outcome outcome, Path file) {}
 
   private final Path directory;
+  private final long maxEntries;
+  private final long maxBytes;
 
+  /** A cache in {@code directory} with the limits of the environment (or vyre's defaults). */
   public PipelineCache(Path directory) {
+    this(directory, limit("VYRE_PIPELINE_CACHE_ENTRIES", DEFAULT_MAX_ENTRIES), limit("VYRE_PIPELINE_CACHE_BYTES", DEFAULT_MAX_BYTES));
+  }
+
+  PipelineCache(Path directory, long maxEntries, long maxBytes) {
     this.directory = directory;
+    this.maxEntries = maxEntries;
+    this.maxBytes = maxBytes;
+  }
+
+  /** A positive whole number from {@code variable}; anything else warns and keeps the default, as vyre does. */
+  static long limit(String variable, long fallback) {
+    return parseLimit(variable, System.getenv(variable), fallback);
+  }
+
+  static long parseLimit(String variable, String value, long fallback) {
+    if (value == null || value.isBlank()) {
+      return fallback;
+    }
+    try {
+      long parsed = Long.parseLong(value.strip());
+      if (parsed > 0) {
+        return parsed;
+      }
+    } catch (NumberFormatException e) {
+      // warned below
+    }
+    System.err.println("vyre: " + variable + "=" + value + " is not a positive whole number; the pipeline cache keeps its"
+        + " default of " + fallback + ". Fix: set it to a positive number or unset it");
+    return fallback;
   }
 
   /**
@@ -83,11 +126,12 @@ public final class PipelineCache {
 
   /** The cached image for this key, from {@code compile} on a miss or a corrupt entry (tests pass a fake compiler). */
   Entry getOrCompile(String key, java.util.function.Supplier<byte[]> compile) {
-    Path file = directory.resolve(key + ".cubin");
+    Path file = directory.resolve(key + SUFFIX);
     Outcome outcome = Outcome.MISS;
     if (Files.isRegularFile(file)) {
       byte[] payload = read(file);
       if (payload != null) {
+        markUsed(file);
         return new Entry(payload, Outcome.HIT, file);
       }
       outcome = Outcome.REBUILT_CORRUPT;
@@ -101,7 +145,60 @@ public final class PipelineCache {
     }
     byte[] cubin = compile.get();
     write(file, cubin);
+    evictBeyondLimits(file);
     return new Entry(cubin, outcome, file);
+  }
+
+  /** A hit makes the entry the most recently used: eviction goes by modification time. */
+  private static void markUsed(Path file) {
+    try {
+      Files.setLastModifiedTime(file, FileTime.from(Instant.now()));
+    } catch (IOException e) {
+      // A read-only cache still serves hits; it only evicts less well.
+    }
+  }
+
+  /**
+   * Deletes the least recently used entries until at most {@code maxEntries} remain and they hold
+   * at most {@code maxBytes}; never {@code keep}, the entry just written. Another process may
+   * delete or add entries meanwhile: an entry that is gone already is skipped, and a process
+   * reading an entry deleted under it still reads it (an unlinked file stays readable).
+   */
+  private void evictBeyondLimits(Path keep) {
+    record Cached(Path file, long bytes, FileTime used) {}
+    List<Cached> entries = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "*" + SUFFIX)) {
+      for (Path file : files) {
+        try {
+          BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+          if (attributes.isRegularFile()) {
+            entries.add(new Cached(file, attributes.size(), attributes.lastModifiedTime()));
+          }
+        } catch (IOException e) {
+          // gone meanwhile
+        }
+      }
+    } catch (IOException e) {
+      return;
+    }
+    long count = entries.size();
+    long bytes = entries.stream().mapToLong(Cached::bytes).sum();
+    entries.sort(Comparator.comparing(Cached::used));
+    for (Cached oldest : entries) {
+      if (count <= maxEntries && bytes <= maxBytes) {
+        return;
+      }
+      if (oldest.file().equals(keep)) {
+        continue;
+      }
+      try {
+        Files.deleteIfExists(oldest.file());
+      } catch (IOException e) {
+        // another process may hold the directory read-only for us; count it as gone anyway
+      }
+      count--;
+      bytes -= oldest.bytes();
+    }
   }
 
   /** The verified payload, or null when the entry is malformed. */
