@@ -48,11 +48,22 @@ public final class PublishPathProbe {
   private static void print(String name, int round, long[][] trips) {
     long[] rt = trips[0];
     long[] publish = trips[1];
+    // Episodes: blocks of 2,000 trips in which most publishes took over a microsecond (in order, before sorting).
+    int slow = 0;
+    int episodeBlocks = 0;
+    for (int block = 0; block + 2_000 <= publish.length; block += 2_000) {
+      int slowInBlock = 0;
+      for (int i = block; i < block + 2_000; i++) {
+        slowInBlock += publish[i] > 1_000 ? 1 : 0;
+      }
+      slow += slowInBlock;
+      episodeBlocks += slowInBlock > 1_000 ? 1 : 0;
+    }
     Arrays.sort(rt);
     Arrays.sort(publish);
-    System.out.printf("%-10s round %d  rt p50 %.2f p99 %.2f min %.2f  publish p50 %.2f p99 %.2f us%n", name, round,
-        rt[rt.length / 2] / 1e3, rt[(int) (rt.length * 0.99)] / 1e3, rt[0] / 1e3, publish[publish.length / 2] / 1e3,
-        publish[(int) (publish.length * 0.99)] / 1e3);
+    System.out.printf("%-10s round %d  rt p50 %.2f p99 %.2f min %.2f  publish p50 %.2f p99 %.2f us  publishes > 1 us %d,"
+        + " episode blocks %d of %d%n", name, round, rt[rt.length / 2] / 1e3, rt[(int) (rt.length * 0.99)] / 1e3, rt[0] / 1e3,
+        publish[publish.length / 2] / 1e3, publish[(int) (publish.length * 0.99)] / 1e3, slow, episodeBlocks, publish.length / 2_000);
   }
 
   private static long[][] megakernel(int samples) {
