@@ -439,10 +439,20 @@ __device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, un
   } else if (opcode == VYRE_OP_PACKED_SLOT) {
     r = vyre_packed(a, slot, args);
   } else {
-    // Outer metrics are counted per warp by the caller; continuations re-run the handler here.
+    // Outer metrics are counted per warp by the caller; continuations re-run the handler here,
+    // backing off between runs: one that waits for something else (the host, another task) must
+    // not hold its lane hot, nor the kernel past SHUTDOWN (read from the host's word: the scout,
+    // which mirrors it, may be the lane waiting here). Stopped, the slot stays YIELD/REQUEUE.
     r = vyre_dispatch(a, slot, opcode, args, args[0], args[1], args[2], false);
+    unsigned backoff_ns = 0;
     while (r == (vyre_result)VYRE_STATUS_YIELD || r == (vyre_result)VYRE_STATUS_REQUEUE) {
       vyre_add(a, VYRE_CTL_CONTINUATION_COUNT, 1u);
+      if (backoff_ns != 0) {
+        if (vyre_load_gpu(&a.state->abort)) __trap();
+        if (vyre_load_gpu(&a.state->shutdown) || vyre_read(a, VYRE_CTL_SHUTDOWN)) break;
+        __nanosleep(backoff_ns);
+      }
+      backoff_ns = backoff_ns == 0 ? 32u : (backoff_ns * 2u > a.worker_idle_ns ? a.worker_idle_ns : backoff_ns * 2u);
       r = vyre_dispatch(a, slot, opcode, args, args[0], args[1], args[2], false);
     }
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.MegakernelBuilder;
 import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.ShutdownReport;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.spi.UserOpcode;
@@ -135,6 +136,31 @@ class BuiltinSemanticsTest {
     assertEquals(FaultReason.RESOURCE_OUT_OF_RANGE, run(Task.of(Opcodes.DFA_STEP, 0, 0)).fault(),
         "DFA_STEP runs (DfaStepOpcodeTest); with no resources registered its handles name nothing");
     assertEquals(FaultReason.UNKNOWN_OPCODE, run(Task.of(0x100, 0)).fault());
+  }
+
+  @Test
+  void aTaskThatYieldsForeverHoldsUpNeitherOtherTasksNorShutdown() throws Exception {
+    UserOpcode forever = UserOpcode.both(0x101, "forever", slot -> SlotLayout.STATUS_YIELD, "status = VYRE_STATUS_YIELD;");
+    start(forever);
+    long yielding = kernel.publish(0, Priority.NORMAL, 0x101);
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (word(ControlLayout.CONTINUATION_COUNT) == 0) {
+      assertTrue(System.nanoTime() < deadline, "the yielding task never ran");
+      Thread.sleep(1);
+    }
+    // Published behind it, so it retires only after it: watch its effect instead of its future.
+    kernel.publish(0, Priority.NORMAL, Opcodes.ATOMIC_ADD, 1, 170);
+    while (word(170) != 1) {
+      assertTrue(System.nanoTime() < deadline, "a task behind the yielding one never ran");
+      Thread.sleep(1);
+    }
+    long started = System.nanoTime();
+    ShutdownReport report = kernel.shutdown(Duration.ofSeconds(5));
+    assertTrue(System.nanoTime() - started < Duration.ofSeconds(5).toNanos(), "shutdown did not wait for the yielding task");
+    assertTrue(report.exitedCleanly(), "the kernel exited on SHUTDOWN, not by abort");
+    ShutdownReport.InFlight left = report.inFlight().getFirst();
+    assertEquals(yielding, left.ticket());
+    assertEquals(SlotStatus.YIELD, left.status(), "still a continuation when the kernel stopped");
   }
 
   @Test
