@@ -74,6 +74,9 @@
 
 #define VYRE_DEBUG_RECORD_WORDS 4u
 #define VYRE_EXPRESS_LINES 8u
+// Continuations a kernel holds for idle workers; past that, a lane re-runs its own (backing off).
+#define VYRE_CONTINUATION_CAPACITY 256u
+
 #ifndef VYRE_EXPRESS_HELPERS
 #define VYRE_EXPRESS_HELPERS 1u
 #endif
@@ -111,12 +114,19 @@ struct VyreDeviceState {
   unsigned abort;                                  // set by the host (device memset): every warp traps
   unsigned shutdown;                               // scout's mirror of control[0]
   unsigned hot;                                    // 1 while the scout polls without sleeping (the express helper polls too)
-  unsigned line1_pad[28];
+  unsigned continuations;                          // slots waiting in the continuation queue (idle workers take them)
+  unsigned line1_pad[27];
   // Line 2: the tenant table's mirror and the warp count.
   unsigned tenant_base;                            // mirror of control[2]
   unsigned tenant_mask[VYRE_MAX_TENANTS];          // mirror of the mask table
   unsigned live_warps;                             // warps still in their loop
   unsigned line2_pad;
+  // The continuation queue: slots whose handler finished YIELD or REQUEUE, taken again by idle
+  // workers (a bounded multi-producer, multi-consumer ring; a cell's tag is 2 * lap while free for
+  // that lap and 2 * lap + 1 once it holds a slot, so zeroed memory starts it empty).
+  unsigned long long continuation_head, continuation_tail;
+  unsigned continuation_tag[VYRE_CONTINUATION_CAPACITY];
+  unsigned continuation_slot[VYRE_CONTINUATION_CAPACITY];
   // Built with -DVYRE_TRACE only (vyre.cuda.trace): where a task's time goes on the device, in
   // globaltimer ns, summed over tasks: work seen -> claimed and slot in hand -> run -> counters
   // added -> status stored (a single task stores first: its `counted` includes the store); and for
@@ -127,9 +137,9 @@ struct VyreDeviceState {
   unsigned long long trace_sum[7];                 // seen->start, start->ran, ran->counted, counted->stored, poll, issue->data, stored->issue
   unsigned long long trace_count[3];               // tasks traced, polls traced, tasks run from express copies
 };
-// CudaSession allocates 480 bytes, writes abort at byte 132 and reads the trace from byte 384
+// CudaSession allocates 2,544 bytes, writes abort at byte 132 and reads the trace from byte 2,448
 // (NVRTC has no offsetof; the fields above are laid out without implicit padding).
-static_assert(sizeof(VyreDeviceState) == 480, "VyreDeviceState must stay 480 bytes (CudaSession.DEVICE_STATE_BYTES)");
+static_assert(sizeof(VyreDeviceState) == 2544, "VyreDeviceState must stay 2,544 bytes (CudaSession.DEVICE_STATE_BYTES)");
 
 struct VyreKernelArgs {
   unsigned* control;        // host-mapped: host-written words, and the mirror of the rest
@@ -439,22 +449,9 @@ __device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, un
   } else if (opcode == VYRE_OP_PACKED_SLOT) {
     r = vyre_packed(a, slot, args);
   } else {
-    // Outer metrics are counted per warp by the caller; continuations re-run the handler here,
-    // backing off between runs: one that waits for something else (the host, another task) must
-    // not hold its lane hot, nor the kernel past SHUTDOWN (read from the host's word: the scout,
-    // which mirrors it, may be the lane waiting here). Stopped, the slot stays YIELD/REQUEUE.
+    // Outer metrics are counted per warp by the caller; a continuation (YIELD, REQUEUE) goes back
+    // to the caller, which stores it and queues the slot (vyre_continue).
     r = vyre_dispatch(a, slot, opcode, args, args[0], args[1], args[2], false);
-    unsigned backoff_ns = 0;
-    while (r == (vyre_result)VYRE_STATUS_YIELD || r == (vyre_result)VYRE_STATUS_REQUEUE) {
-      vyre_add(a, VYRE_CTL_CONTINUATION_COUNT, 1u);
-      if (backoff_ns != 0) {
-        if (vyre_load_gpu(&a.state->abort)) __trap();
-        if (vyre_load_gpu(&a.state->shutdown) || vyre_read(a, VYRE_CTL_SHUTDOWN)) break;
-        __nanosleep(backoff_ns);
-      }
-      backoff_ns = backoff_ns == 0 ? 32u : (backoff_ns * 2u > a.worker_idle_ns ? a.worker_idle_ns : backoff_ns * 2u);
-      r = vyre_dispatch(a, slot, opcode, args, args[0], args[1], args[2], false);
-    }
   }
   if (r < 0) {
     *fault_out = (unsigned)(-r);
@@ -542,6 +539,102 @@ __device__ __forceinline__ void vyre_store_statuses(const VyreKernelArgs& a, boo
   }
 }
 
+// Queues slot `slot`, whose YIELD or REQUEUE status is stored, for an idle worker; false when the
+// queue is full. The status and the arguments written back before it reach the host before the
+// slot can be taken: the worker that takes it stores the next status after this one.
+__device__ bool vyre_queue_continuation(const VyreKernelArgs& a, unsigned slot) {
+  VyreDeviceState* s = a.state;
+  if (atomicAdd(&s->continuations, 1u) >= VYRE_CONTINUATION_CAPACITY) {
+    atomicSub(&s->continuations, 1u);
+    return false;
+  }
+  __threadfence_system();
+  unsigned long long ticket = atomicAdd(&s->continuation_tail, 1ull);
+  unsigned cell = (unsigned)(ticket % VYRE_CONTINUATION_CAPACITY);
+  unsigned lap = (unsigned)(ticket / VYRE_CONTINUATION_CAPACITY);
+  // The count kept this cell's last slot taken, or being taken: wait for its taker to free it.
+  while (vyre_load_gpu(&s->continuation_tag[cell]) != 2u * lap) __nanosleep(32);
+  s->continuation_slot[cell] = slot;
+  __threadfence();
+  atomicExch(&s->continuation_tag[cell], 2u * lap + 1u);
+  return true;
+}
+
+// Takes a queued continuation's slot; -1 when none is ready.
+__device__ int vyre_take_continuation(const VyreKernelArgs& a) {
+  VyreDeviceState* s = a.state;
+  while (true) {
+    unsigned long long head = *(volatile unsigned long long*)&s->continuation_head;
+    unsigned cell = (unsigned)(head % VYRE_CONTINUATION_CAPACITY);
+    unsigned lap = (unsigned)(head / VYRE_CONTINUATION_CAPACITY);
+    if (vyre_load_gpu(&s->continuation_tag[cell]) != 2u * lap + 1u) return -1;
+    if (atomicCAS(&s->continuation_head, head, head + 1ull) == head) {
+      __threadfence();
+      unsigned slot = vyre_load_gpu(&s->continuation_slot[cell]);
+      __threadfence();
+      atomicExch(&s->continuation_tag[cell], 2u * lap + 2u);
+      atomicSub(&s->continuations, 1u);
+      return (int)slot;
+    }
+  }
+}
+
+// A continuation's re-run, kept out of line: the dispatch inlined into every caller made the
+// kernel's compile three times longer (NVRTC compiles it at each new set of user opcodes).
+__device__ __noinline__ unsigned vyre_execute_slot_again(const VyreKernelArgs& a, unsigned slot, unsigned* words) {
+  unsigned opcode, tenant, fault;
+  return vyre_execute_slot(a, slot, words, -1, &opcode, &tenant, &fault);
+}
+
+// A lane's slot finished YIELD or REQUEUE (its status and arguments stored): count it and queue it
+// for an idle worker, so that neither this warp (the scout's, perhaps) nor the tasks behind it
+// wait for it. With the queue full the lane re-runs it in place, backing off between runs, and
+// leaves it as it is once the kernel is shutting down (SHUTDOWN read from the host's word: the
+// scout, which mirrors it, may be this lane).
+__device__ __noinline__ void vyre_continue(const VyreKernelArgs& a, unsigned slot, unsigned* words) {
+  unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
+  unsigned backoff_ns = 32;
+  while (true) {
+    vyre_add(a, VYRE_CTL_CONTINUATION_COUNT, 1u);
+    if (vyre_queue_continuation(a, slot)) return;
+    if (vyre_load_gpu(&a.state->abort)) __trap();
+    if (vyre_load_gpu(&a.state->shutdown) || vyre_read(a, VYRE_CTL_SHUTDOWN)) return;
+    __nanosleep(backoff_ns);
+    backoff_ns = backoff_ns * 2u > a.worker_idle_ns ? a.worker_idle_ns : backoff_ns * 2u;
+    unsigned status = vyre_execute_slot_again(a, slot, words);
+    if (status != VYRE_STATUS_YIELD && status != VYRE_STATUS_REQUEUE) {
+      if (status == VYRE_STATUS_DONE) atomicAdd(a.dcontrol + VYRE_CTL_DONE_COUNT, 1u);
+      if (status == VYRE_STATUS_FAULT) atomicAdd(a.dcontrol + VYRE_CTL_FAULT_COUNT, 1u);
+      vyre_store_sys(base, status);
+      return;
+    }
+    for (unsigned w = 4; w < VYRE_SLOT_WORDS; w++) base[w] = words[w];
+    vyre_store_sys(base, status);
+  }
+}
+
+// Runs a queued continuation once more, on one lane: the slot as the last run left it (arguments
+// included), its outcome counted (it was claimed and metered when it first ran), queued again if
+// it yields again.
+__device__ __noinline__ void vyre_run_continuation_on_lane(const VyreKernelArgs& a, unsigned slot) {
+  unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
+  unsigned words[VYRE_SLOT_WORDS];
+  for (unsigned q = 0; q < 4u; q++) {
+    uint4 v = __ldcv(reinterpret_cast<const uint4*>(base) + q);
+    words[4 * q] = v.x; words[4 * q + 1] = v.y; words[4 * q + 2] = v.z; words[4 * q + 3] = v.w;
+  }
+  unsigned status = vyre_execute_slot_again(a, slot, words);
+  if (status == VYRE_STATUS_YIELD || status == VYRE_STATUS_REQUEUE) {
+    for (unsigned w = 4; w < VYRE_SLOT_WORDS; w++) base[w] = words[w];
+    vyre_store_sys(base, status);
+    vyre_continue(a, slot, words);
+    return;
+  }
+  if (status == VYRE_STATUS_DONE) atomicAdd(a.dcontrol + VYRE_CTL_DONE_COUNT, 1u);
+  if (status == VYRE_STATUS_FAULT) atomicAdd(a.dcontrol + VYRE_CTL_FAULT_COUNT, 1u);
+  vyre_store_sys(base, status);
+}
+
 // Finishes the lanes in `ready` (one claimed slot each, its words in `words`): executes, adds the
 // warp's counters with fire-and-forget device atomics (the scout re-syncs the mirror) and stores
 // the statuses. A batch stores them last. A single task (every express task) stores its status
@@ -558,6 +651,12 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
 #ifdef VYRE_TRACE
   unsigned long long t_ran = vyre_globaltimer();
 #endif
+  bool continuation = mine && (status == VYRE_STATUS_YIELD || status == VYRE_STATUS_REQUEUE);
+  if (continuation) {
+    // The arguments are the continuation's state: back into the slot, ahead of its status.
+    unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
+    for (unsigned w = 4; w < VYRE_SLOT_WORDS; w++) base[w] = words[w];
+  }
   bool single = (ready & (ready - 1u)) == 0u;
   if (single) vyre_store_statuses(a, mine, slot, status, opcode);
   bool metered = mine && fault != (unsigned)VYRE_FAULT_TENANT && opcode < VYRE_METERED_OPCODES;
@@ -587,6 +686,7 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
   unsigned long long t_counted = vyre_globaltimer();
 #endif
   if (!single) vyre_store_statuses(a, mine, slot, status, opcode);
+  if (continuation) vyre_continue(a, slot, words);
 #ifdef VYRE_TRACE
   if (mine) {
     unsigned long long t_stored = vyre_globaltimer();
@@ -599,6 +699,16 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
     *(volatile unsigned long long*)&a.state->trace_stored = t_stored;
   }
 #endif
+}
+
+// An idle worker takes a queued continuation and runs it on its lane 0; false when none was queued.
+__device__ bool vyre_run_continuation(const VyreKernelArgs& a, unsigned lane) {
+  int taken = -1;
+  if (lane == 0) {
+    taken = vyre_take_continuation(a);
+    if (taken >= 0) vyre_run_continuation_on_lane(a, (unsigned)taken);
+  }
+  return __shfl_sync(0xFFFFFFFFu, taken, 0) >= 0;
 }
 
 // One warp claims a batch (lane 0) and runs it, one slot per lane, as its tickets are
@@ -1036,8 +1146,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
   } else if (blockIdx.x >= 1u && blockIdx.x <= VYRE_EXPRESS_HELPERS && threadIdx.x < 32u) {
     vyre_express_helper(a, lane, offsets);
   } else {
-    // An idle worker polls the wake line only (wake, abort, shutdown in one load) and tries to
-    // claim when the scout bumped `wake`, or while its last batch found work. A wake it misses
+    // An idle worker polls the wake line only (wake, abort, shutdown in one load, and the queued
+    // continuations) and tries to claim when the scout bumped `wake`, or while its last batch found work. A wake it misses
     // costs parallelism, never a task: the scout runs batches itself while work waits.
     unsigned sleep_ns = 0, seen_wake = 0;
     bool busy = true;
@@ -1052,6 +1162,11 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
           sleep_ns = 0;
           continue;
         }
+      }
+      // Continuations wait for idle workers (the count shares the wake line, so this load hits it).
+      if (vyre_load_gpu(&s->continuations) != 0u && vyre_run_continuation(a, lane)) {
+        sleep_ns = 0;
+        continue;
       }
       sleep_ns = sleep_ns == 0 ? 32 : (sleep_ns * 2 > a.worker_idle_ns ? a.worker_idle_ns : sleep_ns * 2);
       __nanosleep(sleep_ns);

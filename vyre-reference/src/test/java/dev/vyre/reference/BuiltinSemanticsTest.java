@@ -164,6 +164,33 @@ class BuiltinSemanticsTest {
   }
 
   @Test
+  void tasksThatYieldForeverLeaveTheKernelServingOthers() throws Exception {
+    // Several at once, so that whichever warps take them (on CUDA the scout and its express helper
+    // run lone tasks themselves), the kernel must go on taking new work.
+    UserOpcode forever = UserOpcode.both(0x101, "forever", slot -> SlotLayout.STATUS_YIELD, "status = VYRE_STATUS_YIELD;");
+    start(forever);
+    for (int i = 0; i < 4; i++) {
+      kernel.publish(0, Priority.NORMAL, 0x101);
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      while (word(ControlLayout.CONTINUATION_COUNT) == 0) {
+        assertTrue(System.nanoTime() < deadline, "the yielding task never ran");
+        Thread.sleep(1);
+      }
+    }
+    // Nothing behind the yielding tasks retires (tickets retire in order): stay within the 64 slots.
+    for (int i = 1; i <= 50; i++) {
+      kernel.publish(0, Priority.NORMAL, Opcodes.ATOMIC_ADD, 1, 170);
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      while (word(170) != i) {
+        assertTrue(System.nanoTime() < deadline, "task " + i + " behind the yielding ones never ran");
+        Thread.onSpinWait();
+      }
+    }
+    assertEquals(4, kernel.shutdown(Duration.ofSeconds(5)).inFlight().stream()
+        .filter(slot -> slot.status() == SlotStatus.YIELD).count());
+  }
+
+  @Test
   void userHandlerCanYieldAndIsRunAgain() throws Exception {
     UserOpcode countdown = UserOpcode.both(0x100, "countdown", slot -> {
       int left = slot.arg(0);
