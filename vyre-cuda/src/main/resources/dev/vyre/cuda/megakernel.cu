@@ -1146,9 +1146,10 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
   } else if (blockIdx.x >= 1u && blockIdx.x <= VYRE_EXPRESS_HELPERS && threadIdx.x < 32u) {
     vyre_express_helper(a, lane, offsets);
   } else {
-    // An idle worker polls the wake line only (wake, abort, shutdown in one load, and the queued
-    // continuations) and tries to claim when the scout bumped `wake`, or while its last batch found work. A wake it misses
-    // costs parallelism, never a task: the scout runs batches itself while work waits.
+    // An idle worker polls the wake line only (wake, abort, shutdown in one load, then the queued
+    // continuations) and tries to claim when the scout bumped `wake`, or while its last batch found
+    // work. A wake it misses costs parallelism, never a task: the scout runs batches itself while
+    // work waits.
     unsigned sleep_ns = 0, seen_wake = 0;
     bool busy = true;
     while (true) {
