@@ -162,20 +162,12 @@ public final class RerunSidecar implements AutoCloseable {
 
   /** Forces everything written so far to the storage device (fsync). */
   public synchronized void sync() {
-    try {
-      channel.force(true);
-    } catch (IOException e) {
-      throw ReplayLogException.io("sync", path.toString(), e);
-    }
+    ReplayFiles.sync(channel, path);
   }
 
   @Override
   public synchronized void close() {
-    try {
-      channel.close();
-    } catch (IOException e) {
-      throw ReplayLogException.io("close", path.toString(), e);
-    }
+    ReplayFiles.close(channel, path);
   }
 
   private void writeHeader(FinalState end) {
@@ -185,14 +177,7 @@ public final class RerunSidecar implements AutoCloseable {
   }
 
   private void write(ByteBuffer buffer, long position) {
-    try {
-      long at = position;
-      while (buffer.hasRemaining()) {
-        at += channel.write(buffer, at);
-      }
-    } catch (IOException e) {
-      throw ReplayLogException.io("write", path.toString(), e);
-    }
+    ReplayFiles.write(channel, path, buffer, position);
   }
 
   // ---------------------------------------------------------------- reading

@@ -204,11 +204,7 @@ public final class RingLog implements AutoCloseable {
 
   /** Forces everything appended so far to the storage device (fsync). */
   public synchronized void sync() {
-    try {
-      channel.force(true);
-    } catch (IOException e) {
-      throw ReplayLogException.io("sync", path.toString(), e);
-    }
+    ReplayFiles.sync(channel, path);
   }
 
   // ---------------------------------------------------------------- replaying
@@ -266,11 +262,7 @@ public final class RingLog implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    try {
-      channel.close();
-    } catch (IOException e) {
-      throw ReplayLogException.io("close", path.toString(), e);
-    }
+    ReplayFiles.close(channel, path);
   }
 
   // ---------------------------------------------------------------- file access
@@ -284,14 +276,7 @@ public final class RingLog implements AutoCloseable {
   }
 
   private static void write(FileChannel channel, Path path, ByteBuffer buffer, long position) {
-    try {
-      long at = position;
-      while (buffer.hasRemaining()) {
-        at += channel.write(buffer, at);
-      }
-    } catch (IOException e) {
-      throw ReplayLogException.io("write", path.toString(), e);
-    }
+    ReplayFiles.write(channel, path, buffer, position);
   }
 
   /** Fills {@code buffer} from {@code position}; {@code Truncated} when the file ends first (it should be {@code expectedLength}). */
