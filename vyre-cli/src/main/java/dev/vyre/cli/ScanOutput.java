@@ -90,8 +90,11 @@ final class ScanOutput implements AutoCloseable {
     try {
       switch (format) {
         case COUNT -> {
-          out.write(PathBytes.of(result.file().path()));
-          out.write((":" + matches + "\n").getBytes(StandardCharsets.US_ASCII));
+          // As grep -c: a file that could not be opened has no count, one that failed part-way its count so far.
+          if (!result.openFailed()) {
+            out.write(PathBytes.of(result.file().path()));
+            out.write((":" + matches + "\n").getBytes(StandardCharsets.US_ASCII));
+          }
         }
         case LINES -> lines(PathBytes.of(result.file().path()), result.hits());
         case JSON -> jsonLines(JsonText.of(PathBytes.of(result.file().path())), result.hits());

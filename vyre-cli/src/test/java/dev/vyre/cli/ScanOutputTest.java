@@ -32,7 +32,7 @@ class ScanOutputTest {
     for (long start : starts) {
       hits.add(start, 0);
     }
-    return new FileResult(new ScanFile(Path.of(path), 100), 0, starts.length, hits, null, false);
+    return new FileResult(new ScanFile(Path.of(path), 100), 0, starts.length, hits, null, false, false);
   }
 
   @Test
@@ -75,7 +75,7 @@ class ScanOutputTest {
     hits.add(0, 0);
     hits.add(5, 1);
     hits.add(9, 2);
-    FileResult result = new FileResult(new ScanFile(Path.of("f"), 100), 0, 3, hits, null, false);
+    FileResult result = new FileResult(new ScanFile(Path.of("f"), 100), 0, 3, hits, null, false, false);
     try (ScanOutput output = new ScanOutput(stdout, new PrintStream(stderr, true, StandardCharsets.UTF_8), patterns,
         ScanOutput.Format.JSON, false, Long.MAX_VALUE, false)) {
       output.file(result);
@@ -100,9 +100,9 @@ class ScanOutputTest {
    */
   @Test
   void noMessagesKeepsLimitErrorsAndFilesWithoutMatchSkipsFailedFiles() throws IOException {
-    FileResult unreadable = new FileResult(new ScanFile(Path.of("u"), 1), 0, 0, null, "Permission denied", true);
-    FileResult limited = new FileResult(new ScanFile(Path.of("l"), 1), 1, 0, null, "too many matches", false);
-    FileResult clean = new FileResult(new ScanFile(Path.of("c"), 1), 2, 0, null, null, false);
+    FileResult unreadable = new FileResult(new ScanFile(Path.of("u"), 1), 0, 0, null, "Permission denied", true, true);
+    FileResult limited = new FileResult(new ScanFile(Path.of("l"), 1), 1, 0, null, "too many matches", false, false);
+    FileResult clean = new FileResult(new ScanFile(Path.of("c"), 1), 2, 0, null, null, false, false);
     try (ScanOutput output = new ScanOutput(stdout, new PrintStream(stderr, true, StandardCharsets.UTF_8),
         PatternSet.fromArguments(List.of("he"), false), ScanOutput.Format.PATHS, true, Long.MAX_VALUE, true)) {
       output.file(unreadable);
@@ -111,5 +111,21 @@ class ScanOutputTest {
     }
     assertEquals("c\n", stdout.toString(StandardCharsets.UTF_8));
     assertEquals("vyre scan: l: too many matches\n", stderr.toString(StandardCharsets.UTF_8));
+  }
+
+  /** As grep -c: no count for a file that could not be opened, its count so far for one that failed part-way. */
+  @Test
+  void countPrintsNoLineForAFileThatCouldNotBeOpened() throws IOException {
+    FileResult unopened = new FileResult(new ScanFile(Path.of("u"), 1), 0, 0, null, "Permission denied", true, true);
+    FileResult cutShort = new FileResult(new ScanFile(Path.of("r"), 1), 1, 2, null, "read failed at offset 0: Input/output error",
+        true, false);
+    try (ScanOutput output = new ScanOutput(stdout, new PrintStream(stderr, true, StandardCharsets.UTF_8),
+        PatternSet.fromArguments(List.of("he"), false), ScanOutput.Format.COUNT, false, Long.MAX_VALUE, false)) {
+      output.file(unopened);
+      output.file(cutShort);
+    }
+    assertEquals("r:2\n", stdout.toString(StandardCharsets.UTF_8));
+    assertEquals("vyre scan: u: Permission denied\nvyre scan: r: read failed at offset 0: Input/output error\n",
+        stderr.toString(StandardCharsets.UTF_8));
   }
 }

@@ -8,8 +8,10 @@ package dev.vyre.runtime.scan;
  * @param inputId the input id its hit records carried: its position in the job's file list
  * @param unreadable the error is the file's own: it could not be opened or read (what grep -s keeps
  *     quiet about), not a limit of the scan
+ * @param openFailed it could not even be opened (grep -c prints no count for such a file)
  */
-public record FileResult(ScanFile file, int inputId, long matches, HitList hits, String error, boolean unreadable) {
+public record FileResult(ScanFile file, int inputId, long matches, HitList hits, String error, boolean unreadable,
+    boolean openFailed) {
 
   public boolean failed() {
     return error != null;

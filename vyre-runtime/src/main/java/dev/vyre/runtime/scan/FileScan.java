@@ -15,6 +15,8 @@ final class FileScan {
   String error;
   /** The error is an open or read failure (see {@link FileResult#unreadable()}). */
   boolean unreadable;
+  /** The error is an open failure (see {@link FileResult#openFailed()}). */
+  boolean openFailed;
   /** The chunk reader's handle while the file is open, else -1. */
   int handle = -1;
   long nextChunk;
@@ -55,6 +57,14 @@ final class FileScan {
     }
   }
 
+  /** Records that the file could not be opened. */
+  void failToOpen(String reason) {
+    if (error == null) {
+      failUnreadable(reason);
+      openFailed = true;
+    }
+  }
+
   boolean moreToRead() {
     return error == null && nextChunk < reads.chunkCount();
   }
@@ -68,6 +78,6 @@ final class FileScan {
     if (hits != null) {
       hits.sort();
     }
-    return new FileResult(file, inputId, matches, hits, error, unreadable);
+    return new FileResult(file, inputId, matches, hits, error, unreadable, openFailed);
   }
 }

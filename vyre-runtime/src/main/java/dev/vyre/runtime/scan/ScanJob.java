@@ -325,7 +325,7 @@ public final class ScanJob implements AutoCloseable {
         try {
           current.handle = reader.openFile(current.file.path());
         } catch (PipelineException e) {
-          current.failUnreadable(FileErrors.reason(e));
+          current.failToOpen(FileErrors.reason(e));
         }
       }
     }
