@@ -586,53 +586,50 @@ __device__ __noinline__ unsigned vyre_execute_slot_again(const VyreKernelArgs& a
   return vyre_execute_slot(a, slot, words, -1, &opcode, &tenant, &fault);
 }
 
+// Stores what a continuation's run left in slot `slot`: a YIELD or REQUEUE with the handler's
+// arguments (its state) ahead of it, true; or a final status, counted (the run was claimed and
+// metered when it first ran), false.
+__device__ bool vyre_store_continuation_run(const VyreKernelArgs& a, unsigned slot, const unsigned* words, unsigned status) {
+  unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
+  bool again = status == VYRE_STATUS_YIELD || status == VYRE_STATUS_REQUEUE;
+  if (again) {
+    for (unsigned w = 4; w < VYRE_SLOT_WORDS; w++) base[w] = words[w];
+  } else if (status == VYRE_STATUS_DONE) {
+    atomicAdd(a.dcontrol + VYRE_CTL_DONE_COUNT, 1u);
+  } else if (status == VYRE_STATUS_FAULT) {
+    atomicAdd(a.dcontrol + VYRE_CTL_FAULT_COUNT, 1u);
+  }
+  vyre_store_sys(base, status);
+  return again;
+}
+
 // A lane's slot finished YIELD or REQUEUE (its status and arguments stored): count it and queue it
 // for an idle worker, so that neither this warp (the scout's, perhaps) nor the tasks behind it
 // wait for it. With the queue full the lane re-runs it in place, backing off between runs, and
 // leaves it as it is once the kernel is shutting down (SHUTDOWN read from the host's word: the
 // scout, which mirrors it, may be this lane).
 __device__ __noinline__ void vyre_continue(const VyreKernelArgs& a, unsigned slot, unsigned* words) {
-  unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
   unsigned backoff_ns = 32;
-  while (true) {
+  do {
     vyre_add(a, VYRE_CTL_CONTINUATION_COUNT, 1u);
     if (vyre_queue_continuation(a, slot)) return;
     if (vyre_load_gpu(&a.state->abort)) __trap();
     if (vyre_load_gpu(&a.state->shutdown) || vyre_read(a, VYRE_CTL_SHUTDOWN)) return;
     __nanosleep(backoff_ns);
     backoff_ns = backoff_ns * 2u > a.worker_idle_ns ? a.worker_idle_ns : backoff_ns * 2u;
-    unsigned status = vyre_execute_slot_again(a, slot, words);
-    if (status != VYRE_STATUS_YIELD && status != VYRE_STATUS_REQUEUE) {
-      if (status == VYRE_STATUS_DONE) atomicAdd(a.dcontrol + VYRE_CTL_DONE_COUNT, 1u);
-      if (status == VYRE_STATUS_FAULT) atomicAdd(a.dcontrol + VYRE_CTL_FAULT_COUNT, 1u);
-      vyre_store_sys(base, status);
-      return;
-    }
-    for (unsigned w = 4; w < VYRE_SLOT_WORDS; w++) base[w] = words[w];
-    vyre_store_sys(base, status);
-  }
+  } while (vyre_store_continuation_run(a, slot, words, vyre_execute_slot_again(a, slot, words)));
 }
 
-// Runs a queued continuation once more, on one lane: the slot as the last run left it (arguments
-// included), its outcome counted (it was claimed and metered when it first ran), queued again if
-// it yields again.
+// Runs a queued continuation once more, on one lane, from the slot as its last run left it
+// (arguments included); queued again if it yields again.
 __device__ __noinline__ void vyre_run_continuation_on_lane(const VyreKernelArgs& a, unsigned slot) {
-  unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
+  const uint4* base = reinterpret_cast<const uint4*>(a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS);
   unsigned words[VYRE_SLOT_WORDS];
   for (unsigned q = 0; q < 4u; q++) {
-    uint4 v = __ldcv(reinterpret_cast<const uint4*>(base) + q);
+    uint4 v = __ldcv(base + q);
     words[4 * q] = v.x; words[4 * q + 1] = v.y; words[4 * q + 2] = v.z; words[4 * q + 3] = v.w;
   }
-  unsigned status = vyre_execute_slot_again(a, slot, words);
-  if (status == VYRE_STATUS_YIELD || status == VYRE_STATUS_REQUEUE) {
-    for (unsigned w = 4; w < VYRE_SLOT_WORDS; w++) base[w] = words[w];
-    vyre_store_sys(base, status);
-    vyre_continue(a, slot, words);
-    return;
-  }
-  if (status == VYRE_STATUS_DONE) atomicAdd(a.dcontrol + VYRE_CTL_DONE_COUNT, 1u);
-  if (status == VYRE_STATUS_FAULT) atomicAdd(a.dcontrol + VYRE_CTL_FAULT_COUNT, 1u);
-  vyre_store_sys(base, status);
+  if (vyre_store_continuation_run(a, slot, words, vyre_execute_slot_again(a, slot, words))) vyre_continue(a, slot, words);
 }
 
 // Finishes the lanes in `ready` (one claimed slot each, its words in `words`): executes, adds the
