@@ -59,7 +59,7 @@ final class CudaSession implements KernelSession {
   private static final long HOST_MAPPED_FLAG = 1L << 63;
   private static final int RESOURCE_CAPACITY = 4096;
   private static final long RESOURCE_ENTRY_BYTES = 16;
-  static final long KERNEL_ARGS_BYTES = 96;
+  static final long KERNEL_ARGS_BYTES = 112;
   private static final int SCOUT_IDLE_NS = Integer.getInteger("vyre.cuda.scoutIdleNs", 50_000);
   private static final int SCOUT_HOT_NS = Integer.getInteger("vyre.cuda.scoutHotNs", 2_000_000);
   private static final int WORKER_IDLE_NS = Integer.getInteger("vyre.cuda.workerIdleNs", 1_000);
@@ -81,6 +81,8 @@ final class CudaSession implements KernelSession {
   /** The PRINTF log lives on the device: its cursor is an atomic. */
   private final long deviceDebugLog;
   private final long resourceTable;
+  /** Which task owns each IO slot (megakernel.cu vyre_io_read): device memory, since the kernel CASes it. */
+  private final long ioOwners;
   /** One allocated resource: its device-visible address, size, and host view (mapped ones only). */
   private record Resource(long devicePointer, long byteSize, MemorySegment host) {}
 
@@ -142,6 +144,7 @@ final class CudaSession implements KernelSession {
       this.deviceDebugLog = releasedDevice(debug.byteSize(), true);
       this.deviceState = releasedDevice(DEVICE_STATE_BYTES, true);
       this.resourceTable = releasedDevice(RESOURCE_CAPACITY * RESOURCE_ENTRY_BYTES, true);
+      this.ioOwners = releasedDevice(IoQueueLayout.IO_SLOT_COUNT * 4L, true);
       int perSm = driver.maxActiveBlocksPerSm(function, BLOCK_SIZE);
       if (perSm < 1) {
         throw PipelineException.backend("the megakernel cannot be resident with " + BLOCK_SIZE + " threads per block. Fix: report this with `vyre doctor` output");
@@ -439,6 +442,8 @@ final class CudaSession implements KernelSession {
     args.set(JAVA_INT, 80, WORKER_IDLE_NS);
     args.set(JAVA_INT, 84, SCOUT_HOT_NS);
     args.set(JAVA_LONG, 88, driver.devicePointer(memory.express()));
+    args.set(JAVA_LONG, 96, driver.devicePointer(memory.ioQueue()));
+    args.set(JAVA_LONG, 104, ioOwners);
     MemorySegment params = views.allocate(ADDRESS);
     params.set(ADDRESS, 0, args);
     if (cooperative) {

@@ -35,6 +35,14 @@
 #define VYRE_STATUS_YIELD 5u
 #define VYRE_STATUS_REQUEUE 6u
 #define VYRE_STATUS_FAULT 7u
+#define VYRE_STATUS_EMPTY 0u
+
+#define VYRE_IO_SLOTS 64u
+#define VYRE_IO_SLOT_WORDS 8u
+#define VYRE_IO_STATUS_WORD 6u
+#define VYRE_IO_OP_READ 1u
+#define VYRE_IO_OK 0x10u
+#define VYRE_IO_ERROR 0x11u
 
 #define VYRE_CTL_SHUTDOWN 0u
 #define VYRE_CTL_DONE_COUNT 1u
@@ -156,6 +164,8 @@ struct VyreKernelArgs {
   unsigned worker_idle_ns;  // longest worker sleep while idle (device-memory polling only)
   unsigned scout_hot_ns;    // after the last doorbell change the scout polls without sleeping this long
   const uint4* express;     // host-mapped: ExpressLayout, VYRE_EXPRESS_LINES lines per ring slot
+  unsigned* io_queue;       // host-mapped: IoQueueLayout, VYRE_IO_SLOTS request slots
+  unsigned* io_owner;       // device memory: 1 while a task owns that IO slot (vyre_io_read .. vyre_io_release)
 };
 
 __device__ __forceinline__ unsigned vyre_load_sys(const unsigned* p) {
@@ -1190,10 +1200,54 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
   }
 }
 
+// ---- Reads a task asks for (docs/PROTOCOL.md; SlotContext.ioRead/ioStatus/ioRelease in Java) ----
+// A handler asks the host for `bytes` bytes of IO source `source` at `offset`, read into the start
+// of resource `destination`, then yields until vyre_io_status says OK or ERROR and releases the
+// slot. Which task owns an IO slot is kept in device memory (atomics on mapped host memory are not
+// allowed here); the owner alone writes a request and PUBLISHED, the host pump CLAIMED and then OK
+// or ERROR, the owner EMPTY. Out of line, as the continuation paths: NVRTC's time grows with
+// every inlined copy.
+
+// Publishes a READ in a free IO slot and returns the slot, or -1 while all are taken.
+__device__ __noinline__ int vyre_io_read(const VyreKernelArgs& a, unsigned source, unsigned destination,
+                                         unsigned long long offset, unsigned bytes, unsigned tag) {
+  for (unsigned k = 0; k < VYRE_IO_SLOTS; k++) {
+    if (vyre_load_gpu(a.io_owner + k) != 0u || atomicCAS(a.io_owner + k, 0u, 1u) != 0u) continue;
+    __threadfence();  // the last owner's EMPTY comes before this request
+    volatile unsigned* request = a.io_queue + k * VYRE_IO_SLOT_WORDS;
+    request[0] = VYRE_IO_OP_READ;
+    request[1] = source;
+    request[2] = destination;
+    request[3] = (unsigned)offset;
+    request[4] = (unsigned)(offset >> 32);
+    request[5] = bytes;
+    request[7] = tag;
+    vyre_store_sys(a.io_queue + k * VYRE_IO_SLOT_WORDS + VYRE_IO_STATUS_WORD, VYRE_STATUS_PUBLISHED);
+    return (int)k;
+  }
+  return -1;
+}
+
+// PUBLISHED or CLAIMED while the host works on it, then VYRE_IO_OK (the bytes are in the
+// resource: this load is an acquire) or VYRE_IO_ERROR; VYRE_IO_ERROR for a bad slot number.
+__device__ __noinline__ unsigned vyre_io_status(const VyreKernelArgs& a, unsigned io_slot) {
+  if (io_slot >= VYRE_IO_SLOTS) return VYRE_IO_ERROR;
+  return vyre_load_sys(a.io_queue + io_slot * VYRE_IO_SLOT_WORDS + VYRE_IO_STATUS_WORD);
+}
+
+// Hands a finished IO slot back for the next request.
+__device__ __noinline__ void vyre_io_release(const VyreKernelArgs& a, unsigned io_slot) {
+  if (io_slot >= VYRE_IO_SLOTS) return;
+  vyre_store_sys(a.io_queue + io_slot * VYRE_IO_SLOT_WORDS + VYRE_IO_STATUS_WORD, VYRE_STATUS_EMPTY);
+  __threadfence();
+  atomicExch(a.io_owner + io_slot, 0u);
+}
+
 // User opcodes: CUDA C bodies compiled into the kernel (the JIT path). Each body sees `a`
 // (VyreKernelArgs), `slot`, `op` and `args[12]` (writable; continuations keep state there), and
 // sets `status`. Control words are changed through vyre_add(a, word, delta), vyre_write(a, word,
-// value) and read through vyre_read(a, word); resources through a.resources[handle].
+// value) and read through vyre_read(a, word); resources through a.resources[handle]; reads from
+// the host through vyre_io_read, vyre_io_status and vyre_io_release.
 __device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, bool* handled) {
   (void)slot; (void)args;
   int status = VYRE_STATUS_DONE;

@@ -40,8 +40,9 @@ public final class PublishPathProbe {
     int rounds = argv.length > 1 ? Integer.parseInt(argv[1]) : 3;
     for (int round = 1; round <= rounds; round++) {
       print("megakernel", round, megakernel(samples));
-      print("raw", round, bare(samples, true));
-      print("wire", round, bare(samples, false));
+      for (Path path : Path.values()) {
+        print(path.name().toLowerCase(java.util.Locale.ROOT), round, bare(samples, path));
+      }
     }
   }
 
@@ -88,8 +89,21 @@ public final class PublishPathProbe {
     }
   }
 
-  /** A bare session fed one NOP at a time: {@code raw} stores as the C++ lab host, else through RingPublisher and ExpressLayout. */
-  private static long[][] bare(int samples, boolean raw) {
+  /** How a bare session's publish is written. */
+  private enum Path {
+    /** Raw stores as the C++ lab host: slot, express copy, full fence, doorbell CAS. */
+    RAW,
+    /** Through RingPublisher and ExpressLayout, then full fence and doorbell CAS. */
+    WIRE,
+    /** Raw stores, full fence, the doorbell by a release store (no locked instruction on the control line). */
+    FENCE,
+    /** Raw stores and the doorbell by a release store: no locked instruction at all (one publisher only). */
+    PLAIN
+  }
+
+  /** A bare session fed one NOP at a time, published as {@code path} says. */
+  private static long[][] bare(int samples, Path path) {
+    boolean raw = path != Path.WIRE;
     int[] offsets = {0, 0, 0, SLOTS, SLOTS, SLOTS};
     try (KernelSession session = new CudaBackend().open(new KernelSpec(SLOTS, offsets, 1, 16, List.of(), 0))) {
       KernelMemory memory = session.memory();
@@ -138,9 +152,16 @@ public final class PublishPathProbe {
           VarHandle.releaseFence();
           ExpressLayout.write(express, ring, slot, stamp);
         }
-        VarHandle.fullFence();
-        int current = Words.getVolatile(control, bell);
-        Words.compareAndSet(control, bell, current, i + 1);
+        if (path == Path.RAW || path == Path.WIRE) {
+          VarHandle.fullFence();
+          int current = Words.getVolatile(control, bell);
+          Words.compareAndSet(control, bell, current, i + 1);
+        } else {
+          if (path == Path.FENCE) {
+            VarHandle.fullFence();
+          }
+          Words.setRelease(control, bell, i + 1);
+        }
         long published = System.nanoTime();
         int status;
         while ((status = Words.getAcquire(ring, base)) != SlotLayout.STATUS_DONE) {
@@ -150,7 +171,9 @@ public final class PublishPathProbe {
         }
         long end = System.nanoTime();
         ExpressLayout.clear(express, slot);
-        VarHandle.fullFence();
+        if (path != Path.PLAIN) {
+          VarHandle.fullFence();
+        }
         if (i >= warmup) {
           trips[0][i - warmup] = end - start;
           trips[1][i - warmup] = published - start;

@@ -294,4 +294,19 @@ final class ReferenceInterpreter implements SlotContext {
   public MemorySegment resource(int handle) {
     return session.resourceView(handle);
   }
+
+  @Override
+  public int ioRead(int source, int destination, long offset, int byteCount, int tag) {
+    return session.ioSlots.take(source, destination, offset, byteCount, tag);
+  }
+
+  @Override
+  public int ioStatus(int ioSlot) {
+    return session.ioSlots.status(ioSlot);
+  }
+
+  @Override
+  public void ioRelease(int ioSlot) {
+    session.ioSlots.release(ioSlot);
+  }
 }

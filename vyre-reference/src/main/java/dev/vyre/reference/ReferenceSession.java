@@ -34,6 +34,8 @@ final class ReferenceSession implements KernelSession {
   private final KernelSpec spec;
   private final Arena arena = Arena.ofShared();
   private final KernelMemory memory;
+  /** Which task owns each IO slot: the handlers' side of the reads they ask for. */
+  final ReferenceIoSlots ioSlots;
   private final CopyOnWriteArrayList<MemorySegment> resources = new CopyOnWriteArrayList<>();
   private final Thread[] threads;
   private final ReferenceWorker[] workers;
@@ -60,6 +62,7 @@ final class ReferenceSession implements KernelSession {
     // The reference workers read slots from the ring; they check the express copies they are given.
     MemorySegment express = arena.allocate(ExpressLayout.byteLength(spec.slotCount()), 64);
     this.memory = new KernelMemory(control, ring, debug, io, express);
+    this.ioSlots = new ReferenceIoSlots(io);
     int count = spec.workers() > 0 ? spec.workers() : ReferenceBackend.defaultWorkers();
     this.workers = new ReferenceWorker[count];
     this.threads = new Thread[count];

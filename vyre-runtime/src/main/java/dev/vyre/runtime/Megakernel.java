@@ -2,6 +2,7 @@ package dev.vyre.runtime;
 
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.io.IoRequestPump;
 import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
@@ -58,6 +59,8 @@ public final class Megakernel implements AutoCloseable {
   private final MegakernelBackend backend;
   private final String backendReason;
   private final KernelSession session;
+  /** Started by {@link #ioPump()}; guarded by this. */
+  private IoRequestPump ioPump;
   // Replaced by heap copies at shutdown, before the session is closed. A thread that picked up the
   // session's view just before the swap may use it after the close: the session ended the view
   // first, so that access throws IllegalStateException (see closedByRace) instead of reading freed memory.
@@ -977,6 +980,9 @@ public final class Megakernel implements AutoCloseable {
       if (!exited) {
         session.abort();
       }
+      if (ioPump != null) {
+        ioPump.close();
+      }
       if (Thread.currentThread() != retireThread) {
         // (From a callback on the retire thread, that thread ends once the callback returns.)
         LockSupport.unpark(retireThread);
@@ -1029,6 +1035,19 @@ public final class Megakernel implements AutoCloseable {
   @Override
   public void close() {
     shutdown(Duration.ofSeconds(10));
+  }
+
+  /**
+   * The pump that serves the reads handlers ask for (docs/PROTOCOL.md, "Reads a task asks for"),
+   * started by the first call and stopped by {@link #shutdown}: open the files handlers read with
+   * {@code ioPump().open(path)}. Until it runs, a handler's request waits in the IO queue.
+   */
+  public synchronized IoRequestPump ioPump() {
+    checkOpen();
+    if (ioPump == null) {
+      ioPump = new IoRequestPump(session);
+    }
+    return ioPump;
   }
 
   /** The failure that stopped the kernel, if any. */

@@ -89,11 +89,20 @@ public final class IoQueueLayout {
       throw PipelineException.queueFull("submission", "io_queue slot " + slot + " still in flight",
           "wait for completion before submitting a new request");
     }
+    publishRead(queue, slot, src, dst, 0, byteCount, tag);
+  }
+
+  /**
+   * Writes a READ request of {@code byteCount} bytes at {@code offset} into slot {@code slot},
+   * which the caller owns, then stores PUBLISHED with release semantics. Unchecked and
+   * allocation-free: the kernel side of a task's read (docs/PROTOCOL.md, "Reads a task asks for").
+   */
+  public static void publishRead(MemorySegment queue, int slot, int src, int dst, long offset, int byteCount, int tag) {
     Words.set(queue, word(slot, OP_TYPE), OP_READ);
     Words.set(queue, word(slot, SRC_HANDLE), src);
     Words.set(queue, word(slot, DST_HANDLE), dst);
-    Words.set(queue, word(slot, OFFSET_LO), 0);
-    Words.set(queue, word(slot, OFFSET_HI), 0);
+    Words.set(queue, word(slot, OFFSET_LO), (int) offset);
+    Words.set(queue, word(slot, OFFSET_HI), (int) (offset >>> 32));
     Words.set(queue, word(slot, BYTE_COUNT), byteCount);
     Words.set(queue, word(slot, TAG), tag);
     Words.setRelease(queue, word(slot, STATUS), SlotLayout.STATUS_PUBLISHED);

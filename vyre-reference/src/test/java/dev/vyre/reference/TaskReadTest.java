@@ -1,0 +1,236 @@
+package dev.vyre.reference;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.Task;
+import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.io.IoRequestPump;
+import dev.vyre.runtime.spi.ResourcePlacement;
+import dev.vyre.runtime.spi.SlotContext;
+import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.wire.FaultReason;
+import dev.vyre.runtime.wire.IoQueueLayout;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reads a task asks the host for (docs/PROTOCOL.md, "Reads a task asks for"): a handler publishes
+ * a read into the IO queue, yields until the pump has put the bytes into its resource, and goes on
+ * with them. Backend-neutral: on CUDA (scripts/gpu-check.sh) the same opcode runs as CUDA C through
+ * {@code vyre_io_read/status/release}.
+ */
+class TaskReadTest {
+
+  /** args: 0 source, 1 destination resource, 2 file offset, 3 bytes, 4 control word for the byte sum (0: none), 11 state. */
+  private static final int READ_AND_SUM = 0x120;
+  private static final int STATE_ARG = 11;
+  private static final int FIRST_RESULT_WORD = 170;
+
+  private static final UserOpcode OPCODE = UserOpcode.both(READ_AND_SUM, "read-and-sum", TaskReadTest::readAndSum, """
+      if (args[11] == 0u) {
+        int io = vyre_io_read(a, args[0], args[1], args[2], args[3], slot);
+        if (io >= 0) args[11] = (unsigned)io + 1u;
+        status = VYRE_STATUS_YIELD;
+      } else {
+        unsigned io = args[11] - 1u;
+        unsigned verdict = vyre_io_status(a, io);
+        if (verdict != VYRE_IO_OK && verdict != VYRE_IO_ERROR) {
+          status = VYRE_STATUS_YIELD;
+        } else {
+          const VyreResource* r = vyre_resource(a, args[1]);
+          if (verdict == VYRE_IO_ERROR || r == nullptr || vyre_resource_bytes(r) < args[3]) {
+            status = VYRE_STATUS_FAULT;
+          } else {
+            const unsigned char* bytes = (const unsigned char*)r->ptr;
+            unsigned sum = 0u;
+            for (unsigned i = 0; i < args[3]; i++) sum += bytes[i];
+            if (args[4] != 0u) vyre_write(a, args[4], sum);
+          }
+          vyre_io_release(a, io);
+        }
+      }
+      """);
+
+  /** The Java side of {@link #OPCODE}, step for step. */
+  private static int readAndSum(SlotContext slot) {
+    int state = slot.arg(STATE_ARG);
+    if (state == 0) {
+      int io = slot.ioRead(slot.arg(0), slot.arg(1), Integer.toUnsignedLong(slot.arg(2)), slot.arg(3), slot.slot());
+      if (io >= 0) {
+        slot.setArg(STATE_ARG, io + 1);
+      }
+      return SlotLayout.STATUS_YIELD;
+    }
+    int io = state - 1;
+    int verdict = slot.ioStatus(io);
+    if (verdict != IoQueueLayout.STATUS_OK && verdict != IoQueueLayout.STATUS_ERROR) {
+      return SlotLayout.STATUS_YIELD;
+    }
+    try {
+      MemorySegment resource = slot.resource(slot.arg(1));
+      if (verdict == IoQueueLayout.STATUS_ERROR || resource == null || resource.byteSize() < Integer.toUnsignedLong(slot.arg(3))) {
+        return SlotLayout.STATUS_FAULT;
+      }
+      int sum = 0;
+      for (long i = 0; i < Integer.toUnsignedLong(slot.arg(3)); i++) {
+        sum += resource.get(ValueLayout.JAVA_BYTE, i) & 0xFF;
+      }
+      if (slot.arg(4) != 0) {
+        Words.setVolatile(slot.control(), slot.arg(4), sum);
+      }
+      return SlotLayout.STATUS_DONE;
+    } finally {
+      slot.ioRelease(io);
+    }
+  }
+
+  @TempDir
+  Path dir;
+  private Path file;
+  private byte[] content;
+  private Megakernel kernel;
+
+  @BeforeEach
+  void start() throws Exception {
+    content = new byte[1 << 20];
+    new Random(7).nextBytes(content);
+    file = Files.write(dir.resolve("data.bin"), content);
+    kernel = Megakernel.builder().backend(TestBackends.selected()).slots(256).tenants(2).observables(64)
+        .singlePriority(Priority.NORMAL).workers(2).userOpcode(OPCODE).bootstrap();
+  }
+
+  @AfterEach
+  void stop() {
+    if (kernel != null) {
+      kernel.close();
+    }
+  }
+
+  private TaskResult run(int source, int destination, long offset, int bytes, int resultWord) throws Exception {
+    return kernel.submit(Task.of(READ_AND_SUM, source, destination, (int) offset, bytes, resultWord))
+        .get(20, TimeUnit.SECONDS);
+  }
+
+  private long word(int index) {
+    return Integer.toUnsignedLong(MemorySegment.ofArray(kernel.controlSnapshot()).get(ValueLayout.JAVA_INT_UNALIGNED, 4L * index));
+  }
+
+  private long sum(long offset, int bytes) {
+    long sum = 0;
+    for (int i = 0; i < bytes; i++) {
+      sum += content[(int) offset + i] & 0xFF;
+    }
+    return sum & 0xFFFF_FFFFL;
+  }
+
+  private byte[] resourceBytes(int handle, int bytes) {
+    byte[] copy = new byte[bytes];
+    kernel.readResource(handle, 0, MemorySegment.ofArray(copy));
+    return copy;
+  }
+
+  @Test
+  void aTaskGoesOnWithTheBytesItAskedFor() throws Exception {
+    int source = kernel.ioPump().open(file);
+    assertEquals(1, source, "source ids start at 1");
+    int mapped = kernel.allocateResource(16_384, ResourcePlacement.HOST_MAPPED);
+    int device = kernel.allocateResource(70_000, ResourcePlacement.DEVICE);
+    long[][] reads = {{mapped, 0, 4096}, {mapped, 123_457, 10_000}, {device, 500_001, 65_536}, {device, content.length - 999, 999}};
+    for (int i = 0; i < reads.length; i++) {
+      int handle = (int) reads[i][0];
+      long offset = reads[i][1];
+      int bytes = (int) reads[i][2];
+      TaskResult result = run(source, handle, offset, bytes, FIRST_RESULT_WORD + i);
+      assertTrue(result.isDone(), "read " + i + ": " + result);
+      assertEquals(sum(offset, bytes), word(FIRST_RESULT_WORD + i), "read " + i + ": the handler summed the bytes it asked for");
+      assertArrayEquals(java.util.Arrays.copyOfRange(content, (int) offset, (int) offset + bytes), resourceBytes(handle, bytes),
+          "read " + i + ": the file's bytes at the start of the resource");
+    }
+    IoRequestPump.Stats stats = kernel.ioPump().stats();
+    assertEquals(reads.length, stats.served());
+    assertEquals(0, stats.failed());
+    assertNull(stats.lastFailure());
+  }
+
+  @Test
+  void moreTasksThanIoSlotsEachGetTheirBytes() throws Exception {
+    int source = kernel.ioPump().open(file);
+    int tasks = 3 * IoQueueLayout.IO_SLOT_COUNT;
+    int bytes = 512;
+    List<Integer> handles = new ArrayList<>();
+    List<CompletableFuture<TaskResult>> futures = new ArrayList<>();
+    for (int i = 0; i < tasks; i++) {
+      int handle = kernel.allocateResource(bytes, i % 2 == 0 ? ResourcePlacement.HOST_MAPPED : ResourcePlacement.DEVICE);
+      handles.add(handle);
+      futures.add(kernel.submit(Task.of(READ_AND_SUM, source, handle, i * 4099, bytes, 0)));
+    }
+    for (int i = 0; i < tasks; i++) {
+      TaskResult result = futures.get(i).get(30, TimeUnit.SECONDS);
+      assertTrue(result.isDone(), "task " + i + ": " + result);
+      assertArrayEquals(java.util.Arrays.copyOfRange(content, i * 4099, i * 4099 + bytes), resourceBytes(handles.get(i), bytes), "task " + i);
+    }
+    assertEquals(tasks, kernel.ioPump().stats().served());
+  }
+
+  @Test
+  void aReadThatCannotBeServedFailsItsTaskAndThePumpSaysWhy() throws Exception {
+    int source = kernel.ioPump().open(file);
+    int handle = kernel.allocateResource(4096, ResourcePlacement.HOST_MAPPED);
+    TaskResult pastTheEnd = run(source, handle, content.length - 100, 200, 0);
+    assertEquals(FaultReason.HANDLER_FAILED, pastTheEnd.fault(), "the handler faults its task on ERROR");
+    assertTrue(kernel.ioPump().stats().lastFailure().contains("the file ends at byte " + content.length), kernel.ioPump().stats().lastFailure());
+    TaskResult notOpen = run(source + 1, handle, 0, 16, 0);
+    assertEquals(FaultReason.HANDLER_FAILED, notOpen.fault());
+    assertTrue(kernel.ioPump().stats().lastFailure().contains("source 2 is not open"), kernel.ioPump().stats().lastFailure());
+    TaskResult tooBig = run(source, handle, 0, 8192, 0);
+    assertEquals(FaultReason.HANDLER_FAILED, tooBig.fault());
+    assertTrue(kernel.ioPump().stats().lastFailure().contains("do not fit resource " + handle), kernel.ioPump().stats().lastFailure());
+    assertEquals(3, kernel.ioPump().stats().failed());
+    assertTrue(run(source, handle, 0, 16, FIRST_RESULT_WORD).isDone(), "a failed read leaves the pump serving");
+    assertEquals(sum(0, 16), word(FIRST_RESULT_WORD));
+  }
+
+  @Test
+  void aZeroByteRequestOfSourceZeroIsAHandshake() throws Exception {
+    kernel.ioPump();
+    int handle = kernel.allocateResource(64, ResourcePlacement.HOST_MAPPED);
+    assertTrue(run(0, handle, 0, 0, FIRST_RESULT_WORD).isDone());
+    assertEquals(0, kernel.ioPump().stats().failed());
+  }
+
+  @Test
+  void openingAMissingFileSaysHowToFixIt() {
+    InputException e = assertThrows(InputException.class, () -> kernel.ioPump().open(dir.resolve("missing.bin")));
+    assertTrue(e.getMessage().contains("Fix:"), e.getMessage());
+  }
+
+  @Test
+  void shutdownStopsThePump() {
+    kernel.ioPump();
+    assertTrue(Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals("vyre-io-pump") && t.isAlive()));
+    kernel.close();
+    assertFalse(Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals("vyre-io-pump") && t.isAlive()),
+        "no pump thread is left after shutdown");
+  }
+}

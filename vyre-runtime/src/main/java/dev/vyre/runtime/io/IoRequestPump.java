@@ -1,0 +1,203 @@
+package dev.vyre.runtime.io;
+
+import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.spi.KernelSession;
+import dev.vyre.runtime.wire.IoQueueLayout;
+import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.Words;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The host side of the reads tasks ask for (docs/PROTOCOL.md, "Reads a task asks for"), vyre's
+ * {@code ResidentIoLoop} (vyre-runtime.md §7.2): one thread that claims each READ request a handler
+ * published into the IO queue, reads the file range into the start of the destination resource,
+ * and completes the request OK or ERROR. A handler that asked (CUDA {@code vyre_io_read}, Java
+ * {@code SlotContext.ioRead}) yields until it sees the verdict, then uses the bytes.
+ *
+ * <p>Sources are files the host opens here ({@link #open}); their ids start at 1, and source 0
+ * with 0 bytes is a handshake that completes OK at once (vyre's zero-byte LOAD_MISS request). A
+ * destination with a host view (any resource on the reference backend, a HOST_MAPPED one on CUDA)
+ * is read into directly; a CUDA DEVICE resource through a host buffer and a copy. A request that
+ * cannot be served (unknown source or resource, a range past the file's end or the resource's,
+ * an op other than READ or FENCE) completes ERROR and is counted with its reason in {@link #stats}.
+ *
+ * <p>The thread polls the queue's 64 status words: 64 polls in a row, then parks 10 µs doubling to
+ * 100 µs, as vyre's loop does, so an idle pump costs a few thousand wake-ups a second. It runs
+ * from the first {@code Megakernel.ioPump()} call until the kernel shuts down.
+ */
+public final class IoRequestPump implements AutoCloseable {
+
+  private static final int SPIN_POLLS = 64;
+  private static final long FIRST_PARK_NANOS = 10_000;
+  private static final long LONGEST_PARK_NANOS = 100_000;
+
+  /** What the pump has done so far. {@code lastFailure}: why the last failed request failed, or null. */
+  public record Stats(long served, long failed, String lastFailure) {}
+
+  private final KernelSession session;
+  private final MemorySegment queue;
+  /** Source {@code id} is entry {@code id - 1}. */
+  private final CopyOnWriteArrayList<FileChannel> sources = new CopyOnWriteArrayList<>();
+  private final Thread thread;
+  private volatile boolean stopping;
+  private volatile long served;
+  private volatile long failed;
+  private volatile String lastFailure;
+  /** Where reads into a resource without a host view land first; the pump thread's own. */
+  private MemorySegment bounce = MemorySegment.NULL;
+
+  public IoRequestPump(KernelSession session) {
+    this.session = session;
+    this.queue = session.memory().ioQueue();
+    this.thread = Thread.ofPlatform().daemon().name("vyre-io-pump").unstarted(this::run);
+    thread.start();
+  }
+
+  /** Opens {@code file} for reading and returns its source id (1, 2, ...), which handlers pass to their reads. */
+  public int open(Path file) {
+    if (stopping) {
+      throw InputException.of(file.toString(), "the kernel is shut down", "open IO sources while the kernel runs");
+    }
+    try {
+      sources.add(FileChannel.open(file, StandardOpenOption.READ));
+      return sources.size();
+    } catch (IOException | RuntimeException e) {
+      throw InputException.of(file.toString(), "cannot be opened for reading (" + e.getMessage() + ")",
+          "check that the file exists and is readable");
+    }
+  }
+
+  public Stats stats() {
+    return new Stats(served, failed, lastFailure);
+  }
+
+  /**
+   * Stops the thread and closes the sources. The kernel calls it once it has exited, before it
+   * frees the queue; a request still in the queue is left as it is.
+   */
+  @Override
+  public void close() {
+    stopping = true;
+    LockSupport.unpark(thread);
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (FileChannel source : sources) {
+      try {
+        source.close();
+      } catch (IOException ignored) {
+        // Read-only channels: nothing is lost if one fails to close.
+      }
+    }
+  }
+
+  private void run() {
+    int idlePolls = 0;
+    try {
+      while (!stopping) {
+        if (serveAll() > 0) {
+          idlePolls = 0;
+        } else if (idlePolls++ < SPIN_POLLS) {
+          Thread.onSpinWait();
+        } else {
+          LockSupport.parkNanos(this, Math.min(FIRST_PARK_NANOS << Math.min(idlePolls - SPIN_POLLS, 7), LONGEST_PARK_NANOS));
+        }
+      }
+    } catch (RuntimeException e) {
+      // The queue went away under the pump (the kernel's memory freed by a failure): nothing left to serve.
+      lastFailure = "the pump stopped: " + e;
+    }
+  }
+
+  /** Claims and serves every PUBLISHED request; returns how many. */
+  private int serveAll() {
+    int count = 0;
+    for (int slot = 0; slot < IoQueueLayout.IO_SLOT_COUNT; slot++) {
+      long status = IoQueueLayout.word(slot, IoQueueLayout.STATUS);
+      if (Words.getAcquire(queue, status) != SlotLayout.STATUS_PUBLISHED) {
+        continue;
+      }
+      Words.setRelease(queue, status, SlotLayout.STATUS_CLAIMED);
+      String problem = serve(slot);
+      if (problem != null) {
+        lastFailure = "IO slot " + slot + ": " + problem;
+        failed++;
+      }
+      served++;
+      Words.setRelease(queue, status, problem == null ? IoQueueLayout.STATUS_OK : IoQueueLayout.STATUS_ERROR);
+      count++;
+    }
+    return count;
+  }
+
+  /** Serves one claimed request; null when it succeeded, else why it failed. */
+  private String serve(int slot) {
+    int op = field(slot, IoQueueLayout.OP_TYPE);
+    if (op == IoQueueLayout.OP_FENCE) {
+      return null;
+    }
+    if (op != IoQueueLayout.OP_READ) {
+      return "op " + op + " is not READ (1) or FENCE (3)";
+    }
+    int source = field(slot, IoQueueLayout.SRC_HANDLE);
+    int destination = field(slot, IoQueueLayout.DST_HANDLE);
+    long offset = Integer.toUnsignedLong(field(slot, IoQueueLayout.OFFSET_HI)) << 32
+        | Integer.toUnsignedLong(field(slot, IoQueueLayout.OFFSET_LO));
+    long bytes = Integer.toUnsignedLong(field(slot, IoQueueLayout.BYTE_COUNT));
+    if (source == 0 && bytes == 0) {
+      return null;
+    }
+    if (source <= 0 || source > sources.size()) {
+      return "source " + Integer.toUnsignedString(source) + " is not open (" + sources.size() + " open: ioPump().open gives ids from 1)";
+    }
+    if (offset < 0) {
+      return "offset " + Long.toUnsignedString(offset) + " is past any file";
+    }
+    try {
+      MemorySegment view = session.resource(destination);
+      if (view != null) {
+        if (bytes > view.byteSize()) {
+          return bytes + " bytes do not fit resource " + destination + " of " + view.byteSize() + " bytes";
+        }
+        return read(sources.get(source - 1), offset, view.asSlice(0, bytes));
+      }
+      if (bounce.byteSize() < bytes) {
+        bounce = Arena.ofAuto().allocate(bytes, 4096);
+      }
+      MemorySegment staged = bounce.asSlice(0, bytes);
+      String problem = read(sources.get(source - 1), offset, staged);
+      if (problem == null) {
+        session.writeResource(destination, 0, staged);
+      }
+      return problem;
+    } catch (IOException | RuntimeException e) {
+      return "reading " + bytes + " bytes at " + offset + " of source " + source + " into resource " + destination + " failed: " + e.getMessage();
+    }
+  }
+
+  /** Reads {@code target.byteSize()} bytes at {@code offset}; null when all arrived, else why not. */
+  private static String read(FileChannel file, long offset, MemorySegment target) throws IOException {
+    ByteBuffer buffer = target.asByteBuffer();
+    while (buffer.hasRemaining()) {
+      int n = file.read(buffer, offset + buffer.position());
+      if (n < 0) {
+        return "the file ends at byte " + (offset + buffer.position()) + ", before the " + target.byteSize() + " bytes asked for at " + offset;
+      }
+    }
+    return null;
+  }
+
+  private int field(int slot, int field) {
+    return Words.get(queue, IoQueueLayout.word(slot, field));
+  }
+}
