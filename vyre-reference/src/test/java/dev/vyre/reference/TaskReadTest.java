@@ -13,6 +13,7 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.io.IoRequestPump;
+import dev.vyre.runtime.io.LoadOpcode;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.spi.SlotContext;
 import dev.vyre.runtime.spi.UserOpcode;
@@ -46,6 +47,7 @@ class TaskReadTest {
   private static final int READ_AND_SUM = 0x120;
   private static final int STATE_ARG = 11;
   private static final int FIRST_RESULT_WORD = 170;
+  private static final int LOAD = 0x121;
 
   private static final UserOpcode OPCODE = UserOpcode.both(READ_AND_SUM, "read-and-sum", TaskReadTest::readAndSum, """
       if (args[11] == 0u) {
@@ -117,7 +119,7 @@ class TaskReadTest {
     new Random(7).nextBytes(content);
     file = Files.write(dir.resolve("data.bin"), content);
     kernel = Megakernel.builder().backend(TestBackends.selected()).slots(256).tenants(2).observables(64)
-        .singlePriority(Priority.NORMAL).workers(2).userOpcode(OPCODE).bootstrap();
+        .singlePriority(Priority.NORMAL).workers(2).userOpcode(OPCODE).userOpcode(LoadOpcode.of(LOAD)).bootstrap();
   }
 
   @AfterEach
@@ -171,6 +173,25 @@ class TaskReadTest {
     assertEquals(reads.length, stats.served());
     assertEquals(0, stats.failed());
     assertNull(stats.lastFailure());
+  }
+
+  @Test
+  void theLoadOpcodeReadsPastFourGibibytes() throws Exception {
+    // A sparse file: the offset's high word must reach the pump on both backends.
+    Path sparse = dir.resolve("sparse.bin");
+    long offset = (5L << 30) + 12_345;
+    byte[] tail = java.util.Arrays.copyOf(content, 3000);
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(sparse,
+        java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+      channel.write(java.nio.ByteBuffer.wrap(tail), offset);
+    }
+    int source = kernel.ioPump().open(sparse);
+    int handle = kernel.allocateResource(tail.length, ResourcePlacement.DEVICE);
+    TaskResult result = kernel.submit(LoadOpcode.task(LOAD, source, handle, offset, tail.length)).get(20, TimeUnit.SECONDS);
+    assertTrue(result.isDone(), result.toString());
+    assertArrayEquals(tail, resourceBytes(handle, tail.length));
+    TaskResult pastTheEnd = kernel.submit(LoadOpcode.task(LOAD, source, handle, offset + 1, tail.length)).get(20, TimeUnit.SECONDS);
+    assertEquals(FaultReason.HANDLER_FAILED, pastTheEnd.fault(), "a failed load faults its task");
   }
 
   @Test
