@@ -19,12 +19,11 @@ import java.util.concurrent.locks.LockSupport;
  * a level it compares the claim cursor with the doorbell, claims up to 32 tickets by one CAS on the
  * cursor, moves each slot PUBLISHED → CLAIMED by CAS, checks the tenant, executes, adds the
  * batch's counters once and stores the final statuses. A slot its handler finished as YIELD or REQUEUE is kept on a short local list and
- * claimed again (CAS YIELD/REQUEUE → CLAIMED) when no new work is waiting. Idle workers back off
+ * claimed again (CAS YIELD/REQUEUE → CLAIMED) when no new work is waiting, oldest first. Idle workers back off
  * from spinning to parking.
  */
 final class ReferenceWorker implements Runnable {
 
-  private static final int MAX_PENDING_CONTINUATIONS = 16;
   /** Tickets claimed per cursor CAS; counters are added once per batch, as the GPU warp does. */
   private static final int BATCH = 32;
   /** How long an idle worker spins, then yields, before it parks. */
@@ -39,7 +38,15 @@ final class ReferenceWorker implements Runnable {
   private final ReferenceInterpreter interpreter;
   private final int[] partitionStart = new int[ControlLayout.PRIORITY_LEVELS];
   private final int[] partitionLength = new int[ControlLayout.PRIORITY_LEVELS];
-  private final int[] pending = new int[MAX_PENDING_CONTINUATIONS];
+  /**
+   * The worker's continuations, a circular queue from {@link #pendingHead}: as long as the ring, since
+   * a slot is on at most one worker's list at a time, so it never overflows (a bounded list that
+   * re-ran its oldest entry when full recursed once per waiting task while they all yielded).
+   */
+  private final int[] pending;
+  private int pendingHead;
+  /** Continuations run again since one finished or new work came: a whole round of them yields the CPU. */
+  private int unchangedRuns;
   private final int[] batchSlots = new int[BATCH];
   /** When the current idle spell began (System.nanoTime), and how often it has parked since. */
   private long idleSince;
@@ -55,6 +62,7 @@ final class ReferenceWorker implements Runnable {
     this.ring = session.memory().ring();
     this.express = session.memory().express();
     this.interpreter = new ReferenceInterpreter(session, handlerTable(spec));
+    this.pending = new int[Math.max(spec.slotCount(), 1)];
   }
 
   private static OpcodeHandlers handlerTable(KernelSpec spec) {
@@ -82,14 +90,21 @@ final class ReferenceWorker implements Runnable {
             Words.getAndAdd(control, ControlLayout.HEARTBEAT, 1);
           }
           idleRounds = 0;
+          unchangedRuns = 0;
         } else if (pendingCount > 0) {
-          int continuation = pending[0];
+          int continuation = pending[pendingHead];
+          pendingHead = (pendingHead + 1) % pending.length;
           pendingCount--;
-          System.arraycopy(pending, 1, pending, 0, pendingCount);
           int status = Words.getAcquire(ring, SlotLayout.statusWord(continuation));
           Words.getAndAdd(control, ControlLayout.CONTINUATION_COUNT, 1);
           run(continuation, status);
           idleRounds = 0;
+          // Every continuation ran again and yielded: they wait on something else (a read the IO
+          // pump serves, another task), which a small machine must leave a core to.
+          if (++unchangedRuns >= pendingCount && pendingCount > 0) {
+            unchangedRuns = 0;
+            Thread.yield();
+          }
         } else {
           idle(idleRounds++);
         }
@@ -255,18 +270,10 @@ final class ReferenceWorker implements Runnable {
   private void finishStatus(int slot, int status) {
     Words.setRelease(ring, SlotLayout.statusWord(slot), status);
     if (status != SlotLayout.STATUS_YIELD && status != SlotLayout.STATUS_REQUEUE) {
+      unchangedRuns = 0;
       return;
     }
-    if (pendingCount == MAX_PENDING_CONTINUATIONS) {
-      int oldest = pending[0];
-      pendingCount--;
-      System.arraycopy(pending, 1, pending, 0, pendingCount);
-      Words.getAndAdd(control, ControlLayout.CONTINUATION_COUNT, 1);
-      pending[pendingCount++] = slot;
-      run(oldest, Words.getAcquire(ring, SlotLayout.statusWord(oldest)));
-    } else {
-      pending[pendingCount++] = slot;
-    }
+    pending[(pendingHead + pendingCount++) % pending.length] = slot;
   }
 
   private void idle(int round) {

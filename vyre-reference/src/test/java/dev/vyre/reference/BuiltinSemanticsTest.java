@@ -18,6 +18,7 @@ import dev.vyre.runtime.wire.PackedSlotCodec;
 import dev.vyre.runtime.wire.PackedSlotCodec.PackedOp;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;
+import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.List;
@@ -188,6 +189,29 @@ class BuiltinSemanticsTest {
     }
     assertEquals(4, kernel.shutdown(Duration.ofSeconds(5)).inFlight().stream()
         .filter(slot -> slot.status() == SlotStatus.YIELD).count());
+  }
+
+  @Test
+  void manyTasksWaitingAtOnceAllFinishOnceReleased() throws Exception {
+    // More waiting tasks than a worker once kept (16; the 17th made it re-run the oldest, which
+    // recursed once per waiting task until the worker's stack overflowed).
+    UserOpcode gate = UserOpcode.both(0x102, "gate", slot -> Words.getAcquire(slot.control(), 171) == 0
+        ? SlotLayout.STATUS_YIELD : SlotLayout.STATUS_DONE, "status = vyre_read(a, 171u) == 0u ? VYRE_STATUS_YIELD : VYRE_STATUS_DONE;");
+    start(gate);
+    int tasks = 40;
+    List<java.util.concurrent.CompletableFuture<TaskResult>> waiting = new java.util.ArrayList<>();
+    for (int i = 0; i < tasks; i++) {
+      waiting.add(kernel.submit(Task.of(0x102)));
+    }
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (word(ControlLayout.CONTINUATION_COUNT) < 2L * tasks) {
+      assertTrue(System.nanoTime() < deadline, "the waiting tasks were not run again");
+      Thread.sleep(1);
+    }
+    kernel.publish(0, Priority.NORMAL, Opcodes.STORE_U32, 1, 171);
+    for (java.util.concurrent.CompletableFuture<TaskResult> task : waiting) {
+      assertTrue(task.get(10, java.util.concurrent.TimeUnit.SECONDS).isDone());
+    }
   }
 
   @Test

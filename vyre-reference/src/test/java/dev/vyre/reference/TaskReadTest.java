@@ -170,7 +170,7 @@ class TaskReadTest {
           "read " + i + ": the file's bytes at the start of the resource");
     }
     IoRequestPump.Stats stats = kernel.ioPump().stats();
-    assertEquals(reads.length, stats.served());
+    assertEquals(reads.length, stats.completed());
     assertEquals(0, stats.failed());
     assertNull(stats.lastFailure());
   }
@@ -211,7 +211,7 @@ class TaskReadTest {
       assertTrue(result.isDone(), "task " + i + ": " + result);
       assertArrayEquals(java.util.Arrays.copyOfRange(content, i * 4099, i * 4099 + bytes), resourceBytes(handles.get(i), bytes), "task " + i);
     }
-    assertEquals(tasks, kernel.ioPump().stats().served());
+    assertEquals(tasks, kernel.ioPump().stats().completed());
   }
 
   @Test

@@ -29,18 +29,23 @@ import java.util.concurrent.locks.LockSupport;
  * cannot be served (unknown source or resource, a range past the file's end or the resource's,
  * an op other than READ or FENCE) completes ERROR and is counted with its reason in {@link #stats}.
  *
- * <p>The thread polls the queue's 64 status words: 64 polls in a row, then parks 10 µs doubling to
- * 100 µs, as vyre's loop does, so an idle pump costs a few thousand wake-ups a second. It runs
- * from the first {@code Megakernel.ioPump()} call until the kernel shuts down.
+ * <p>The thread polls the queue's 64 status words without pause for 100 µs after the last request it
+ * served (a task that reads again soon, or the next of a stream, finds it awake: a parked thread
+ * wakes 50 µs late on Linux's default timer slack), then parks 10 µs doubling to 100 µs as vyre's
+ * loop does, so an idle pump costs a few thousand wake-ups a second. It runs from the first {@code
+ * Megakernel.ioPump()} call until the kernel shuts down.
  */
 public final class IoRequestPump implements AutoCloseable {
 
-  private static final int SPIN_POLLS = 64;
+  private static final long SPIN_NANOS = 100_000;
   private static final long FIRST_PARK_NANOS = 10_000;
   private static final long LONGEST_PARK_NANOS = 100_000;
 
-  /** What the pump has done so far. {@code lastFailure}: why the last failed request failed, or null. */
-  public record Stats(long served, long failed, String lastFailure) {}
+  /**
+   * What the pump has done so far: requests completed (OK or ERROR), of them failed (ERROR), and
+   * why the last failed request failed, or null.
+   */
+  public record Stats(long completed, long failed, String lastFailure) {}
 
   private final KernelSession session;
   private final MemorySegment queue;
@@ -48,7 +53,7 @@ public final class IoRequestPump implements AutoCloseable {
   private final CopyOnWriteArrayList<FileChannel> sources = new CopyOnWriteArrayList<>();
   private final Thread thread;
   private volatile boolean stopping;
-  private volatile long served;
+  private volatile long completed;
   private volatile long failed;
   private volatile String lastFailure;
   /** Where reads into a resource without a host view land first; the pump thread's own. */
@@ -62,7 +67,7 @@ public final class IoRequestPump implements AutoCloseable {
   }
 
   /** Opens {@code file} for reading and returns its source id (1, 2, ...), which handlers pass to their reads. */
-  public int open(Path file) {
+  public synchronized int open(Path file) {
     if (stopping) {
       throw InputException.of(file.toString(), "the kernel is shut down", "open IO sources while the kernel runs");
     }
@@ -76,7 +81,7 @@ public final class IoRequestPump implements AutoCloseable {
   }
 
   public Stats stats() {
-    return new Stats(served, failed, lastFailure);
+    return new Stats(completed, failed, lastFailure);
   }
 
   /**
@@ -102,15 +107,17 @@ public final class IoRequestPump implements AutoCloseable {
   }
 
   private void run() {
-    int idlePolls = 0;
+    long lastServed = System.nanoTime();
+    int parks = 0;
     try {
       while (!stopping) {
         if (serveAll() > 0) {
-          idlePolls = 0;
-        } else if (idlePolls++ < SPIN_POLLS) {
+          lastServed = System.nanoTime();
+          parks = 0;
+        } else if (System.nanoTime() - lastServed < SPIN_NANOS) {
           Thread.onSpinWait();
         } else {
-          LockSupport.parkNanos(this, Math.min(FIRST_PARK_NANOS << Math.min(idlePolls - SPIN_POLLS, 7), LONGEST_PARK_NANOS));
+          LockSupport.parkNanos(this, Math.min(FIRST_PARK_NANOS << Math.min(parks++, 7), LONGEST_PARK_NANOS));
         }
       }
     } catch (RuntimeException e) {
@@ -133,7 +140,7 @@ public final class IoRequestPump implements AutoCloseable {
         lastFailure = "IO slot " + slot + ": " + problem;
         failed++;
       }
-      served++;
+      completed++;
       Words.setRelease(queue, status, problem == null ? IoQueueLayout.STATUS_OK : IoQueueLayout.STATUS_ERROR);
       count++;
     }
