@@ -6,7 +6,7 @@
 # cache, exactly-once at speed); the backend-neutral reference suites against CUDA; a short run
 # under compute-sanitizer (memcheck, racecheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
-# and `vyre bench dispatch --backend cuda`.
+# `vyre bench dispatch --backend cuda`; and `vyre bench io --backend cuda` (loads tasks ask for).
 # Prints one summary line and exits non-zero when anything failed. Logs go to $OUT (or /tmp/vyre-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -60,9 +60,11 @@ step rerun-across-backends bash -c 'set -e; trap '\''rm -f "$1"/gpu.vrrl* "$1"/c
   "${@:2}" run --backend reference --record "$1/cpu.vrrl" examples/rerun.vslot >/dev/null || [ $? -eq 1 ]
   "${@:2}" replay "$1/cpu.vrrl" --rerun --backend cuda' _ "$out" "${vyre[@]}"
 step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --json "$out/dispatch.json"
+step bench-io "${vyre[@]}" bench io --backend cuda --size 268435456 --json "$out/io.json"
 step bench-scan "${vyre[@]}" bench scan --backend auto --runs 3 --json "$out/scan.json"
 tail -25 "$out/bench-scan.log" 2>/dev/null
 cat "$out/bench-dispatch.log" 2>/dev/null | tail -30
+tail -25 "$out/bench-io.log" 2>/dev/null
 failed_steps="${names[*]:-}"
 echo "gpu-check: $passed passed, $failed failed${failed_steps:+ ($failed_steps)} on $(cat "$out/device.txt" 2>/dev/null | head -1)"
 [ "$failed" -eq 0 ]

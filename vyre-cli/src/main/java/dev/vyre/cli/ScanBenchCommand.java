@@ -146,7 +146,8 @@ final class ScanBenchCommand implements Callable<Integer> {
     }
   }
 
-  private static Path workDirectory(Path dir) {
+  /** {@code dir}, created when missing; a typed --dir error when it cannot be (shared with {@code vyre bench io}). */
+  static Path workDirectory(Path dir) {
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw InputException.of("--dir", dir + " is not a directory", "pass a directory, or a path where one can be created");
     }
