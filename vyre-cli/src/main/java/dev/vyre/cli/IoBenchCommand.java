@@ -51,15 +51,6 @@ final class IoBenchCommand implements Callable<Integer> {
   private static final int RING_SLOTS = 1024;
   private static final long SEED = 0x10BE_7C4L;
   private static final String FILE_NAME = "io-bench.bin";
-  /**
-   * Loads in flight on the reference backend at most. A reference worker keeps at most 16 yielded
-   * tasks on its continuation list; a 17th re-runs the oldest from inside finishStatus, and when
-   * that one yields again (its read not served yet) the next, recursively, until one finishes: with
-   * more than 16 loads in flight and the pump parked for 100 us, the worker died of a
-   * StackOverflowError (ReferenceWorker.finishStatus, 64 in flight, a 1 MiB thread stack). With at
-   * most 16 in flight no worker's list overflows. Remove this cap once the worker is fixed.
-   */
-  static final int REFERENCE_IN_FLIGHT = 16;
   private static final Duration ROUND_TRIP_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration LOAD_TIMEOUT = Duration.ofSeconds(60);
 
@@ -150,23 +141,12 @@ final class IoBenchCommand implements Callable<Integer> {
       if (backendOption.verbose) {
         System.err.println("vyre bench io: backend: " + kernel.backendReason());
       }
-      int lanes = inFlight;
-      String note = null;
-      if (kernel.backendName().equals("reference") && inFlight > REFERENCE_IN_FLIGHT) {
-        lanes = REFERENCE_IN_FLIGHT;
-        note = "--in-flight " + inFlight + " capped to " + lanes + " on the reference backend, whose workers keep at most "
-            + REFERENCE_IN_FLIGHT + " yielded tasks without recursing (more overflowed a worker's stack)";
-        out.println("vyre bench io: note: " + note);
-      }
-      results.put("in_flight", lanes);
-      if (lanes != inFlight) {
-        results.put("in_flight_note", note);
-      }
+      results.put("in_flight", inFlight);
       results.put("round_trips", roundTrips);
       results.put("runs", runs);
       int page = kernel.allocateResource(PAGE, ResourcePlacement.HOST_MAPPED);
-      int[] resources = new int[lanes];
-      for (int r = 0; r < lanes; r++) {
+      int[] resources = new int[inFlight];
+      for (int r = 0; r < inFlight; r++) {
         resources[r] = kernel.allocateResource(bytes, ResourcePlacement.HOST_MAPPED);
       }
 
@@ -219,10 +199,10 @@ final class IoBenchCommand implements Callable<Integer> {
       }
       IoRequestPump.Stats stats = pump.stats();
       if (stats.failed() != 0 || kernel.stats().faults() != 0) {
-        throw new IllegalStateException("loads failed: the pump failed " + stats.failed() + " of " + stats.served()
+        throw new IllegalStateException("loads failed: the pump failed " + stats.failed() + " of " + stats.completed()
             + " requests (last: " + stats.lastFailure() + "), " + kernel.stats().faults() + " tasks faulted");
       }
-      results.put("io_pump_served", stats.served());
+      results.put("io_pump_completed", stats.completed());
     }
     return results;
   }
@@ -328,8 +308,8 @@ final class IoBenchCommand implements Callable<Integer> {
     }
     long nanos = System.nanoTime() - start;
     IoRequestPump.Stats after = pump.stats();
-    if (after.failed() != before.failed() || after.served() - before.served() != loads) {
-      throw new IllegalStateException("load run " + run + ": the pump served " + (after.served() - before.served()) + " of "
+    if (after.failed() != before.failed() || after.completed() - before.completed() != loads) {
+      throw new IllegalStateException("load run " + run + ": the pump completed " + (after.completed() - before.completed()) + " of "
           + loads + " loads, " + (after.failed() - before.failed()) + " of them failed (last failure: " + after.lastFailure() + ")");
     }
     // The last load, the oldest still in its resource, one between, and one drawn at random.
