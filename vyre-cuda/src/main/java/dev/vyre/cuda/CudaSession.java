@@ -54,6 +54,8 @@ final class CudaSession implements KernelSession {
   static final long DEVICE_STATE_TRACE_BYTES = 96;
   /** Builds the kernel with -DVYRE_TRACE: per-stage device timings for round trips (vyre bench dispatch). */
   private static final boolean TRACE = Boolean.getBoolean("vyre.cuda.trace");
+  /** Source lines in the kernel's code (NVRTC -lineinfo), for cuda-gdb and compute-sanitizer reports. */
+  private static final boolean LINE_INFO = Boolean.getBoolean("vyre.cuda.lineinfo");
   /** offsetof(VyreDeviceState, abort): the second word of its second 128-byte line (after `wake`). */
   static final long DEVICE_STATE_ABORT_OFFSET = 132;
   private static final long HOST_MAPPED_FLAG = 1L << 63;
@@ -123,6 +125,9 @@ final class CudaSession implements KernelSession {
       List<String> options = new ArrayList<>(List.of("-default-device", "-DVYRE_EXPRESS_HELPERS=" + EXPRESS_HELPERS + "u"));
       if (TRACE) {
         options.add("-DVYRE_TRACE");
+      }
+      if (LINE_INFO) {
+        options.add("-lineinfo");
       }
       PipelineCache.Entry compiled = PipelineCache.standard().compileFor(device, KernelSource.megakernel(spec.userOpcodes()),
           KernelSource.MEGAKERNEL, options);

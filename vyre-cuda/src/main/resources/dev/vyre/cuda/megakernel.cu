@@ -185,6 +185,23 @@ __device__ __forceinline__ void vyre_store_sys_relaxed(unsigned* p, unsigned v) 
 
 __device__ __forceinline__ unsigned vyre_load_gpu(const volatile unsigned* p) { return *p; }
 
+// A line of shared state as lane 0 read it, the same in every lane. A warp's lanes that read
+// such a word each for themselves can see it at different moments (they need not be converged:
+// lane 0 alone runs a continuation), and a branch taken by some lanes and not others pairs their
+// next __shfl_sync/__ballot_sync with different ones: garbage slot numbers, then
+// CUDA_ERROR_ILLEGAL_ADDRESS (ContinuationStressProbe, cuda-gdb on the core dump). Every branch
+// on shared state that a warp-wide operation follows is taken on one value for the warp.
+__device__ __forceinline__ uint4 vyre_warp_view(const uint4* p) {
+  __syncwarp();
+  uint4 v = make_uint4(0u, 0u, 0u, 0u);
+  if ((threadIdx.x & 31u) == 0u) v = __ldcv(p);
+  v.x = __shfl_sync(0xFFFFFFFFu, v.x, 0);
+  v.y = __shfl_sync(0xFFFFFFFFu, v.y, 0);
+  v.z = __shfl_sync(0xFFFFFFFFu, v.z, 0);
+  v.w = __shfl_sync(0xFFFFFFFFu, v.w, 0);
+  return v;
+}
+
 __device__ __forceinline__ unsigned long long vyre_globaltimer() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
@@ -746,7 +763,9 @@ __device__ bool vyre_run_batch(const VyreKernelArgs& a, unsigned lane, const uns
       sleep_ns = 0;
     } else {
       if (vyre_load_gpu(&s->abort)) __trap();
-      if (vyre_load_gpu(&s->shutdown)) return true;  // tickets that were never published
+      // Every lane leaves or none: a lane gone ahead would pair the others' next __ballot_sync
+      // with a warp-wide operation elsewhere (vyre_warp_view).
+      if (__shfl_sync(0xFFFFFFFFu, vyre_load_gpu(&s->shutdown), 0)) return true;  // tickets that were never published
       sleep_ns = sleep_ns == 0 ? 32 : (sleep_ns * 2 > a.worker_idle_ns ? a.worker_idle_ns : sleep_ns * 2);
       __nanosleep(sleep_ns);
     }
@@ -987,13 +1006,13 @@ __device__ __forceinline__ bool vyre_scout_consume(const VyreKernelArgs& a, cons
     sc.last_doorbell = bell;
   }
   if (p.aborted) __trap();
-  if (__shfl_sync(0xFFFFFFFFu, p.head.x, 0) | p.shutdown) {
+  if (__shfl_sync(0xFFFFFFFFu, p.head.x, 0) | __shfl_sync(0xFFFFFFFFu, p.shutdown, 0)) {
     if (lane == 0) atomicExch(&s->shutdown, 1u);
     return true;
   }
   bool any = __any_sync(0xFFFFFFFFu, changed);
 #ifdef VYRE_TRACE
-  unsigned long long now = vyre_globaltimer();
+  unsigned long long now = __shfl_sync(0xFFFFFFFFu, vyre_globaltimer(), 0);
   if (lane == 0) {
     *(volatile unsigned long long*)&s->trace_seen = now;
     if (now - sc.last_poll < 100000ull) {  // hot polls only
@@ -1011,7 +1030,7 @@ __device__ __forceinline__ bool vyre_scout_consume(const VyreKernelArgs& a, cons
   // workers' mirror: a worker polling it would claim the ticket first and read the slot again.
   bool ran_express = vyre_poll_express(a, lane, p, sc.last_doorbell, known);
 #ifndef VYRE_TRACE
-  unsigned long long now = vyre_globaltimer();  // after the express task: not in its round trip
+  unsigned long long now = __shfl_sync(0xFFFFFFFFu, vyre_globaltimer(), 0);  // after the express task: not in its round trip
 #endif
   // A level needs the slow path (workers, a batch read from the ring) when more than one ticket
   // waits, or one that this poll was aimed at without finding its express copy. One ticket that
@@ -1115,7 +1134,7 @@ __device__ void vyre_express_helper(const VyreKernelArgs& a, unsigned lane, cons
   VyrePoll poll;
   unsigned idle_ns = 0;
   while (true) {
-    uint4 line = __ldcv(reinterpret_cast<const uint4*>(&s->wake));  // wake, abort, shutdown, hot
+    uint4 line = vyre_warp_view(reinterpret_cast<const uint4*>(&s->wake));  // wake, abort, shutdown, hot
     if (line.y) __trap();
     if (line.z) return;
     if (!line.w) {
@@ -1160,7 +1179,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
     unsigned sleep_ns = 0, seen_wake = 0;
     bool busy = true;
     while (true) {
-      uint4 line = __ldcv(reinterpret_cast<const uint4*>(&s->wake));
+      uint4 line = vyre_warp_view(reinterpret_cast<const uint4*>(&s->wake));
       if (line.y) __trap();  // abort: the host's last resort after a stall
       if (line.z) break;     // shutdown
       if (busy || line.x != seen_wake) {
@@ -1171,8 +1190,9 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
           continue;
         }
       }
-      // Continuations wait for idle workers (the count shares the wake line, so this load hits it).
-      if (vyre_load_gpu(&s->continuations) != 0u && vyre_run_continuation(a, lane)) {
+      // Continuations wait for idle workers (the count shares the wake line, so this load hits it);
+      // lane 0's count decides for the warp, as vyre_warp_view's line does.
+      if (__shfl_sync(0xFFFFFFFFu, vyre_load_gpu(&s->continuations), 0) != 0u && vyre_run_continuation(a, lane)) {
         sleep_ns = 0;
         continue;
       }

@@ -215,6 +215,34 @@ class BuiltinSemanticsTest {
   }
 
   @Test
+  void continuationsAtVolumeThroughAWrappingRingAllFinish() throws Exception {
+    // On CUDA this once crashed the kernel within a second (CUDA_ERROR_ILLEGAL_ADDRESS): a worker
+    // warp's lanes read the continuation count at different moments, lane 0 alone ran a
+    // continuation, and the others paired their warp-wide shuffles with the wrong ones.
+    UserOpcode countdown = UserOpcode.both(0x103, "countdown", slot -> {
+      int left = slot.arg(0);
+      if (left > 0) {
+        slot.setArg(0, left - 1);
+        return SlotLayout.STATUS_YIELD;
+      }
+      return SlotLayout.STATUS_DONE;
+    }, "if (args[0] > 0u) { args[0] -= 1u; status = VYRE_STATUS_YIELD; }");
+    start(countdown);
+    int inFlight = 8;
+    long[] tickets = new long[inFlight];
+    int tasks = 10_000;
+    for (int i = 0; i < tasks; i++) {
+      if (i >= inFlight) {
+        assertTrue(kernel.await(tickets[i % inFlight], WAIT), "task " + (i - inFlight) + ": " + kernel.summary());
+      }
+      tickets[i % inFlight] = kernel.publish(0, Priority.NORMAL, 0x103, 3);
+    }
+    assertTrue(kernel.drain(WAIT), kernel.summary());
+    assertEquals(0, kernel.stats().faults());
+    assertEquals(tasks, kernel.stats().done());
+  }
+
+  @Test
   void userHandlerCanYieldAndIsRunAgain() throws Exception {
     UserOpcode countdown = UserOpcode.both(0x100, "countdown", slot -> {
       int left = slot.arg(0);
