@@ -1,7 +1,5 @@
 package dev.vyre.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.vyre.cli.conform.Json;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
@@ -127,12 +125,8 @@ final class DispatchBenchCommand implements Callable<Integer> {
     }
     results.putAll(baselines);
     DispatchMeasurements.addRatios(results);
-    printTable(out, results);
-    if (json != null) {
-      ObjectNode node = Json.object();
-      results.forEach((key, value) -> node.putPOJO(key, value));
-      Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
-    }
+    BenchResults.print(out, results);
+    BenchResults.writeJson(json, results);
     return 0;
   }
 
@@ -140,13 +134,5 @@ final class DispatchBenchCommand implements Callable<Integer> {
     if (value < least) {
       throw InputException.of(option, value + " is below " + least, "pass " + least + " or more (vyre bench dispatch --help)");
     }
-  }
-
-  private static void printTable(PrintStream out, Map<String, Object> results) {
-    out.println();
-    out.printf("%-34s %s%n", "measure", "result");
-    out.printf("%-34s %s%n", "-".repeat(34), "-".repeat(24));
-    results.forEach((key, value) -> out.printf("%-34s %s%n", key,
-        value instanceof Double d ? String.format("%.3f", d) : String.valueOf(value)));
   }
 }

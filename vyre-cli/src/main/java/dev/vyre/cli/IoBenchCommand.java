@@ -1,7 +1,5 @@
 package dev.vyre.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.vyre.cli.conform.Json;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
@@ -112,12 +110,8 @@ final class IoBenchCommand implements Callable<Integer> {
       writeRandom(file, size);
       readAll(file);
       Map<String, Object> results = measure(file, out);
-      printTable(out, results);
-      if (json != null) {
-        ObjectNode node = Json.object();
-        results.forEach(node::putPOJO);
-        Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
-      }
+      BenchResults.print(out, results);
+      BenchResults.writeJson(json, results);
       return 0;
     } finally {
       if (dir == null) {
@@ -403,13 +397,5 @@ final class IoBenchCommand implements Callable<Integer> {
       throw InputException.of(option, value + " is outside " + least + ".." + most,
           "pass a value in that range (vyre bench io --help)");
     }
-  }
-
-  private static void printTable(PrintStream out, Map<String, Object> results) {
-    out.println();
-    out.printf("%-34s %s%n", "measure", "result");
-    out.printf("%-34s %s%n", "-".repeat(34), "-".repeat(24));
-    results.forEach((key, value) -> out.printf("%-34s %s%n", key,
-        value instanceof Double d ? String.format("%.3f", d) : String.valueOf(value)));
   }
 }

@@ -1,7 +1,5 @@
 package dev.vyre.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.vyre.cli.conform.Json;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
@@ -122,14 +120,8 @@ final class ScanBenchCommand implements Callable<Integer> {
         measureGrep(patternFile, corpus, results, out);
       }
       addRatios(results);
-      out.println();
-      results.forEach((key, value) -> out.printf("%-28s %s%n", key,
-          value instanceof Double d ? String.format("%.3f", d) : String.valueOf(value)));
-      if (json != null) {
-        ObjectNode node = Json.object();
-        results.forEach(node::putPOJO);
-        Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
-      }
+      BenchResults.print(out, results);
+      BenchResults.writeJson(json, results);
       return 0;
     } finally {
       if (dir == null) {
