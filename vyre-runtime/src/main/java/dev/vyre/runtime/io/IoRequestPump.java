@@ -13,13 +13,14 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The host side of the reads tasks ask for (docs/PROTOCOL.md, "Reads a task asks for"), vyre's
- * {@code ResidentIoLoop} (vyre-runtime.md §7.2): one thread that claims each READ request a handler
- * published into the IO queue, reads the file range into the start of the destination resource,
- * and completes the request OK or ERROR. A handler that asked (CUDA {@code vyre_io_read}, Java
+ * {@code ResidentIoLoop} (vyre-runtime.md §7.2): threads that claim each READ request a handler
+ * published into the IO queue, read the file range into the start of the destination resource,
+ * and complete the request OK or ERROR. A handler that asked (CUDA {@code vyre_io_read}, Java
  * {@code SlotContext.ioRead}) yields until it sees the verdict, then uses the bytes.
  *
  * <p>Sources are files the host opens here ({@link #open}); their ids start at 1, and source 0
@@ -29,11 +30,14 @@ import java.util.concurrent.locks.LockSupport;
  * cannot be served (unknown source or resource, a range past the file's end or the resource's,
  * an op other than READ or FENCE) completes ERROR and is counted with its reason in {@link #stats}.
  *
- * <p>The thread polls the queue's 64 status words, yielding between polls, for 100 µs after the last request it
- * served (a task that reads again soon, or the next of a stream, finds it awake: a parked thread
- * wakes 50 µs late on Linux's default timer slack), then parks 10 µs doubling to 100 µs as vyre's
- * loop does, so an idle pump costs a few thousand wake-ups a second. It runs from the first {@code
- * Megakernel.ioPump()} call until the kernel shuts down.
+ * <p>Thread {@code i} of {@link #threads()} owns the IO slots {@code i}, {@code i + threads()},
+ * ... (a kernel takes free slots from 0 up, so requests in flight spread over the threads) and
+ * serves them one at a time: many reads run at once, with no hand-off between threads. A thread
+ * polls its status words, yielding between polls, for 100 µs after the last request it served (a
+ * task that reads again soon, or the next of a stream, finds it awake: a parked thread wakes 50 µs
+ * late on Linux's default timer slack), then parks 10 µs doubling to 100 µs as vyre's loop does,
+ * so an idle pump costs a few thousand wake-ups a second per thread. It runs from the first
+ * {@code Megakernel.ioPump()} call until the kernel shuts down.
  */
 public final class IoRequestPump implements AutoCloseable {
 
@@ -51,19 +55,45 @@ public final class IoRequestPump implements AutoCloseable {
   private final MemorySegment queue;
   /** Source {@code id} is entry {@code id - 1}. */
   private final CopyOnWriteArrayList<FileChannel> sources = new CopyOnWriteArrayList<>();
-  private final Thread thread;
+  private final Thread[] threads;
   private volatile boolean stopping;
-  private volatile long completed;
-  private volatile long failed;
+  private final AtomicLong completed = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
   private volatile String lastFailure;
-  /** Where reads into a resource without a host view land first; the pump thread's own. */
-  private MemorySegment bounce = MemorySegment.NULL;
 
+  /** A pump of {@link #defaultThreads()} threads. */
   public IoRequestPump(KernelSession session) {
+    this(session, defaultThreads());
+  }
+
+  /** A pump of {@code threadCount} threads (1..64). */
+  public IoRequestPump(KernelSession session, int threadCount) {
+    if (threadCount < 1 || threadCount > IoQueueLayout.IO_SLOT_COUNT) {
+      throw InputException.of("IO pump threads", threadCount + " is not 1.." + IoQueueLayout.IO_SLOT_COUNT,
+          "pass a thread count from 1 to the IO queue's " + IoQueueLayout.IO_SLOT_COUNT + " slots");
+    }
     this.session = session;
     this.queue = session.memory().ioQueue();
-    this.thread = Thread.ofPlatform().daemon().name("vyre-io-pump").unstarted(this::run);
-    thread.start();
+    this.threads = new Thread[threadCount];
+    for (int i = 0; i < threadCount; i++) {
+      int first = i;
+      threads[i] = Thread.ofPlatform().daemon().name("vyre-io-pump-" + i).unstarted(() -> run(first, threadCount));
+    }
+    for (Thread thread : threads) {
+      thread.start();
+    }
+  }
+
+  /**
+   * One thread per four cores, 1 to 4: one thread's reads from the page cache run at a single
+   * core's copy rate, and the pump should not take the cores the tasks' publishers need.
+   */
+  public static int defaultThreads() {
+    return Math.clamp(Runtime.getRuntime().availableProcessors() / 4, 1, 4);
+  }
+
+  public int threads() {
+    return threads.length;
   }
 
   /** Opens {@code file} for reading and returns its source id (1, 2, ...), which handlers pass to their reads. */
@@ -81,19 +111,23 @@ public final class IoRequestPump implements AutoCloseable {
   }
 
   public Stats stats() {
-    return new Stats(completed, failed, lastFailure);
+    return new Stats(completed.get(), failed.get(), lastFailure);
   }
 
   /**
-   * Stops the thread and closes the sources. The kernel calls it once it has exited, before it
+   * Stops the threads and closes the sources. The kernel calls it once it has exited, before it
    * frees the queue; a request still in the queue is left as it is.
    */
   @Override
   public void close() {
     stopping = true;
-    LockSupport.unpark(thread);
+    for (Thread thread : threads) {
+      LockSupport.unpark(thread);
+    }
     try {
-      thread.join();
+      for (Thread thread : threads) {
+        thread.join();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -106,12 +140,15 @@ public final class IoRequestPump implements AutoCloseable {
     }
   }
 
-  private void run() {
+  /** One pump thread: serves IO slots {@code first}, {@code first + stride}, ... */
+  private void run(int first, int stride) {
     long lastServed = System.nanoTime();
     int parks = 0;
+    // Where reads into a resource without a host view land first; this thread's own.
+    MemorySegment[] bounce = {MemorySegment.NULL};
     try {
       while (!stopping) {
-        if (serveAll() > 0) {
+        if (serveAll(first, stride, bounce) > 0) {
           lastServed = System.nanoTime();
           parks = 0;
         } else if (System.nanoTime() - lastServed < SPIN_NANOS) {
@@ -127,21 +164,21 @@ public final class IoRequestPump implements AutoCloseable {
     }
   }
 
-  /** Claims and serves every PUBLISHED request; returns how many. */
-  private int serveAll() {
+  /** Claims and serves every PUBLISHED request in this thread's slots; returns how many. */
+  private int serveAll(int first, int stride, MemorySegment[] bounce) {
     int count = 0;
-    for (int slot = 0; slot < IoQueueLayout.IO_SLOT_COUNT; slot++) {
+    for (int slot = first; slot < IoQueueLayout.IO_SLOT_COUNT; slot += stride) {
       long status = IoQueueLayout.word(slot, IoQueueLayout.STATUS);
       if (Words.getAcquire(queue, status) != SlotLayout.STATUS_PUBLISHED) {
         continue;
       }
       Words.setRelease(queue, status, SlotLayout.STATUS_CLAIMED);
-      String problem = serve(slot);
+      String problem = serve(slot, bounce);
       if (problem != null) {
         lastFailure = "IO slot " + slot + ": " + problem;
-        failed++;
+        failed.incrementAndGet();
       }
-      completed++;
+      completed.incrementAndGet();
       Words.setRelease(queue, status, problem == null ? IoQueueLayout.STATUS_OK : IoQueueLayout.STATUS_ERROR);
       count++;
     }
@@ -149,7 +186,7 @@ public final class IoRequestPump implements AutoCloseable {
   }
 
   /** Serves one claimed request; null when it succeeded, else why it failed. */
-  private String serve(int slot) {
+  private String serve(int slot, MemorySegment[] bounce) {
     int op = field(slot, IoQueueLayout.OP_TYPE);
     if (op == IoQueueLayout.OP_FENCE) {
       return null;
@@ -179,10 +216,10 @@ public final class IoRequestPump implements AutoCloseable {
         }
         return read(sources.get(source - 1), offset, view.asSlice(0, bytes));
       }
-      if (bounce.byteSize() < bytes) {
-        bounce = Arena.ofAuto().allocate(bytes, 4096);
+      if (bounce[0].byteSize() < bytes) {
+        bounce[0] = Arena.ofAuto().allocate(bytes, 4096);
       }
-      MemorySegment staged = bounce.asSlice(0, bytes);
+      MemorySegment staged = bounce[0].asSlice(0, bytes);
       String problem = read(sources.get(source - 1), offset, staged);
       if (problem == null) {
         session.writeResource(destination, 0, staged);
