@@ -76,8 +76,7 @@ public final class IoRequestPump implements AutoCloseable {
     this.queue = session.memory().ioQueue();
     this.threads = new Thread[threadCount];
     for (int i = 0; i < threadCount; i++) {
-      int first = i;
-      threads[i] = Thread.ofPlatform().daemon().name("vyre-io-pump-" + i).unstarted(() -> run(first, threadCount));
+      threads[i] = Thread.ofPlatform().daemon().name("vyre-io-pump-" + i).unstarted(new Server(i, threadCount)::run);
     }
     for (Thread thread : threads) {
       thread.start();
@@ -140,93 +139,104 @@ public final class IoRequestPump implements AutoCloseable {
     }
   }
 
-  /** One pump thread: serves IO slots {@code first}, {@code first + stride}, ... */
-  private void run(int first, int stride) {
-    long lastServed = System.nanoTime();
-    int parks = 0;
-    // Where reads into a resource without a host view land first; this thread's own.
-    MemorySegment[] bounce = {MemorySegment.NULL};
-    try {
-      while (!stopping) {
-        if (serveAll(first, stride, bounce) > 0) {
-          lastServed = System.nanoTime();
-          parks = 0;
-        } else if (System.nanoTime() - lastServed < SPIN_NANOS) {
-          // Yield rather than spin: on a small machine the task that asks next needs this core.
-          Thread.yield();
-        } else {
-          LockSupport.parkNanos(this, Math.min(FIRST_PARK_NANOS << Math.min(parks++, 7), LONGEST_PARK_NANOS));
-        }
-      }
-    } catch (RuntimeException e) {
-      // The queue went away under the pump (the kernel's memory freed by a failure): nothing left to serve.
-      lastFailure = "the pump stopped: " + e;
-    }
-  }
+  /** One pump thread's work: IO slots {@code first}, {@code first + stride}, ... */
+  private final class Server {
 
-  /** Claims and serves every PUBLISHED request in this thread's slots; returns how many. */
-  private int serveAll(int first, int stride, MemorySegment[] bounce) {
-    int count = 0;
-    for (int slot = first; slot < IoQueueLayout.IO_SLOT_COUNT; slot += stride) {
-      long status = IoQueueLayout.word(slot, IoQueueLayout.STATUS);
-      if (Words.getAcquire(queue, status) != SlotLayout.STATUS_PUBLISHED) {
-        continue;
-      }
-      Words.setRelease(queue, status, SlotLayout.STATUS_CLAIMED);
-      String problem = serve(slot, bounce);
-      if (problem != null) {
-        lastFailure = "IO slot " + slot + ": " + problem;
-        failed.incrementAndGet();
-      }
-      completed.incrementAndGet();
-      Words.setRelease(queue, status, problem == null ? IoQueueLayout.STATUS_OK : IoQueueLayout.STATUS_ERROR);
-      count++;
-    }
-    return count;
-  }
+    private final int first;
+    private final int stride;
+    /** Where reads into a resource without a host view land first. */
+    private MemorySegment bounce = MemorySegment.NULL;
 
-  /** Serves one claimed request; null when it succeeded, else why it failed. */
-  private String serve(int slot, MemorySegment[] bounce) {
-    int op = field(slot, IoQueueLayout.OP_TYPE);
-    if (op == IoQueueLayout.OP_FENCE) {
-      return null;
+    Server(int first, int stride) {
+      this.first = first;
+      this.stride = stride;
     }
-    if (op != IoQueueLayout.OP_READ) {
-      return "op " + op + " is not READ (1) or FENCE (3)";
-    }
-    int source = field(slot, IoQueueLayout.SRC_HANDLE);
-    int destination = field(slot, IoQueueLayout.DST_HANDLE);
-    long offset = Integer.toUnsignedLong(field(slot, IoQueueLayout.OFFSET_HI)) << 32
-        | Integer.toUnsignedLong(field(slot, IoQueueLayout.OFFSET_LO));
-    long bytes = Integer.toUnsignedLong(field(slot, IoQueueLayout.BYTE_COUNT));
-    if (source == 0 && bytes == 0) {
-      return null;
-    }
-    if (source <= 0 || source > sources.size()) {
-      return "source " + Integer.toUnsignedString(source) + " is not open (" + sources.size() + " open: ioPump().open gives ids from 1)";
-    }
-    if (offset < 0) {
-      return "offset " + Long.toUnsignedString(offset) + " is past any file";
-    }
-    try {
-      MemorySegment view = session.resource(destination);
-      if (view != null) {
-        if (bytes > view.byteSize()) {
-          return bytes + " bytes do not fit resource " + destination + " of " + view.byteSize() + " bytes";
+
+    void run() {
+      long lastServed = System.nanoTime();
+      int parks = 0;
+      try {
+        while (!stopping) {
+          if (serveAll() > 0) {
+            lastServed = System.nanoTime();
+            parks = 0;
+          } else if (System.nanoTime() - lastServed < SPIN_NANOS) {
+            // Yield rather than spin: on a small machine the task that asks next needs this core.
+            Thread.yield();
+          } else {
+            LockSupport.parkNanos(IoRequestPump.this, Math.min(FIRST_PARK_NANOS << Math.min(parks++, 7), LONGEST_PARK_NANOS));
+          }
         }
-        return read(sources.get(source - 1), offset, view.asSlice(0, bytes));
+      } catch (RuntimeException e) {
+        // The queue went away under the pump (the kernel's memory freed by a failure): nothing left to serve.
+        lastFailure = "the pump stopped: " + e;
       }
-      if (bounce[0].byteSize() < bytes) {
-        bounce[0] = Arena.ofAuto().allocate(bytes, 4096);
+    }
+
+    /** Claims and serves every PUBLISHED request in this thread's slots; returns how many. */
+    private int serveAll() {
+      int count = 0;
+      for (int slot = first; slot < IoQueueLayout.IO_SLOT_COUNT; slot += stride) {
+        long status = IoQueueLayout.word(slot, IoQueueLayout.STATUS);
+        if (Words.getAcquire(queue, status) != SlotLayout.STATUS_PUBLISHED) {
+          continue;
+        }
+        Words.setRelease(queue, status, SlotLayout.STATUS_CLAIMED);
+        String problem = serve(slot);
+        if (problem != null) {
+          lastFailure = "IO slot " + slot + ": " + problem;
+          failed.incrementAndGet();
+        }
+        completed.incrementAndGet();
+        Words.setRelease(queue, status, problem == null ? IoQueueLayout.STATUS_OK : IoQueueLayout.STATUS_ERROR);
+        count++;
       }
-      MemorySegment staged = bounce[0].asSlice(0, bytes);
-      String problem = read(sources.get(source - 1), offset, staged);
-      if (problem == null) {
-        session.writeResource(destination, 0, staged);
+      return count;
+    }
+
+    /** Serves one claimed request; null when it succeeded, else why it failed. */
+    private String serve(int slot) {
+      int op = field(slot, IoQueueLayout.OP_TYPE);
+      if (op == IoQueueLayout.OP_FENCE) {
+        return null;
       }
-      return problem;
-    } catch (IOException | RuntimeException e) {
-      return "reading " + bytes + " bytes at " + offset + " of source " + source + " into resource " + destination + " failed: " + e.getMessage();
+      if (op != IoQueueLayout.OP_READ) {
+        return "op " + op + " is not READ (1) or FENCE (3)";
+      }
+      int source = field(slot, IoQueueLayout.SRC_HANDLE);
+      int destination = field(slot, IoQueueLayout.DST_HANDLE);
+      long offset = Integer.toUnsignedLong(field(slot, IoQueueLayout.OFFSET_HI)) << 32
+          | Integer.toUnsignedLong(field(slot, IoQueueLayout.OFFSET_LO));
+      long bytes = Integer.toUnsignedLong(field(slot, IoQueueLayout.BYTE_COUNT));
+      if (source == 0 && bytes == 0) {
+        return null;
+      }
+      if (source <= 0 || source > sources.size()) {
+        return "source " + Integer.toUnsignedString(source) + " is not open (" + sources.size() + " open: ioPump().open gives ids from 1)";
+      }
+      if (offset < 0) {
+        return "offset " + Long.toUnsignedString(offset) + " is past any file";
+      }
+      try {
+        MemorySegment view = session.resource(destination);
+        if (view != null) {
+          if (bytes > view.byteSize()) {
+            return bytes + " bytes do not fit resource " + destination + " of " + view.byteSize() + " bytes";
+          }
+          return read(sources.get(source - 1), offset, view.asSlice(0, bytes));
+        }
+        if (bounce.byteSize() < bytes) {
+          bounce = Arena.ofAuto().allocate(bytes, 4096);
+        }
+        MemorySegment staged = bounce.asSlice(0, bytes);
+        String problem = read(sources.get(source - 1), offset, staged);
+        if (problem == null) {
+          session.writeResource(destination, 0, staged);
+        }
+        return problem;
+      } catch (IOException | RuntimeException e) {
+        return "reading " + bytes + " bytes at " + offset + " of source " + source + " into resource " + destination + " failed: " + e.getMessage();
+      }
     }
   }
 
