@@ -243,6 +243,32 @@ class BuiltinSemanticsTest {
   }
 
   @Test
+  void unfinishedTasksComeBackWholeAndRunOnANewKernel() throws Exception {
+    UserOpcode gate = UserOpcode.both(0x102, "gate", slot -> Words.getAcquire(slot.control(), 171) == 0
+        ? SlotLayout.STATUS_YIELD : SlotLayout.STATUS_DONE, "status = vyre_read(a, 171u) == 0u ? VYRE_STATUS_YIELD : VYRE_STATUS_DONE;");
+    start(gate);
+    List<Task> published = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      Task task = Task.of(0x102, i, 100 + i, -i, 7, 8, 9, 10, 11, 12, 13, 14, 1000 + i).withTenant(1);
+      published.add(task);
+      kernel.publish(task);
+    }
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (word(ControlLayout.CONTINUATION_COUNT) < 5) {
+      assertTrue(System.nanoTime() < deadline, "the gated tasks never ran");
+      Thread.sleep(1);
+    }
+    ShutdownReport report = kernel.shutdown(Duration.ofSeconds(5));
+    assertEquals(published, report.inFlight().stream().map(ShutdownReport.InFlight::task).toList(),
+        "each unfinished task, its tenant, priority, opcode and 12 arguments as published");
+    Megakernel next = start(gate);
+    assertTrue(run(Task.of(Opcodes.STORE_U32, 1, 171)).isDone());
+    for (ShutdownReport.InFlight unfinished : report.inFlight()) {
+      assertTrue(next.submit(unfinished.task()).get(10, java.util.concurrent.TimeUnit.SECONDS).isDone());
+    }
+  }
+
+  @Test
   void userHandlerCanYieldAndIsRunAgain() throws Exception {
     UserOpcode countdown = UserOpcode.both(0x100, "countdown", slot -> {
       int left = slot.arg(0);

@@ -1002,8 +1002,13 @@ public final class Megakernel implements AutoCloseable {
         for (long ticket = part.retired; ticket < part.taken(); ticket++) {
           int slot = part.slotOf(ticket);
           long base = SlotLayout.slotBase(slot);
-          inFlight.add(new ShutdownReport.InFlight(part.ticketOf(ticket), slot, Priority.ofLevel(part.level),
-              Words.get(ring, base + SlotLayout.OPCODE_WORD), SlotStatus.of(Words.getAcquire(ring, base))));
+          int[] args = new int[SlotLayout.ARGS_PER_SLOT];
+          for (int i = 0; i < args.length; i++) {
+            args[i] = Words.get(ring, base + SlotLayout.ARG0_WORD + i);
+          }
+          Task task = new Task(Words.get(ring, base + SlotLayout.TENANT_WORD), Priority.ofLevel(part.level),
+              Words.get(ring, base + SlotLayout.OPCODE_WORD), args);
+          inFlight.add(new ShutdownReport.InFlight(part.ticketOf(ticket), slot, SlotStatus.of(Words.getAcquire(ring, base)), task));
         }
       }
       byte[] finalControl = session.snapshotControl();
