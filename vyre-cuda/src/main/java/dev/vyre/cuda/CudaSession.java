@@ -48,9 +48,9 @@ final class CudaSession implements KernelSession {
 
   static final int BLOCK_SIZE = 256;
   /** sizeof(VyreDeviceState) (static_assert in megakernel.cu). */
-  static final long DEVICE_STATE_BYTES = 2_544;
+  static final long DEVICE_STATE_BYTES = 18_928;
   /** offsetof(VyreDeviceState, trace_seen): then trace_sum[5] and trace_count[3], all u64. */
-  static final long DEVICE_STATE_TRACE_OFFSET = 2_448;
+  static final long DEVICE_STATE_TRACE_OFFSET = 18_832;
   static final long DEVICE_STATE_TRACE_BYTES = 96;
   /** Builds the kernel with -DVYRE_TRACE: per-stage device timings for round trips (vyre bench dispatch). */
   private static final boolean TRACE = Boolean.getBoolean("vyre.cuda.trace");

@@ -135,6 +135,11 @@ struct VyreDeviceState {
   unsigned long long continuation_head, continuation_tail;
   unsigned continuation_tag[VYRE_CONTINUATION_CAPACITY];
   unsigned continuation_slot[VYRE_CONTINUATION_CAPACITY];
+  // Each queued continuation's slot words as its last run left them: the worker that takes it runs
+  // from these, not from the ring in host memory (a PCIe read, and a system-scope fence before
+  // queueing so that the read would see the arguments), which made a task wait about 10 us between
+  // a yield and its next run (ContinuationStressProbe tyield).
+  unsigned continuation_words[VYRE_CONTINUATION_CAPACITY][VYRE_SLOT_WORDS];
   // Built with -DVYRE_TRACE only (vyre.cuda.trace): where a task's time goes on the device, in
   // globaltimer ns, summed over tasks: work seen -> claimed and slot in hand -> run -> counters
   // added -> status stored (a single task stores first: its `counted` includes the store); and for
@@ -145,9 +150,9 @@ struct VyreDeviceState {
   unsigned long long trace_sum[7];                 // seen->start, start->ran, ran->counted, counted->stored, poll, issue->data, stored->issue
   unsigned long long trace_count[3];               // tasks traced, polls traced, tasks run from express copies
 };
-// CudaSession allocates 2,544 bytes, writes abort at byte 132 and reads the trace from byte 2,448
+// CudaSession allocates 18,928 bytes, writes abort at byte 132 and reads the trace from byte 18,832
 // (NVRTC has no offsetof; the fields above are laid out without implicit padding).
-static_assert(sizeof(VyreDeviceState) == 2544, "VyreDeviceState must stay 2,544 bytes (CudaSession.DEVICE_STATE_BYTES)");
+static_assert(sizeof(VyreDeviceState) == 18928, "VyreDeviceState must stay 18,928 bytes (CudaSession.DEVICE_STATE_BYTES)");
 
 struct VyreKernelArgs {
   unsigned* control;        // host-mapped: host-written words, and the mirror of the rest
@@ -556,9 +561,11 @@ __device__ __forceinline__ void vyre_count_batch(unsigned* d, int level, unsigne
 
 // Stores the statuses of the lanes in `ready`. Results must reach the host before their status
 // does, which costs a system-scope release (a fence that waits for every store and atomic in
-// flight); a warp whose every slot is a NOP that finished DONE has no results, so it stores without one.
+// flight); a warp whose every slot is a NOP that finished DONE, or a continuation (YIELD, REQUEUE:
+// the host reads no result of those, and the next run takes the queued words), stores without one.
 __device__ __forceinline__ void vyre_store_statuses(const VyreKernelArgs& a, bool mine, unsigned slot, unsigned status, unsigned opcode) {
-  bool results = __any_sync(0xFFFFFFFFu, mine && (opcode != VYRE_OP_NOP || status != VYRE_STATUS_DONE));
+  bool final_result = status != VYRE_STATUS_YIELD && status != VYRE_STATUS_REQUEUE && (opcode != VYRE_OP_NOP || status != VYRE_STATUS_DONE);
+  bool results = __any_sync(0xFFFFFFFFu, mine && final_result);
   unsigned* status_word = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
   if (mine) {
     if (results) vyre_store_sys(status_word, status);
@@ -566,29 +573,29 @@ __device__ __forceinline__ void vyre_store_statuses(const VyreKernelArgs& a, boo
   }
 }
 
-// Queues slot `slot`, whose YIELD or REQUEUE status is stored, for an idle worker; false when the
-// queue is full. The status and the arguments written back before it reach the host before the
-// slot can be taken: the worker that takes it stores the next status after this one.
-__device__ bool vyre_queue_continuation(const VyreKernelArgs& a, unsigned slot) {
+// Queues slot `slot`, whose YIELD or REQUEUE status is stored, with its words as this run left them
+// (`words`), for an idle worker; false when the queue is full. The worker runs from the queued
+// words, so nothing written to the ring needs to reach the host first.
+__device__ bool vyre_queue_continuation(const VyreKernelArgs& a, unsigned slot, const unsigned* words) {
   VyreDeviceState* s = a.state;
   if (atomicAdd(&s->continuations, 1u) >= VYRE_CONTINUATION_CAPACITY) {
     atomicSub(&s->continuations, 1u);
     return false;
   }
-  __threadfence_system();
   unsigned long long ticket = atomicAdd(&s->continuation_tail, 1ull);
   unsigned cell = (unsigned)(ticket % VYRE_CONTINUATION_CAPACITY);
   unsigned lap = (unsigned)(ticket / VYRE_CONTINUATION_CAPACITY);
   // The count kept this cell's last slot taken, or being taken: wait for its taker to free it.
   while (vyre_load_gpu(&s->continuation_tag[cell]) != 2u * lap) __nanosleep(32);
   s->continuation_slot[cell] = slot;
+  for (unsigned w = 0; w < VYRE_SLOT_WORDS; w++) s->continuation_words[cell][w] = words[w];
   __threadfence();
   atomicExch(&s->continuation_tag[cell], 2u * lap + 1u);
   return true;
 }
 
-// Takes a queued continuation's slot; -1 when none is ready.
-__device__ int vyre_take_continuation(const VyreKernelArgs& a) {
+// Takes a queued continuation's slot, and its words into `words`; -1 when none is ready.
+__device__ int vyre_take_continuation(const VyreKernelArgs& a, unsigned* words) {
   VyreDeviceState* s = a.state;
   while (true) {
     unsigned long long head = *(volatile unsigned long long*)&s->continuation_head;
@@ -598,6 +605,7 @@ __device__ int vyre_take_continuation(const VyreKernelArgs& a) {
     if (atomicCAS(&s->continuation_head, head, head + 1ull) == head) {
       __threadfence();
       unsigned slot = vyre_load_gpu(&s->continuation_slot[cell]);
+      for (unsigned w = 0; w < VYRE_SLOT_WORDS; w++) words[w] = vyre_load_gpu(&s->continuation_words[cell][w]);
       __threadfence();
       atomicExch(&s->continuation_tag[cell], 2u * lap + 2u);
       atomicSub(&s->continuations, 1u);
@@ -614,13 +622,16 @@ __device__ __noinline__ unsigned vyre_execute_slot_again(const VyreKernelArgs& a
 }
 
 // Stores what a continuation's run left in slot `slot`: a YIELD or REQUEUE with the handler's
-// arguments (its state) ahead of it, true; or a final status, counted (the run was claimed and
-// metered when it first ran), false.
+// arguments (its state), true; or a final status, counted (the run was claimed and metered when it
+// first ran), false. The ring's copy of a continuation is for the host to see (telemetry, the
+// shutdown report): the next run takes the queued words, so these stores need no release.
 __device__ bool vyre_store_continuation_run(const VyreKernelArgs& a, unsigned slot, const unsigned* words, unsigned status) {
   unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
   bool again = status == VYRE_STATUS_YIELD || status == VYRE_STATUS_REQUEUE;
   if (again) {
     for (unsigned w = 4; w < VYRE_SLOT_WORDS; w++) base[w] = words[w];
+    vyre_store_sys_relaxed(base, status);
+    return true;
   } else if (status == VYRE_STATUS_DONE) {
     atomicAdd(a.dcontrol + VYRE_CTL_DONE_COUNT, 1u);
   } else if (status == VYRE_STATUS_FAULT) {
@@ -639,7 +650,7 @@ __device__ __noinline__ void vyre_continue(const VyreKernelArgs& a, unsigned slo
   unsigned backoff_ns = 32;
   do {
     vyre_add(a, VYRE_CTL_CONTINUATION_COUNT, 1u);
-    if (vyre_queue_continuation(a, slot)) return;
+    if (vyre_queue_continuation(a, slot, words)) return;
     if (vyre_load_gpu(&a.state->abort)) __trap();
     if (vyre_load_gpu(&a.state->shutdown) || vyre_read(a, VYRE_CTL_SHUTDOWN)) return;
     __nanosleep(backoff_ns);
@@ -647,15 +658,9 @@ __device__ __noinline__ void vyre_continue(const VyreKernelArgs& a, unsigned slo
   } while (vyre_store_continuation_run(a, slot, words, vyre_execute_slot_again(a, slot, words)));
 }
 
-// Runs a queued continuation once more, on one lane, from the slot as its last run left it
+// Runs a queued continuation once more, on one lane, from its words as its last run left them
 // (arguments included); queued again if it yields again.
-__device__ __noinline__ void vyre_run_continuation_on_lane(const VyreKernelArgs& a, unsigned slot) {
-  const uint4* base = reinterpret_cast<const uint4*>(a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS);
-  unsigned words[VYRE_SLOT_WORDS];
-  for (unsigned q = 0; q < 4u; q++) {
-    uint4 v = __ldcv(base + q);
-    words[4 * q] = v.x; words[4 * q + 1] = v.y; words[4 * q + 2] = v.z; words[4 * q + 3] = v.w;
-  }
+__device__ __noinline__ void vyre_run_continuation_on_lane(const VyreKernelArgs& a, unsigned slot, unsigned* words) {
   if (vyre_store_continuation_run(a, slot, words, vyre_execute_slot_again(a, slot, words))) vyre_continue(a, slot, words);
 }
 
@@ -677,7 +682,8 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
 #endif
   bool continuation = mine && (status == VYRE_STATUS_YIELD || status == VYRE_STATUS_REQUEUE);
   if (continuation) {
-    // The arguments are the continuation's state: back into the slot, ahead of its status.
+    // The arguments are the continuation's state: back into the slot for the host to see (the
+    // next run takes them from the continuation queue).
     unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
     for (unsigned w = 4; w < VYRE_SLOT_WORDS; w++) base[w] = words[w];
   }
@@ -729,8 +735,9 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
 __device__ bool vyre_run_continuation(const VyreKernelArgs& a, unsigned lane) {
   int taken = -1;
   if (lane == 0) {
-    taken = vyre_take_continuation(a);
-    if (taken >= 0) vyre_run_continuation_on_lane(a, (unsigned)taken);
+    unsigned words[VYRE_SLOT_WORDS];
+    taken = vyre_take_continuation(a, words);
+    if (taken >= 0) vyre_run_continuation_on_lane(a, (unsigned)taken, words);
   }
   return __shfl_sync(0xFFFFFFFFu, taken, 0) >= 0;
 }
