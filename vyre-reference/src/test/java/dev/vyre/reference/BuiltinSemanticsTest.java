@@ -32,6 +32,9 @@ import org.junit.jupiter.api.Test;
 class BuiltinSemanticsTest {
 
   private static final Duration WAIT = Duration.ofSeconds(10);
+  /** A task that yields until control word 171 is set. */
+  private static final UserOpcode GATE = UserOpcode.both(0x102, "gate", slot -> Words.getAcquire(slot.control(), 171) == 0
+      ? SlotLayout.STATUS_YIELD : SlotLayout.STATUS_DONE, "status = vyre_read(a, 171u) == 0u ? VYRE_STATUS_YIELD : VYRE_STATUS_DONE;");
   private Megakernel kernel;
 
   private Megakernel start(UserOpcode... opcodes) {
@@ -195,9 +198,7 @@ class BuiltinSemanticsTest {
   void manyTasksWaitingAtOnceAllFinishOnceReleased() throws Exception {
     // More waiting tasks than a worker once kept (16; the 17th made it re-run the oldest, which
     // recursed once per waiting task until the worker's stack overflowed).
-    UserOpcode gate = UserOpcode.both(0x102, "gate", slot -> Words.getAcquire(slot.control(), 171) == 0
-        ? SlotLayout.STATUS_YIELD : SlotLayout.STATUS_DONE, "status = vyre_read(a, 171u) == 0u ? VYRE_STATUS_YIELD : VYRE_STATUS_DONE;");
-    start(gate);
+    start(GATE);
     int tasks = 40;
     List<java.util.concurrent.CompletableFuture<TaskResult>> waiting = new java.util.ArrayList<>();
     for (int i = 0; i < tasks; i++) {
@@ -244,9 +245,7 @@ class BuiltinSemanticsTest {
 
   @Test
   void unfinishedTasksComeBackWholeAndRunOnANewKernel() throws Exception {
-    UserOpcode gate = UserOpcode.both(0x102, "gate", slot -> Words.getAcquire(slot.control(), 171) == 0
-        ? SlotLayout.STATUS_YIELD : SlotLayout.STATUS_DONE, "status = vyre_read(a, 171u) == 0u ? VYRE_STATUS_YIELD : VYRE_STATUS_DONE;");
-    start(gate);
+    start(GATE);
     List<Task> published = new java.util.ArrayList<>();
     for (int i = 0; i < 5; i++) {
       Task task = Task.of(0x102, i, 100 + i, -i, 7, 8, 9, 10, 11, 12, 13, 14, 1000 + i).withTenant(1);
@@ -261,7 +260,7 @@ class BuiltinSemanticsTest {
     ShutdownReport report = kernel.shutdown(Duration.ofSeconds(5));
     assertEquals(published, report.inFlight().stream().map(ShutdownReport.InFlight::task).toList(),
         "each unfinished task, its tenant, priority, opcode and 12 arguments as published");
-    Megakernel next = start(gate);
+    Megakernel next = start(GATE);
     assertTrue(run(Task.of(Opcodes.STORE_U32, 1, 171)).isDone());
     for (ShutdownReport.InFlight unfinished : report.inFlight()) {
       assertTrue(next.submit(unfinished.task()).get(10, java.util.concurrent.TimeUnit.SECONDS).isDone());
