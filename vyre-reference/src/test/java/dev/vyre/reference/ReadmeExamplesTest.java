@@ -1,5 +1,6 @@
 package dev.vyre.reference;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.vyre.runtime.Megakernel;
@@ -7,14 +8,20 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.io.LoadOpcode;
+import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.tenant.Tenant;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's "Using it from Java" snippets, as written there (backend "auto" is the reference
@@ -58,5 +65,23 @@ class ReadmeExamplesTest {
       tenant.quiesce(1_000_000);                                  // every task it published has finished
     }
     assertEquals(257, ran.get());
+  }
+
+  @Test
+  void theLoadSnippetReadsAFileRangeIntoAResource(@TempDir Path dir) throws Exception {
+    byte[] content = new byte[16_384];
+    new java.util.Random(3).nextBytes(content);
+    Files.write(dir.resolve("data.bin"), content);
+    byte[] loaded = new byte[4096];
+    TaskResult result;
+    try (Megakernel kernel = Megakernel.builder().backend("auto").userOpcode(LoadOpcode.of(0x7E01)).bootstrap()) {
+      int source = kernel.ioPump().open(dir.resolve("data.bin"));                     // a file handlers may read
+      int page = kernel.allocateResource(4096, ResourcePlacement.HOST_MAPPED);
+      TaskResult r = kernel.submit(LoadOpcode.task(0x7E01, source, page, 8192, 4096)).get();  // bytes 8192.. into page
+      result = r;
+      kernel.readResource(page, 0, java.lang.foreign.MemorySegment.ofArray(loaded));
+    }
+    assertEquals(SlotStatus.DONE, result.status());
+    assertArrayEquals(Arrays.copyOfRange(content, 8192, 12_288), loaded);
   }
 }
