@@ -885,21 +885,31 @@ public final class Megakernel implements AutoCloseable {
 
   /** A one-line control-block summary for errors and logs. */
   public String summary() {
+    // The counters from an exact snapshot: on CUDA the mapped copy of the kernel's counters lags
+    // while it is busy (the scout re-syncs it when idle), and a summary explains a failure. The
+    // mapped copy when no snapshot can be had (a lost device); the doorbells and claim cursors
+    // from it either way (the host writes the one, the scout mirrors the other there).
+    MemorySegment counters;
     try {
-      return summary(control);
+      counters = MemorySegment.ofArray(controlSnapshot());
+    } catch (RuntimeException e) {
+      counters = null;
+    }
+    try {
+      return summary(counters != null ? counters : control, control);
     } catch (IllegalStateException e) {
       afterSwap(e);
-      return summary(control);
+      return summary(counters != null ? counters : control, control);
     }
   }
 
-  private String summary(MemorySegment words) {
+  private String summary(MemorySegment counters, MemorySegment words) {
     StringBuilder text = new StringBuilder();
-    text.append("done_count=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.DONE_COUNT)))
-        .append(" fault_count=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.FAULT_COUNT)))
-        .append(" epoch=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.EPOCH)))
-        .append(" heartbeat=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.HEARTBEAT)))
-        .append(" starvation=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.PRIORITY_STARVATION_COUNTER)))
+    text.append("done_count=").append(Integer.toUnsignedLong(Words.get(counters, ControlLayout.DONE_COUNT)))
+        .append(" fault_count=").append(Integer.toUnsignedLong(Words.get(counters, ControlLayout.FAULT_COUNT)))
+        .append(" epoch=").append(Integer.toUnsignedLong(Words.get(counters, ControlLayout.EPOCH)))
+        .append(" heartbeat=").append(Integer.toUnsignedLong(Words.get(counters, ControlLayout.HEARTBEAT)))
+        .append(" starvation=").append(Integer.toUnsignedLong(Words.get(counters, ControlLayout.PRIORITY_STARVATION_COUNTER)))
         .append(" in_flight=").append(inFlightCount());
     for (RingPartition part : partitions) {
       if (part.taken() != part.retired) {
