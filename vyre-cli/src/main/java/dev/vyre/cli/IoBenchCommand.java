@@ -3,18 +3,17 @@ package dev.vyre.cli;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.io.FileReads;
 import dev.vyre.runtime.io.IoRequestPump;
 import dev.vyre.runtime.io.LoadOpcode;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -93,19 +92,9 @@ final class IoBenchCommand implements Callable<Integer> {
     check("--in-flight", inFlight, 1, RING_SLOTS);
     check("--runs", runs, 1, 1000);
     OutputFiles.requireWritable("--json", json);
-    Path work = dir != null ? ScanBenchCommand.workDirectory(dir) : Files.createTempDirectory("vyre-bench-io");
-    Path file = work.resolve(FILE_NAME);
-    // Ctrl-C must not leave a temporary file (256 MiB by default) behind.
-    Thread cleanUp = Thread.ofPlatform().unstarted(() -> deleteTemporary(work, file));
-    if (dir == null) {
-      Runtime.getRuntime().addShutdownHook(cleanUp);
-    }
-    try {
-      long free = Files.getFileStore(work).getUsableSpace() + (Files.exists(file) ? Files.size(file) : 0);
-      if (size > free) {
-        throw InputException.of("--size", String.format("%,d bytes do not fit the %,d bytes free in %s", size, free, work),
-            "pass a smaller --size, or --dir on a disk with room");
-      }
+    try (BenchWorkDirectory work = BenchWorkDirectory.open(dir, "vyre-bench-io", FILE_NAME)) {
+      Path file = work.resolve(FILE_NAME);
+      work.requireRoom(size, file);
       out.printf("vyre bench io: writing %,d pseudo-random bytes to %s%n", size, file);
       writeRandom(file, size);
       readAll(file);
@@ -113,11 +102,6 @@ final class IoBenchCommand implements Callable<Integer> {
       BenchResults.print(out, results);
       BenchResults.writeJson(json, results);
       return 0;
-    } finally {
-      if (dir == null) {
-        ScanCommand.removeShutdownHook(cleanUp);
-        deleteTemporary(work, file);
-      }
     }
   }
 
@@ -341,11 +325,10 @@ final class IoBenchCommand implements Callable<Integer> {
 
   /** Reads until {@code buffer} is full, starting at file offset {@code offset}. */
   private static void readFully(FileChannel channel, ByteBuffer buffer, long offset) throws IOException {
-    int first = buffer.position();
-    while (buffer.hasRemaining()) {
-      if (channel.read(buffer, offset + buffer.position() - first) < 0) {
-        throw new EOFException("the file ends before byte " + (offset + buffer.position() - first));
-      }
+    int wanted = buffer.remaining();
+    int read = FileReads.readAt(channel, buffer, offset);
+    if (read < wanted) {
+      throw new EOFException("the file ends before byte " + (offset + read));
     }
   }
 
@@ -376,15 +359,6 @@ final class IoBenchCommand implements Callable<Integer> {
       while (channel.read(chunk.clear()) >= 0) {
         // Only the page cache is wanted.
       }
-    }
-  }
-
-  private static void deleteTemporary(Path work, Path file) {
-    try {
-      Files.deleteIfExists(file);
-      Files.deleteIfExists(work);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

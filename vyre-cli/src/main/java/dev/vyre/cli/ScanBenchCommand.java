@@ -18,12 +18,9 @@ import dev.vyre.runtime.scan.ScanSummary;
 import dev.vyre.runtime.spi.MegakernelBackend;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -78,13 +75,7 @@ final class ScanBenchCommand implements Callable<Integer> {
     atLeast("--patterns", patterns, 1, PatternSet.MAX_PATTERNS);
     atLeast("--runs", runs, 1, Integer.MAX_VALUE);
     OutputFiles.requireWritable("--json", json);
-    Path work = dir != null ? workDirectory(dir) : Files.createTempDirectory("vyre-bench-scan");
-    // Ctrl-C must not leave a temporary corpus (1 GiB by default) behind.
-    Thread cleanUp = Thread.ofPlatform().unstarted(() -> deleteTemporary(work));
-    if (dir == null) {
-      Runtime.getRuntime().addShutdownHook(cleanUp);
-    }
-    try {
+    try (BenchWorkDirectory work = BenchWorkDirectory.open(dir, "vyre-bench-scan", "corpus", "patterns", "corpus.recipe")) {
       Path corpus = work.resolve("corpus");
       Path patternFile = work.resolve("patterns");
       // A corpus kept in --dir is reused when it was written with the same size, literals and seed.
@@ -92,17 +83,15 @@ final class ScanBenchCommand implements Callable<Integer> {
       String wanted = size + " bytes, " + patterns + " literals, seed " + ScanCorpus.DEFAULT_SEED;
       boolean reuse = dir != null && Files.exists(recipe) && Files.readString(recipe).equals(wanted)
           && Files.size(corpus) == size;
-      long free = Files.getFileStore(work).getUsableSpace() + (Files.exists(corpus) ? Files.size(corpus) : 0);
-      if (!reuse && size > free) {
-        throw InputException.of("--size", String.format("%,d bytes do not fit the %,d bytes free in %s", size, free, work),
-            "pass a smaller --size, or --dir on a disk with room");
+      if (!reuse) {
+        work.requireRoom(size, corpus);
       }
       List<String> literals = ScanCorpus.literals(patterns, ScanCorpus.DEFAULT_SEED);
       ScanCorpus.writePatterns(patternFile, literals);
       if (reuse) {
         out.printf("vyre bench scan: reusing %s (%s)%n", corpus, wanted);
       } else {
-        out.printf("vyre bench scan: writing %,d bytes with %d literals to %s%n", size, patterns, work);
+        out.printf("vyre bench scan: writing %,d bytes with %d literals to %s%n", size, patterns, corpus.getParent());
         ScanCorpus.write(corpus, size, literals, ScanCorpus.DEFAULT_SEED);
         Files.writeString(recipe, wanted);
       }
@@ -123,11 +112,6 @@ final class ScanBenchCommand implements Callable<Integer> {
       BenchResults.print(out, results);
       BenchResults.writeJson(json, results);
       return 0;
-    } finally {
-      if (dir == null) {
-        ScanCommand.removeShutdownHook(cleanUp);
-        deleteTemporary(work);
-      }
     }
   }
 
@@ -135,32 +119,6 @@ final class ScanBenchCommand implements Callable<Integer> {
     if (value < least || value > most) {
       throw InputException.of(option, value + " is outside " + least + ".." + most,
           "pass a value in that range (vyre bench scan --help)");
-    }
-  }
-
-  /** {@code dir}, created when missing; a typed --dir error when it cannot be (shared with {@code vyre bench io}). */
-  static Path workDirectory(Path dir) {
-    if (Files.exists(dir) && !Files.isDirectory(dir)) {
-      throw InputException.of("--dir", dir + " is not a directory", "pass a directory, or a path where one can be created");
-    }
-    try {
-      return Files.createDirectories(dir);
-    } catch (IOException e) {
-      String why = e instanceof FileSystemException fs && fs.getReason() != null ? fs.getReason()
-          : e instanceof NoSuchFileException ? "no such file or directory" : e.toString();
-      throw InputException.of("--dir", dir + " cannot be created (" + why + ")",
-          "pass a directory, or a path where one can be created");
-    }
-  }
-
-  private static void deleteTemporary(Path work) {
-    try {
-      Files.deleteIfExists(work.resolve("corpus"));
-      Files.deleteIfExists(work.resolve("patterns"));
-      Files.deleteIfExists(work.resolve("corpus.recipe"));
-      Files.deleteIfExists(work);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 

@@ -559,12 +559,22 @@ __device__ __forceinline__ void vyre_count_batch(unsigned* d, int level, unsigne
   if (faults) atomicAdd(d + VYRE_CTL_FAULT_COUNT, faults);
 }
 
+__device__ __forceinline__ bool vyre_is_continuation(unsigned status) {
+  return status == VYRE_STATUS_YIELD || status == VYRE_STATUS_REQUEUE;
+}
+
+// A continuation's arguments (its state) into its ring slot at `base`, for the host to see: its
+// next run takes them from the continuation queue.
+__device__ __forceinline__ void vyre_store_continuation_args(unsigned* base, const unsigned* words) {
+  for (unsigned w = VYRE_SLOT_WORDS - VYRE_ARGS_PER_SLOT; w < VYRE_SLOT_WORDS; w++) base[w] = words[w];
+}
+
 // Stores the statuses of the lanes in `ready`. Results must reach the host before their status
 // does, which costs a system-scope release (a fence that waits for every store and atomic in
 // flight); a warp whose every slot is a NOP that finished DONE, or a continuation (YIELD, REQUEUE:
 // the host reads no result of those, and the next run takes the queued words), stores without one.
 __device__ __forceinline__ void vyre_store_statuses(const VyreKernelArgs& a, bool mine, unsigned slot, unsigned status, unsigned opcode) {
-  bool final_result = status != VYRE_STATUS_YIELD && status != VYRE_STATUS_REQUEUE && (opcode != VYRE_OP_NOP || status != VYRE_STATUS_DONE);
+  bool final_result = !vyre_is_continuation(status) && (opcode != VYRE_OP_NOP || status != VYRE_STATUS_DONE);
   bool results = __any_sync(0xFFFFFFFFu, mine && final_result);
   unsigned* status_word = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
   if (mine) {
@@ -627,18 +637,18 @@ __device__ __noinline__ unsigned vyre_execute_slot_again(const VyreKernelArgs& a
 // shutdown report): the next run takes the queued words, so these stores need no release.
 __device__ bool vyre_store_continuation_run(const VyreKernelArgs& a, unsigned slot, const unsigned* words, unsigned status) {
   unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
-  bool again = status == VYRE_STATUS_YIELD || status == VYRE_STATUS_REQUEUE;
-  if (again) {
-    for (unsigned w = 4; w < VYRE_SLOT_WORDS; w++) base[w] = words[w];
+  if (vyre_is_continuation(status)) {
+    vyre_store_continuation_args(base, words);
     vyre_store_sys_relaxed(base, status);
     return true;
-  } else if (status == VYRE_STATUS_DONE) {
+  }
+  if (status == VYRE_STATUS_DONE) {
     atomicAdd(a.dcontrol + VYRE_CTL_DONE_COUNT, 1u);
   } else if (status == VYRE_STATUS_FAULT) {
     atomicAdd(a.dcontrol + VYRE_CTL_FAULT_COUNT, 1u);
   }
   vyre_store_sys(base, status);
-  return again;
+  return false;
 }
 
 // A lane's slot finished YIELD or REQUEUE (its status and arguments stored): count it and queue it
@@ -680,13 +690,8 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
 #ifdef VYRE_TRACE
   unsigned long long t_ran = vyre_globaltimer();
 #endif
-  bool continuation = mine && (status == VYRE_STATUS_YIELD || status == VYRE_STATUS_REQUEUE);
-  if (continuation) {
-    // The arguments are the continuation's state: back into the slot for the host to see (the
-    // next run takes them from the continuation queue).
-    unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
-    for (unsigned w = 4; w < VYRE_SLOT_WORDS; w++) base[w] = words[w];
-  }
+  bool continuation = mine && vyre_is_continuation(status);
+  if (continuation) vyre_store_continuation_args(a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS, words);
   bool single = (ready & (ready - 1u)) == 0u;
   if (single) vyre_store_statuses(a, mine, slot, status, opcode);
   bool metered = mine && fault != (unsigned)VYRE_FAULT_TENANT && opcode < VYRE_METERED_OPCODES;
@@ -1235,6 +1240,10 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
 // or ERROR, the owner EMPTY. Out of line, as the continuation paths: NVRTC's time grows with
 // every inlined copy.
 
+__device__ __forceinline__ unsigned* vyre_io_status_word(const VyreKernelArgs& a, unsigned io_slot) {
+  return a.io_queue + io_slot * VYRE_IO_SLOT_WORDS + VYRE_IO_STATUS_WORD;
+}
+
 // Publishes a READ in a free IO slot and returns the slot, or -1 while all are taken.
 __device__ __noinline__ int vyre_io_read(const VyreKernelArgs& a, unsigned source, unsigned destination,
                                          unsigned long long offset, unsigned bytes, unsigned tag) {
@@ -1249,7 +1258,7 @@ __device__ __noinline__ int vyre_io_read(const VyreKernelArgs& a, unsigned sourc
     request[4] = (unsigned)(offset >> 32);
     request[5] = bytes;
     request[7] = tag;
-    vyre_store_sys(a.io_queue + k * VYRE_IO_SLOT_WORDS + VYRE_IO_STATUS_WORD, VYRE_STATUS_PUBLISHED);
+    vyre_store_sys(vyre_io_status_word(a, k), VYRE_STATUS_PUBLISHED);
     return (int)k;
   }
   return -1;
@@ -1259,13 +1268,13 @@ __device__ __noinline__ int vyre_io_read(const VyreKernelArgs& a, unsigned sourc
 // resource: this load is an acquire) or VYRE_IO_ERROR; VYRE_IO_ERROR for a bad slot number.
 __device__ __noinline__ unsigned vyre_io_status(const VyreKernelArgs& a, unsigned io_slot) {
   if (io_slot >= VYRE_IO_SLOTS) return VYRE_IO_ERROR;
-  return vyre_load_sys(a.io_queue + io_slot * VYRE_IO_SLOT_WORDS + VYRE_IO_STATUS_WORD);
+  return vyre_load_sys(vyre_io_status_word(a, io_slot));
 }
 
 // Hands a finished IO slot back for the next request.
 __device__ __noinline__ void vyre_io_release(const VyreKernelArgs& a, unsigned io_slot) {
   if (io_slot >= VYRE_IO_SLOTS) return;
-  vyre_store_sys(a.io_queue + io_slot * VYRE_IO_SLOT_WORDS + VYRE_IO_STATUS_WORD, VYRE_STATUS_EMPTY);
+  vyre_store_sys(vyre_io_status_word(a, io_slot), VYRE_STATUS_EMPTY);
   __threadfence();
   atomicExch(a.io_owner + io_slot, 0u);
 }

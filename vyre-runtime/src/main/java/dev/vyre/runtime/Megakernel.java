@@ -889,21 +889,23 @@ public final class Megakernel implements AutoCloseable {
     // while it is busy (the scout re-syncs it when idle), and a summary explains a failure. The
     // mapped copy when no snapshot can be had (a lost device); the doorbells and claim cursors
     // from it either way (the host writes the one, the scout mirrors the other there).
-    MemorySegment counters;
+    MemorySegment exact = null;
     try {
-      counters = MemorySegment.ofArray(controlSnapshot());
+      exact = MemorySegment.ofArray(controlSnapshot());
     } catch (RuntimeException e) {
-      counters = null;
+      // No snapshot to be had: the mapped copy is all there is.
     }
     try {
-      return summary(counters != null ? counters : control, control);
+      return summary(exact, control);
     } catch (IllegalStateException e) {
       afterSwap(e);
-      return summary(counters != null ? counters : control, control);
+      return summary(exact, control);
     }
   }
 
-  private String summary(MemorySegment counters, MemorySegment words) {
+  /** {@code exact}: the counters' snapshot, or null to read them from {@code words} too. */
+  private String summary(MemorySegment exact, MemorySegment words) {
+    MemorySegment counters = exact != null ? exact : words;
     StringBuilder text = new StringBuilder();
     text.append("done_count=").append(Integer.toUnsignedLong(Words.get(counters, ControlLayout.DONE_COUNT)))
         .append(" fault_count=").append(Integer.toUnsignedLong(Words.get(counters, ControlLayout.FAULT_COUNT)))

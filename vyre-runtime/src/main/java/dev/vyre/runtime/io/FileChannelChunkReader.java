@@ -92,12 +92,7 @@ public final class FileChannelChunkReader implements ChunkReader {
     pool.claim(bufferIndex, length);
     ByteBuffer target = pool.buffer(bufferIndex).asSlice(0, length).asByteBuffer();
     try {
-      while (target.hasRemaining()) {
-        int n = channel.read(target, fileOffset + target.position());
-        if (n < 0) {
-          break;
-        }
-      }
+      FileReads.readAt(channel, target, fileOffset);
       completed.add(new ReadCompletion(userData, bufferIndex, target.position(), null));
     } catch (IOException e) {
       completed.add(new ReadCompletion(userData, bufferIndex, target.position(),

@@ -8,7 +8,6 @@ import dev.vyre.runtime.wire.Words;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -242,14 +241,9 @@ public final class IoRequestPump implements AutoCloseable {
 
   /** Reads {@code target.byteSize()} bytes at {@code offset}; null when all arrived, else why not. */
   private static String read(FileChannel file, long offset, MemorySegment target) throws IOException {
-    ByteBuffer buffer = target.asByteBuffer();
-    while (buffer.hasRemaining()) {
-      int n = file.read(buffer, offset + buffer.position());
-      if (n < 0) {
-        return "the file ends at byte " + (offset + buffer.position()) + ", before the " + target.byteSize() + " bytes asked for at " + offset;
-      }
-    }
-    return null;
+    int read = FileReads.readAt(file, target.asByteBuffer(), offset);
+    return read == target.byteSize() ? null
+        : "the file ends at byte " + (offset + read) + ", before the " + target.byteSize() + " bytes asked for at " + offset;
   }
 
   private int field(int slot, int field) {

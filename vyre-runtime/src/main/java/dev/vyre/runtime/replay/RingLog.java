@@ -1,5 +1,6 @@
 package dev.vyre.runtime.replay;
 
+import dev.vyre.runtime.io.FileReads;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -282,13 +283,9 @@ public final class RingLog implements AutoCloseable {
   /** Fills {@code buffer} from {@code position}; {@code Truncated} when the file ends first (it should be {@code expectedLength}). */
   private static void readFully(FileChannel channel, Path path, ByteBuffer buffer, long position, long expectedLength) {
     try {
-      long at = position;
-      while (buffer.hasRemaining()) {
-        int read = channel.read(buffer, at);
-        if (read < 0) {
-          throw ReplayLogException.truncated(path.toString(), channel.size(), expectedLength);
-        }
-        at += read;
+      int wanted = buffer.remaining();
+      if (FileReads.readAt(channel, buffer, position) < wanted) {
+        throw ReplayLogException.truncated(path.toString(), channel.size(), expectedLength);
       }
     } catch (IOException e) {
       throw ReplayLogException.io("read", path.toString(), e);
