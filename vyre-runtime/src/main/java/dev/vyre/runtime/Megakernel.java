@@ -39,17 +39,10 @@ import java.util.concurrent.locks.LockSupport;
 public final class Megakernel implements AutoCloseable {
 
   private static final long SPIN_WAIT_NANOS = 200_000;
-  /** How long the retire thread sleeps while threads await (it wakes sooner when one hands work back). */
-  private static final long STAND_ASIDE_NANOS = 1_000_000;
-  /** {@link #waiters}: one thread inside {@link #await} (low 16 bits), one {@code await} begun (the bits above). */
-  private static final int WAITER = 1;
-  private static final int AWAIT_BEGUN = 1 << 16;
-  private static final VarHandle WAITERS;
   private static final VarHandle FAILURE;
 
   static {
     try {
-      WAITERS = MethodHandles.lookup().findVarHandle(Megakernel.class, "waiters", int.class);
       FAILURE = MethodHandles.lookup().findVarHandle(Megakernel.class, "failure", KernelException.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
@@ -74,18 +67,7 @@ public final class Megakernel implements AutoCloseable {
   private final int tenantCount;
   private final long publishTimeoutNanos;
   private final long stallTimeoutNanos;
-  private final Thread retireThread;
-  private volatile boolean retireParked;
-  /**
-   * Threads inside {@link #await} (low 16 bits) and awaits begun (the bits above, wrapping). Each
-   * waiter retires for itself, so the retire thread stands aside while threads await, and until a
-   * whole {@link #STAND_ASIDE_NANOS} has passed without a new await: racing them for every ticket
-   * cost each one-task round trip about 0.9 us on the H100 host (cache lines passed between two
-   * cores), and waking into the gap between two awaits (a publish) cost that round trip more.
-   */
-  private volatile int waiters;
-  /** The last waiter out left tickets behind (other threads' futures): the retire thread takes over. */
-  private volatile boolean handedBack;
+  private final RetireThread retireThread;
   private volatile boolean closed;
   private volatile KernelException failure;
   private volatile ShutdownReport report;
@@ -127,7 +109,7 @@ public final class Megakernel implements AutoCloseable {
       }
       this.retire = new RetireStep(partitions, builder.slots, control, ring, express);
       session.launch();
-      this.retireThread = Thread.ofPlatform().daemon().name("vyre-retire-" + backend.name()).start(this::retireLoop);
+      this.retireThread = new RetireThread(this, retire, stallTimeoutNanos);
     } catch (RuntimeException | Error e) {
       // Nobody else can close it: stop the kernel if it started, and free its memory.
       try {
@@ -372,8 +354,8 @@ public final class Megakernel implements AutoCloseable {
   private void commit(RingPartition part, long first, int count, boolean wakeRetire) {
     part.commit(control, first, count);
     session.wake();
-    if (wakeRetire && retireParked) {
-      LockSupport.unpark(retireThread);
+    if (wakeRetire) {
+      retireThread.wakeIfParked();
     }
   }
 
@@ -396,7 +378,7 @@ public final class Megakernel implements AutoCloseable {
     if (part.retired > sequence) {
       return true;
     }
-    WAITERS.getAndAdd(this, AWAIT_BEGUN + WAITER);
+    retireThread.awaitBegun();
     try {
       return awaitRetired(part, sequence, timeout);
     } catch (IllegalStateException e) {
@@ -408,13 +390,7 @@ public final class Megakernel implements AutoCloseable {
       }
       return part.retired > sequence;
     } finally {
-      // The last waiter out hands other threads' futures back to the retire thread.
-      if ((((int) WAITERS.getAndAdd(this, -WAITER)) & (AWAIT_BEGUN - 1)) == WAITER && retire.futuresPending()) {
-        handedBack = true;
-        if (retireParked) {
-          LockSupport.unpark(retireThread);
-        }
-      }
+      retireThread.awaitEnded();
     }
   }
 
@@ -567,7 +543,7 @@ public final class Megakernel implements AutoCloseable {
    * closedByRace), which the caller then repeats: shutdown swapped in its heap copies before it
    * closed the session, so the repeat uses those. Rethrows anything else.
    */
-  private void afterSwap(IllegalStateException e) {
+  void afterSwap(IllegalStateException e) {
     if (closedByRace(e) == e) {
       throw e;
     }
@@ -782,82 +758,15 @@ public final class Megakernel implements AutoCloseable {
     return new Stats(published, retired, retire.done(), retire.faults(), retire.waitIo(), retire.verifiedAhead());
   }
 
-  // ---------------------------------------------------------------- retire thread and watchdog
+  // ---------------------------------------------------------------- for the retire thread and errors
 
-  private void retireLoop() {
-    try {
-      retireUntilClosed();
-    } catch (IllegalStateException e) {
-      // A shutdown that gave up waiting for this thread ended the views under it (see closedByRace):
-      // its work is over.
-      afterSwap(e);
-    }
-  }
-
-  private void retireUntilClosed() {
-    int idle = 0;
-    int awaitsSeen = 0;
-    Watchdog watchdog = new Watchdog(stallTimeoutNanos, claimTotal(), System.nanoTime());
-    while (!closed || retire.backlog()) {
-      // While threads await (or did within the last stand-aside), they retire for themselves.
-      int waiting = waiters;
-      boolean standAside = !closed && !handedBack && ((waiting & (AWAIT_BEGUN - 1)) != 0 || waiting >>> 16 != awaitsSeen);
-      awaitsSeen = waiting >>> 16;
-      if (!standAside) {
-        handedBack = false;
-        if (retire.retire(false) > 0) {
-          idle = 0;
-          watchdog.progress(System.nanoTime());
-          continue;
-        }
-      }
-      if (closed) {
-        break;
-      }
-      if (!isKernelRunning() && retire.backlog()) {
-        // The kernel exited with work in flight: nothing will finish it. A backend that reports a
-        // fault fails the kernel with it; otherwise (a SHUTDOWN opcode or word) it stored every
-        // status before it exited, and the pass above may have looked before the last ones
-        // landed, so one more pass retires what did run; the rest fails.
-        if (!healthy()) {
-          return;
-        }
-        retire.retire(true);
-        retire.failAll(KernelException.closed(backend.name()));
-        park(Watchdog.CHECK_EVERY_NANOS, false);
-        continue;
-      }
-      if (!watch(watchdog, System.nanoTime())) {
-        return;
-      }
-      if (standAside) {
-        park(STAND_ASIDE_NANOS, false);
-      } else if (!retire.backlog() && idle > 1000) {
-        park(Watchdog.CHECK_EVERY_NANOS, true);
-      } else {
-        Backoff.pause(idle);
-      }
-      idle++;
-    }
-  }
-
-  /** Runs the watchdog's checks when due; false when they failed the kernel (the retire thread then ends). */
-  private boolean watch(Watchdog watchdog, long now) {
-    if (!watchdog.due(now)) {
-      return true;
-    }
-    if (!healthy()) {
-      return false;
-    }
-    if (watchdog.stalled(now, claimTotal(), retire.backlog()) && isKernelRunning()) {
-      fail(KernelException.stalled(backend.name(), watchdog.quietMillis(now), inFlightCount(), summary()));
-      return false;
-    }
-    return true;
+  /** Once set (shutdown or a failure), publishes are refused; the retire thread finishes the backlog and ends. */
+  boolean isClosed() {
+    return closed;
   }
 
   /** Asks the backend whether the device reported a fault; false when it did (the kernel failed with it). */
-  private boolean healthy() {
+  boolean healthy() {
     try {
       session.checkHealth();
       return true;
@@ -867,7 +776,8 @@ public final class Megakernel implements AutoCloseable {
     }
   }
 
-  private long claimTotal() {
+  /** Claims plus DONE_COUNT: any claim or finish moves it (the watchdog's sign of progress). */
+  long claimTotal() {
     long total = 0;
     for (int p = 0; p < partitions.length; p++) {
       total += Words.getLongAcquire(control, ControlLayout.claimSeqWord(p));
@@ -875,7 +785,7 @@ public final class Megakernel implements AutoCloseable {
     return total + Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.DONE_COUNT));
   }
 
-  private long inFlightCount() {
+  long inFlightCount() {
     long count = 0;
     for (RingPartition part : partitions) {
       count += part.taken() - part.retired;
@@ -924,7 +834,7 @@ public final class Megakernel implements AutoCloseable {
     return text.toString();
   }
 
-  private void fail(KernelException error) {
+  void fail(KernelException error) {
     if (!FAILURE.compareAndSet(this, null, error)) {
       // Another thread (the retire thread, or a waiter that asked the backend) is failing it.
       return;
@@ -958,20 +868,6 @@ public final class Megakernel implements AutoCloseable {
     }
   }
 
-  /**
-   * Parks the retire thread for up to {@code nanos}; publishers with futures, batch publishers and
-   * the last waiter out wake it. Each of them sets what it signals before it looks at
-   * {@link #retireParked}, and this looks again after setting it, so no wake-up is lost.
-   * {@code whileIdle}: only while no ticket is in flight.
-   */
-  private void park(long nanos, boolean whileIdle) {
-    retireParked = true;
-    if (!closed && !handedBack && !(whileIdle && retire.backlog())) {
-      LockSupport.parkNanos(this, nanos);
-    }
-    retireParked = false;
-  }
-
   // ---------------------------------------------------------------- shutdown
 
   /**
@@ -995,14 +891,9 @@ public final class Megakernel implements AutoCloseable {
       if (ioPump != null) {
         ioPump.close();
       }
-      if (Thread.currentThread() != retireThread) {
+      if (!retireThread.isCurrentThread()) {
         // (From a callback on the retire thread, that thread ends once the callback returns.)
-        LockSupport.unpark(retireThread);
-        try {
-          retireThread.join(timeout.toMillis() + 1000);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
+        retireThread.join(timeout);
       }
       retire.retireLast();
       if (report != null) {
