@@ -24,8 +24,16 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class ReferenceWorker implements Runnable {
 
-  /** Tickets claimed per cursor CAS; counters are added once per batch, as the GPU warp does. */
-  private static final int BATCH = 32;
+  /** Most tickets claimed per cursor CAS; counters are added once per batch, as the GPU warp does. */
+  private static final int MAX_BATCH = 128;
+  /**
+   * How long a claimed batch should take to run. A batch has a fixed cost (the cursor CAS, the
+   * counters, the cache lines the host's threads share with the worker): batches of 32 tiny tasks
+   * ran at 11-15 M tasks/s on a 2-core VM, of 128 at 21-23 M/s. So the claim follows the tasks'
+   * measured cost: up to {@link #MAX_BATCH} tiny ones, down to one slow one (a scan chunk), after
+   * which the worker looks at the higher priorities again and leaves the rest to other workers.
+   */
+  private static final long BATCH_TARGET_NANOS = 20_000;
   /** How long an idle worker spins, then yields, before it parks. */
   private static final long SPIN_NANOS = 200_000;
   private static final long YIELD_NANOS = 20_000;
@@ -47,11 +55,13 @@ final class ReferenceWorker implements Runnable {
   private int pendingHead;
   /** Continuations run again since one finished or new work came: a whole round of them yields the CPU. */
   private int unchangedRuns;
-  private final int[] batchSlots = new int[BATCH];
+  private final int[] batchSlots = new int[MAX_BATCH];
+  /** Tickets the next claim may take: grows by doubling after quick batches, shrinks at once after slow ones. */
+  private int batchLimit = 32;
   /** When the current idle spell began (System.nanoTime), and how often it has parked since. */
   private long idleSince;
   private int idleParks;
-  private final int[] batchStatus = new int[BATCH];
+  private final int[] batchStatus = new int[MAX_BATCH];
   private final int[] tenantClaims = new int[ControlLayout.TENANT_FAIRNESS_SLOTS];
   private int pendingCount;
   private int claimedLevel;
@@ -84,7 +94,9 @@ final class ReferenceWorker implements Runnable {
       while (!session.aborted && Words.getVolatile(control, ControlLayout.SHUTDOWN) == 0) {
         int claimed = claim();
         if (claimed > 0) {
+          long start = System.nanoTime();
           runBatch(claimed);
+          fitBatchLimit(claimed, System.nanoTime() - start);
           executed += claimed;
           if ((executed & ~1023L) != ((executed - claimed) & ~1023L)) {
             Words.getAndAdd(control, ControlLayout.HEARTBEAT, 1);
@@ -127,8 +139,14 @@ final class ReferenceWorker implements Runnable {
     }
   }
 
+  /** Sizes the next claim so that it takes about {@link #BATCH_TARGET_NANOS} at the rate this batch of {@code count} ran. */
+  private void fitBatchLimit(int count, long nanos) {
+    long fit = BATCH_TARGET_NANOS * count / Math.max(nanos, 1);
+    batchLimit = (int) Math.clamp(fit, 1, Math.min(MAX_BATCH, 2L * batchLimit));
+  }
+
   /**
-   * Claims up to {@link #BATCH} consecutive tickets of the highest-priority level with work, with
+   * Claims up to {@link #batchLimit} consecutive tickets of the highest-priority level with work, with
    * the starvation guard, into {@link #batchSlots}; returns how many (0 when none is waiting).
    */
   private int claim() {
@@ -166,7 +184,7 @@ final class ReferenceWorker implements Runnable {
         if (waiting <= 0) {
           break;
         }
-        int count = Math.min(waiting, BATCH);
+        int count = Math.min(waiting, batchLimit);
         if (Words.compareAndSetLong(control, cursorWord, claimed, claimed + count)) {
           int slot = partitionStart[p] + (int) Long.remainderUnsigned(claimed, length);
           int end = partitionStart[p] + length;
