@@ -6,6 +6,7 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.io.FileReads;
 import dev.vyre.runtime.io.IoRequestPump;
 import dev.vyre.runtime.io.LoadOpcode;
+import dev.vyre.runtime.io.uring.LinuxFiles;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import java.io.EOFException;
 import java.io.IOException;
@@ -31,12 +32,15 @@ import picocli.CommandLine.Option;
  * {@code vyre bench io}: the reads tasks ask for (docs/PROTOCOL.md, "Reads a task asks for"),
  * measured with {@link LoadOpcode} against the host reading the same ranges itself, in one run on
  * one backend. Writes a file of pseudo-random bytes and reads it once, so every figure reads from
- * the page cache; then, on a live kernel: the host's own positional {@code FileChannel} reads into
- * a HOST_MAPPED resource's host view (4 KiB one at a time, and {@code --bytes} at a time over the
- * whole file), one 4 KiB load task at a time (publish, then await), and loads of {@code --bytes}
- * over the whole file with {@code --in-flight} of them in flight, each into its own HOST_MAPPED
- * resource. Every throughput run is checked: the pump served one request per load and none failed,
- * and sampled resources hold the file's bytes; a mismatch ends the command with an error.
+ * the page cache (with {@code --cold}, the file's pages are dropped from it before each pass
+ * instead, so that the reads come from the disk); then, on a live kernel: the host's own
+ * positional {@code FileChannel} reads into a HOST_MAPPED resource's host view (4 KiB one at a
+ * time, and {@code --bytes} at a time over the whole file), one 4 KiB load task at a time
+ * (publish, then await), and loads of {@code --bytes} over the whole file with {@code --in-flight}
+ * of them in flight, each into its own HOST_MAPPED resource. The pump reads on the path
+ * {@code --pump-reads} asks for, and the command prints the one it took. Every throughput run is
+ * checked: the pump served one request per load and none failed, and sampled resources hold the
+ * file's bytes; a mismatch ends the command with an error.
  */
 @Command(name = "io", mixinStandardHelpOptions = true,
     description = "Loads tasks ask for (LoadOpcode through the IO queue and the host's pump) against the host reading the same file ranges itself.")
@@ -73,11 +77,22 @@ final class IoBenchCommand implements Callable<Integer> {
       description = "Timed throughput runs after one untimed warm-up run; the median is reported (default: ${DEFAULT-VALUE}).")
   int runs;
 
+  @Option(names = "--cold",
+      description = "Drop the file's pages from the page cache (fdatasync, then posix_fadvise DONTNEED) before each pass, so that reads come from the disk.")
+  boolean cold;
+
+  @Option(names = "--pump-reads", defaultValue = "IO_URING", paramLabel = "PATH",
+      description = "How the host's pump reads: ${COMPLETION-CANDIDATES}; IO_URING falls back to FILE_CHANNEL where io_uring does not work (default: ${DEFAULT-VALUE}).")
+  IoRequestPump.ReadPath pumpReads;
+
   @Option(names = "--dir", paramLabel = "DIR", description = "Write (and keep) the file here; default a temporary directory.")
   Path dir;
 
   @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON to this file.")
   Path json;
+
+  /** The file {@code --cold} drops from the page cache before each pass; null without it. */
+  private Path coldFile;
 
   @Override
   public Integer call() throws Exception {
@@ -97,7 +112,12 @@ final class IoBenchCommand implements Callable<Integer> {
       work.requireRoom(size, file);
       out.printf("vyre bench io: writing %,d pseudo-random bytes to %s%n", size, file);
       writeRandom(file, size);
-      readAll(file);
+      if (cold) {
+        out.println("vyre bench io: --cold: the file's pages are dropped from the page cache before each pass");
+        coldFile = file;
+      } else {
+        readAll(file);
+      }
       Map<String, Object> results = measure(file, out);
       BenchResults.print(out, results);
       BenchResults.writeJson(json, results);
@@ -109,7 +129,7 @@ final class IoBenchCommand implements Callable<Integer> {
     Map<String, Object> results = new LinkedHashMap<>();
     results.put("date", Instant.now().toString());
     try (Megakernel kernel = Megakernel.builder().backend(backendOption.backend).slots(RING_SLOTS).singlePriority(Priority.NORMAL)
-        .userOpcode(LoadOpcode.of(LOAD_OPCODE)).publishTimeout(LOAD_TIMEOUT).bootstrap();
+        .userOpcode(LoadOpcode.of(LOAD_OPCODE)).publishTimeout(LOAD_TIMEOUT).ioPumpReadPath(pumpReads).bootstrap();
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       results.put("backend", kernel.backendName());
       results.put("device", kernel.describe());
@@ -122,6 +142,7 @@ final class IoBenchCommand implements Callable<Integer> {
       results.put("in_flight", inFlight);
       results.put("round_trips", roundTrips);
       results.put("runs", runs);
+      results.put("cold", cold);
       int page = kernel.allocateResource(PAGE, ResourcePlacement.HOST_MAPPED);
       int[] resources = new int[inFlight];
       for (int r = 0; r < inFlight; r++) {
@@ -149,6 +170,9 @@ final class IoBenchCommand implements Callable<Integer> {
 
       IoRequestPump pump = kernel.ioPump();
       int source = pump.open(file);
+      results.put("io_pump_threads", pump.threads());
+      results.put("io_pump_reader", pump.reader());
+      out.printf("  pump: %d thread(s), %s%n", pump.threads(), pump.reader());
       DispatchMeasurements.RoundTrip trip = loadRoundTrips(kernel, source, page);
       verifyLoad(kernel, channel, page, ((long) (roundTrips + warmup() - 1) % (size / PAGE)) * PAGE, PAGE, "the last 4 KiB round trip");
       results.put("io_load_4k_round_trip_p50_us", trip.p50Micros());
@@ -203,6 +227,7 @@ final class IoBenchCommand implements Callable<Integer> {
     long pages = size / PAGE;
     int warmup = warmup();
     long[] nanos = new long[roundTrips];
+    startPass();
     for (int i = 0; i < warmup + roundTrips; i++) {
       long offset = (i % pages) * PAGE;
       long start = System.nanoTime();
@@ -219,6 +244,7 @@ final class IoBenchCommand implements Callable<Integer> {
 
   /** The whole file in reads of {@code --bytes}, one after the other; nanoseconds. */
   private long hostSequentialReads(FileChannel channel, ByteBuffer buffer) throws IOException {
+    startPass();
     long start = System.nanoTime();
     for (long offset = 0; offset < size; offset += bytes) {
       buffer.clear().limit((int) Math.min(bytes, size - offset));
@@ -234,6 +260,7 @@ final class IoBenchCommand implements Callable<Integer> {
     long[] nanos = new long[roundTrips];
     long[] publishNanos = new long[roundTrips];
     int[] args = {source, page, 0, 0, PAGE};
+    startPass();
     for (int i = 0; i < warmup + roundTrips; i++) {
       long offset = (i % pages) * PAGE;
       args[LoadOpcode.OFFSET_LO_ARG] = (int) offset;
@@ -267,6 +294,7 @@ final class IoBenchCommand implements Callable<Integer> {
     long[] tickets = new long[lanes];
     int[] args = {source, 0, 0, 0, 0};
     IoRequestPump.Stats before = pump.stats();
+    startPass();
     long start = System.nanoTime();
     for (long i = 0; i < loads; i++) {
       int lane = (int) (i % lanes);
@@ -301,6 +329,13 @@ final class IoBenchCommand implements Callable<Integer> {
           "load " + i + " of run " + run + " (" + (run == 0 ? "warm-up" : "timed") + ")");
     }
     return nanos;
+  }
+
+  /** With {@code --cold}, drops the file's pages from the page cache, so that the pass reads from the disk. */
+  private void startPass() {
+    if (coldFile != null) {
+      LinuxFiles.evictFromPageCache(coldFile);
+    }
   }
 
   private static IllegalStateException notFinished(Megakernel kernel, long load) {
@@ -352,7 +387,7 @@ final class IoBenchCommand implements Callable<Integer> {
     }
   }
 
-  /** Reads the whole file once, so that every measurement reads it from the page cache. */
+  /** Reads the whole file once, so that every measurement reads it from the page cache (without {@code --cold}). */
   private static void readAll(Path file) throws IOException {
     ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {

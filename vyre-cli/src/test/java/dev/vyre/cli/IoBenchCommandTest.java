@@ -1,10 +1,12 @@
 package dev.vyre.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
+import dev.vyre.runtime.io.IoBackends;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +43,10 @@ class IoBenchCommandTest {
     // 240 round trips (a fifth untimed), then 16 loads of 64 KiB in each of two runs (warm-up and timed).
     assertEquals(240 + 2 * 16, results.get("io_pump_completed").asLong(), text);
     assertTrue(text.contains("load run 1: ") && text.contains("io_load_gb_per_s"), text);
+    String reader = IoBackends.availability().available() ? "io_uring" : "FileChannel";
+    assertTrue(results.get("io_pump_reader").asText().startsWith(reader), text);
+    assertTrue(text.contains(" thread(s), " + reader), "the pump's path is printed: " + text);
+    assertFalse(results.get("cold").asBoolean());
     assertEquals(1048576, Files.size(kept.resolve("io-bench.bin")), "--dir keeps the file");
   }
 
@@ -54,6 +60,21 @@ class IoBenchCommandTest {
     assertEquals(3, results.get("in_flight").asInt());
     // 60 round trips, then 5 loads (the last of 37,856 bytes) in each of three runs.
     assertEquals(60 + 3 * 5, results.get("io_pump_completed").asLong(), run.out());
+  }
+
+  /** --cold drops the file's pages before each pass; --pump-reads FILE_CHANNEL takes the pump off io_uring, and says so. */
+  @Test
+  void coldPassesOnThePumpsFileChannelPath() throws IOException {
+    Path json = dir.resolve("io.json");
+    CliRun run = CliRun.of("bench", "io", "--backend", "reference", "--size", "1048576", "--round-trips", "100", "--runs", "1",
+        "--cold", "--pump-reads", "FILE_CHANNEL", "--json", json.toString());
+    assertEquals(0, run.status(), run.out() + run.err());
+    JsonNode results = Json.MAPPER.readTree(json.toFile());
+    assertTrue(results.get("cold").asBoolean());
+    assertEquals("FileChannel", results.get("io_pump_reader").asText());
+    assertTrue(run.out().contains("--cold: the file's pages are dropped") && run.out().contains(" thread(s), FileChannel"),
+        run.out());
+    assertEquals(120 + 2 * 16, results.get("io_pump_completed").asLong(), run.out());
   }
 
   @Test

@@ -12,7 +12,9 @@ import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.io.IoBackends;
 import dev.vyre.runtime.io.IoRequestPump;
+import dev.vyre.runtime.io.IoRequestPump.ReadPath;
 import dev.vyre.runtime.io.LoadOpcode;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.spi.SlotContext;
@@ -32,14 +34,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Reads a task asks the host for (docs/PROTOCOL.md, "Reads a task asks for"): a handler publishes
  * a read into the IO queue, yields until the pump has put the bytes into its resource, and goes on
  * with them. Backend-neutral: on CUDA (scripts/gpu-check.sh) the same opcode runs as CUDA C through
- * {@code vyre_io_read/status/release}.
+ * {@code vyre_io_read/status/release}. Every test runs with the pump on each read path.
  */
 class TaskReadTest {
 
@@ -114,12 +117,17 @@ class TaskReadTest {
   private Megakernel kernel;
 
   @BeforeEach
-  void start() throws Exception {
+  void writeFile() throws Exception {
     content = new byte[1 << 20];
     new Random(7).nextBytes(content);
     file = Files.write(dir.resolve("data.bin"), content);
+  }
+
+  /** A kernel whose pump reads on {@code path}; each test runs on both. */
+  private void bootstrap(ReadPath path) {
     kernel = Megakernel.builder().backend(TestBackends.selected()).slots(256).tenants(2).observables(64)
-        .singlePriority(Priority.NORMAL).workers(2).userOpcode(OPCODE).userOpcode(LoadOpcode.of(LOAD)).bootstrap();
+        .singlePriority(Priority.NORMAL).workers(2).userOpcode(OPCODE).userOpcode(LoadOpcode.of(LOAD)).ioPumpReadPath(path)
+        .bootstrap();
   }
 
   @AfterEach
@@ -152,10 +160,14 @@ class TaskReadTest {
     return copy;
   }
 
-  @Test
-  void aTaskGoesOnWithTheBytesItAskedFor() throws Exception {
+  @ParameterizedTest
+  @EnumSource(ReadPath.class)
+  void aTaskGoesOnWithTheBytesItAskedFor(ReadPath path) throws Exception {
+    bootstrap(path);
     int source = kernel.ioPump().open(file);
     assertEquals(1, source, "source ids start at 1");
+    assertEquals(path == ReadPath.IO_URING && IoBackends.availability().available() ? ReadPath.IO_URING : ReadPath.FILE_CHANNEL,
+        kernel.ioPump().readPath());
     int mapped = kernel.allocateResource(16_384, ResourcePlacement.HOST_MAPPED);
     int device = kernel.allocateResource(70_000, ResourcePlacement.DEVICE);
     long[][] reads = {{mapped, 0, 4096}, {mapped, 123_457, 10_000}, {device, 500_001, 65_536}, {device, content.length - 999, 999}};
@@ -175,8 +187,10 @@ class TaskReadTest {
     assertNull(stats.lastFailure());
   }
 
-  @Test
-  void theLoadOpcodeReadsPastFourGibibytes() throws Exception {
+  @ParameterizedTest
+  @EnumSource(ReadPath.class)
+  void theLoadOpcodeReadsPastFourGibibytes(ReadPath path) throws Exception {
+    bootstrap(path);
     // A sparse file: the offset's high word must reach the pump on both backends.
     Path sparse = dir.resolve("sparse.bin");
     long offset = (5L << 30) + 12_345;
@@ -194,8 +208,10 @@ class TaskReadTest {
     assertEquals(FaultReason.HANDLER_FAILED, pastTheEnd.fault(), "a failed load faults its task");
   }
 
-  @Test
-  void moreTasksThanIoSlotsEachGetTheirBytes() throws Exception {
+  @ParameterizedTest
+  @EnumSource(ReadPath.class)
+  void moreTasksThanIoSlotsEachGetTheirBytes(ReadPath path) throws Exception {
+    bootstrap(path);
     int source = kernel.ioPump().open(file);
     int tasks = 3 * IoQueueLayout.IO_SLOT_COUNT;
     int bytes = 512;
@@ -214,8 +230,10 @@ class TaskReadTest {
     assertEquals(tasks, kernel.ioPump().stats().completed());
   }
 
-  @Test
-  void aReadThatCannotBeServedFailsItsTaskAndThePumpSaysWhy() throws Exception {
+  @ParameterizedTest
+  @EnumSource(ReadPath.class)
+  void aReadThatCannotBeServedFailsItsTaskAndThePumpSaysWhy(ReadPath path) throws Exception {
+    bootstrap(path);
     int source = kernel.ioPump().open(file);
     int handle = kernel.allocateResource(4096, ResourcePlacement.HOST_MAPPED);
     TaskResult pastTheEnd = run(source, handle, content.length - 100, 200, 0);
@@ -232,22 +250,28 @@ class TaskReadTest {
     assertEquals(sum(0, 16), word(FIRST_RESULT_WORD));
   }
 
-  @Test
-  void aZeroByteRequestOfSourceZeroIsAHandshake() throws Exception {
+  @ParameterizedTest
+  @EnumSource(ReadPath.class)
+  void aZeroByteRequestOfSourceZeroIsAHandshake(ReadPath path) throws Exception {
+    bootstrap(path);
     kernel.ioPump();
     int handle = kernel.allocateResource(64, ResourcePlacement.HOST_MAPPED);
     assertTrue(run(0, handle, 0, 0, FIRST_RESULT_WORD).isDone());
     assertEquals(0, kernel.ioPump().stats().failed());
   }
 
-  @Test
-  void openingAMissingFileSaysHowToFixIt() {
+  @ParameterizedTest
+  @EnumSource(ReadPath.class)
+  void openingAMissingFileSaysHowToFixIt(ReadPath path) {
+    bootstrap(path);
     InputException e = assertThrows(InputException.class, () -> kernel.ioPump().open(dir.resolve("missing.bin")));
     assertTrue(e.getMessage().contains("Fix:"), e.getMessage());
   }
 
-  @Test
-  void shutdownStopsThePump() {
+  @ParameterizedTest
+  @EnumSource(ReadPath.class)
+  void shutdownStopsThePump(ReadPath path) {
+    bootstrap(path);
     kernel.ioPump();
     assertTrue(Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("vyre-io-pump") && t.isAlive()));
     kernel.close();

@@ -54,6 +54,7 @@ public final class Megakernel implements AutoCloseable {
   private final KernelSession session;
   /** Started by {@link #ioPump()}; guarded by this. */
   private IoRequestPump ioPump;
+  private final IoRequestPump.ReadPath ioPumpReadPath;
   // Replaced by heap copies at shutdown, before the session is closed. A thread that picked up the
   // session's view just before the swap may use it after the close: the session ended the view
   // first, so that access throws IllegalStateException (see closedByRace) instead of reading freed memory.
@@ -92,6 +93,7 @@ public final class Megakernel implements AutoCloseable {
     this.tenantCount = builder.tenants;
     this.publishTimeoutNanos = builder.publishTimeout.toNanos();
     this.stallTimeoutNanos = builder.stallTimeout.toNanos();
+    this.ioPumpReadPath = builder.ioPumpReadPath;
     int[] offsets = RingPartition.offsets(builder.priorityOffsets, builder.slots);
     this.session = backend.open(new KernelSpec(builder.slots, offsets, builder.tenants, builder.observables,
         builder.userOpcodes, builder.workers));
@@ -948,12 +950,13 @@ public final class Megakernel implements AutoCloseable {
   /**
    * The pump that serves the reads handlers ask for (docs/PROTOCOL.md, "Reads a task asks for"),
    * started by the first call and stopped by {@link #shutdown}: open the files handlers read with
-   * {@code ioPump().open(path)}. Until it runs, a handler's request waits in the IO queue.
+   * {@code ioPump().open(path)}. Until it runs, a handler's request waits in the IO queue. It reads
+   * through io_uring where that works, unless {@link MegakernelBuilder#ioPumpReadPath} said otherwise.
    */
   public synchronized IoRequestPump ioPump() {
     checkOpen();
     if (ioPump == null) {
-      ioPump = new IoRequestPump(session);
+      ioPump = new IoRequestPump(session, IoRequestPump.defaultThreads(), ioPumpReadPath);
     }
     return ioPump;
   }

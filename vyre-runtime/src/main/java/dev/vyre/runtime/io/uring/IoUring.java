@@ -10,6 +10,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
 /**
  * One io_uring instance: the ring file descriptor, its submission and completion rings mapped
@@ -175,27 +176,72 @@ final class IoUring implements AutoCloseable {
    */
   boolean queueReadFixed(int fileSlot, long address, int length, long fileOffset, int bufferIndex, long userData,
       boolean async) {
+    return queue(IORING_OP_READ_FIXED, async ? IOSQE_FIXED_FILE | IOSQE_ASYNC : IOSQE_FIXED_FILE, fileSlot, address,
+        length, fileOffset, bufferIndex, userData);
+  }
+
+  /**
+   * Queues a plain READ of {@code length} bytes at {@code fileOffset} of file descriptor {@code fd}
+   * into {@code address}, which need not lie in a registered buffer (the kernel pins its pages for
+   * this read alone).
+   *
+   * @return false when the submission ring is full
+   */
+  boolean queueRead(int fd, long address, int length, long fileOffset, long userData) {
+    return queue(IORING_OP_READ, 0, fd, address, length, fileOffset, 0, userData);
+  }
+
+  private boolean queue(byte opcode, int flags, int fd, long address, int length, long fileOffset, int bufferIndex,
+      long userData) {
     int head = (int) RING_INT.getAcquire(sqRing, sqHead);
     if (localSqTail - head >= sqEntries) {
       return false;
     }
     int index = localSqTail & sqMask;
-    MemorySegment sqe = sqes.asSlice(SQE_BYTES * index, SQE_BYTES);
-    sqe.fill((byte) 0);
-    sqe.set(ValueLayout.JAVA_BYTE, SQE_OPCODE, IORING_OP_READ_FIXED);
-    sqe.set(ValueLayout.JAVA_BYTE, SQE_FLAGS, (byte) (async ? IOSQE_FIXED_FILE | IOSQE_ASYNC : IOSQE_FIXED_FILE));
-    sqe.set(ValueLayout.JAVA_INT, SQE_FD, fileSlot);
-    sqe.set(ValueLayout.JAVA_LONG, SQE_OFF, fileOffset);
-    sqe.set(ValueLayout.JAVA_LONG, SQE_ADDR, address);
-    sqe.set(ValueLayout.JAVA_INT, SQE_LEN, length);
-    sqe.set(ValueLayout.JAVA_LONG, SQE_USER_DATA, userData);
-    sqe.set(ValueLayout.JAVA_SHORT, SQE_BUF_INDEX, (short) bufferIndex);
+    long sqe = SQE_BYTES * index;
+    // Word by word rather than through a slice: queueing allocates nothing.
+    for (long word = 0; word < SQE_BYTES; word += 8) {
+      sqes.set(ValueLayout.JAVA_LONG, sqe + word, 0);
+    }
+    sqes.set(ValueLayout.JAVA_BYTE, sqe + SQE_OPCODE, opcode);
+    sqes.set(ValueLayout.JAVA_BYTE, sqe + SQE_FLAGS, (byte) flags);
+    sqes.set(ValueLayout.JAVA_INT, sqe + SQE_FD, fd);
+    sqes.set(ValueLayout.JAVA_LONG, sqe + SQE_OFF, fileOffset);
+    sqes.set(ValueLayout.JAVA_LONG, sqe + SQE_ADDR, address);
+    sqes.set(ValueLayout.JAVA_INT, sqe + SQE_LEN, length);
+    sqes.set(ValueLayout.JAVA_LONG, sqe + SQE_USER_DATA, userData);
+    sqes.set(ValueLayout.JAVA_SHORT, sqe + SQE_BUF_INDEX, (short) bufferIndex);
     sqRing.set(ValueLayout.JAVA_INT, sqArray + 4L * index, index);
     localSqTail++;
     // Release: the kernel reads the tail with acquire, so it sees the entry written above.
     RING_INT.setRelease(sqRing, sqTail, localSqTail);
     unsubmitted++;
     return true;
+  }
+
+  /** Entries queued that no io_uring_enter has handed to the kernel yet. */
+  int unsubmitted() {
+    return unsubmitted;
+  }
+
+  /**
+   * Takes back the entries no io_uring_enter has consumed, after an enter that failed: each one's
+   * user_data goes to {@code withdrawn}, and no later enter submits them. With no SQPOLL thread the
+   * kernel reads the submission ring only inside io_uring_enter, from its head to the tail, so
+   * moving the tail back to the head removes exactly those entries. The tail moves first, so an
+   * exception from {@code withdrawn} leaves none behind; {@code withdrawn} must not queue entries,
+   * which would overwrite the ones still to be handed over.
+   */
+  void withdrawUnsubmitted(LongConsumer withdrawn) {
+    int head = (int) RING_INT.getAcquire(sqRing, sqHead);
+    int tail = localSqTail;
+    localSqTail = head;
+    RING_INT.setRelease(sqRing, sqTail, localSqTail);
+    unsubmitted = 0;
+    for (int at = head; at != tail; at++) {
+      int index = sqRing.get(ValueLayout.JAVA_INT, sqArray + 4L * (at & sqMask));
+      withdrawn.accept(sqes.get(ValueLayout.JAVA_LONG, SQE_BYTES * index + SQE_USER_DATA));
+    }
   }
 
   /**

@@ -4,11 +4,8 @@ import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.io.BufferPool;
 import dev.vyre.runtime.io.ChunkReader;
-import dev.vyre.runtime.io.PathBytes;
 import dev.vyre.runtime.io.ReadCompletion;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -109,14 +106,7 @@ public final class IoUringChunkReader implements ChunkReader {
       throw PipelineException.queueFull("registered files", "all " + MAX_OPEN_FILES + " file slots are open",
           "close a file before opening another");
     }
-    int fd;
-    try (Arena scratch = Arena.ofConfined()) {
-      // The name's own bytes, not path.toString() re-encoded: that is another name when it is not UTF-8.
-      byte[] name = PathBytes.of(path);
-      MemorySegment cPath = scratch.allocate(name.length + 1L);
-      MemorySegment.copy(name, 0, cPath, ValueLayout.JAVA_BYTE, 0, name.length);
-      fd = ring.calls().open(cPath, path.toString());
-    }
+    int fd = ring.calls().open(path);
     try {
       ring.updateFile(slot, fd);
     } catch (RuntimeException e) {

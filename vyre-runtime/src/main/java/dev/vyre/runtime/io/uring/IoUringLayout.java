@@ -54,6 +54,8 @@ final class IoUringLayout {
 
   static final int IORING_FEAT_SINGLE_MMAP = 1;
   static final byte IORING_OP_READ_FIXED = 4;
+  /** A read into any address of an ordinary fd, like pread(2) (5.6+). */
+  static final byte IORING_OP_READ = 22;
   static final byte IOSQE_FIXED_FILE = 1;
   /** Always run the entry in an io-wq worker thread, never inline in io_uring_enter (5.6+). */
   static final byte IOSQE_ASYNC = 1 << 4;

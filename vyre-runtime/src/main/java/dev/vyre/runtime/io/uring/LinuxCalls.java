@@ -1,10 +1,12 @@
 package dev.vyre.runtime.io.uring;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.io.PathBytes;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -13,15 +15,17 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 
 /**
  * The libc calls io_uring needs, through FFM: {@code syscall} (for io_uring_setup, _enter and
  * _register, which glibc does not wrap), {@code mmap}, {@code munmap}, {@code open} and
- * {@code close}. Each call captures {@code errno} into this instance's own state segment, so an
- * instance belongs to one thread at a time. A failed call throws {@link PipelineException}
- * ({@code IoUringSyscall}) with the syscall's name and errno.
+ * {@code close}; and, to drop a file's cached pages, {@code fdatasync} and {@code posix_fadvise}.
+ * Each call captures {@code errno} into this instance's own state segment, so an instance belongs
+ * to one thread at a time. A failed call throws {@link PipelineException} ({@code IoUringSyscall})
+ * with the syscall's name and errno.
  */
 final class LinuxCalls {
 
@@ -43,6 +47,9 @@ final class LinuxCalls {
     static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
         Linker.Option.firstVariadicArg(2));
     static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    static final MethodHandle FDATASYNC = downcall("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    static final MethodHandle POSIX_FADVISE = downcall("posix_fadvise",
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
 
     private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... options) {
       Linker linker = Linker.nativeLinker();
@@ -101,10 +108,14 @@ final class LinuxCalls {
     }
   }
 
-  /** Opens {@code path} read-only; {@code cPath} is its NUL-terminated bytes. */
-  int open(MemorySegment cPath, String path) {
+  /** Opens {@code path} read-only (and close-on-exec); returns the descriptor. */
+  int open(Path path) {
     int fd;
-    try {
+    try (Arena scratch = Arena.ofConfined()) {
+      // The name's own bytes, not path.toString() re-encoded: that is another name when it is not UTF-8.
+      byte[] name = PathBytes.of(path);
+      MemorySegment cPath = scratch.allocate(name.length + 1L);
+      MemorySegment.copy(name, 0, cPath, JAVA_BYTE, 0, name.length);
       fd = (int) Handles.OPEN.invokeExact(errnoState, cPath, O_RDONLY_CLOEXEC, 0);
     } catch (Throwable e) {
       throw nativeFailure("open", e);
@@ -113,6 +124,36 @@ final class LinuxCalls {
       throw failure("open(" + path + ")", "check that the file exists and is readable");
     }
     return fd;
+  }
+
+  /** Writes {@code fd}'s dirty pages to the disk, so that they can be dropped from the page cache. */
+  void fdatasync(int fd, String path) {
+    int result;
+    try {
+      result = (int) Handles.FDATASYNC.invokeExact(errnoState, fd);
+    } catch (Throwable e) {
+      throw nativeFailure("fdatasync", e);
+    }
+    if (result != 0) {
+      throw failure("fdatasync(" + path + ")", "check that the file system accepts writes and has room");
+    }
+  }
+
+  /**
+   * {@code posix_fadvise(fd, offset, length, advice)}, which returns its error number instead of
+   * setting errno.
+   */
+  void posixFadvise(int fd, long offset, long length, int advice, String path) {
+    int error;
+    try {
+      error = (int) Handles.POSIX_FADVISE.invokeExact(errnoState, fd, offset, length, advice);
+    } catch (Throwable e) {
+      throw nativeFailure("posix_fadvise", e);
+    }
+    if (error != 0) {
+      throw PipelineException.ioUringSyscall("posix_fadvise(" + path + ")", error, Errno.name(error)
+          + ": pass a regular file");
+    }
   }
 
   /** Teardown of a read-only descriptor: nothing was written, so a failed close loses nothing. */

@@ -73,7 +73,7 @@ class IoUringTest {
     ring = new IoUring(BUFFERS, enterCall);
     ring.registerBuffers(buffers);
     ring.registerSparseFiles(1);
-    fd = ring.calls().open(arena.allocateFrom(dir.resolve("data").toString()), "data");
+    fd = ring.calls().open(dir.resolve("data"));
     ring.updateFile(0, fd);
     return ring;
   }
