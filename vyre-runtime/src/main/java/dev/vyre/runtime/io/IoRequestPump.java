@@ -193,10 +193,11 @@ public final class IoRequestPump implements AutoCloseable {
     if (readPath == ReadPath.IO_URING) {
       try {
         fd = LinuxFiles.openReadOnly(file);
-      } catch (RuntimeException e) {
+      } catch (PipelineException e) {
         close(channel);
-        throw InputException.of(file.toString(), "cannot be opened for io_uring reads (" + e.getMessage() + ")",
-            "check that the file exists and is readable");
+        // The syscall's failure names its errno; its own fix would repeat the one below.
+        throw InputException.of(file.toString(), "cannot be opened for io_uring reads (open failed with errno "
+            + e.fields().get("errno") + ")", "check that the file exists and is readable, and the process's open-file limit");
       }
     }
     sources.add(new Source(channel, fd));

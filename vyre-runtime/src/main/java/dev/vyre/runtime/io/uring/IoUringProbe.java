@@ -6,14 +6,17 @@ import dev.vyre.runtime.io.IoUringAvailability;
 import dev.vyre.runtime.io.ReadCompletion;
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Finds out whether io_uring works here by doing what the reader does: set up a ring, register a
- * buffer and a file table, and READ_FIXED the first bytes of {@code /proc/self/exe}. Every
- * failure is turned into the reason an operator needs (old kernel, seccomp, sysctl, memlock).
+ * Finds out whether io_uring works here by doing what its users do: set up a ring, register a
+ * buffer and a file table, and READ_FIXED the first bytes of {@code /proc/self/exe} (the chunk
+ * reader), then read them again with a plain READ ({@link IoUringRangeReader}, the IO request
+ * pump: Linux 5.5 has the first and not the second). Every failure is turned into the reason an
+ * operator needs (old kernel, seccomp, sysctl, memlock).
  */
 public final class IoUringProbe {
 
@@ -32,17 +35,51 @@ public final class IoUringProbe {
         throw read.error();
       }
       int magic = reader.pool().buffer(0).get(ValueLayout.JAVA_INT_UNALIGNED, 0);
-      if (read.bytesRead() != 4 || magic != 0x464C457F) {
-        return new IoUringAvailability(false, "io_uring READ_FIXED of " + PROBE_FILE + " returned wrong bytes. Fix: "
-            + "use the FileChannel reader and report this kernel");
+      if (read.bytesRead() != 4 || magic != ELF_MAGIC) {
+        return wrongBytes("READ_FIXED");
       }
-      return new IoUringAvailability(true, "io_uring available: registered buffers and files, READ_FIXED");
+      String plainRead = plainReadProblem(arena);
+      if (plainRead != null) {
+        return new IoUringAvailability(false, "io_uring unavailable: " + plainRead + ". Fix: run on Linux 5.6 or newer, "
+            + "or rely on the FileChannel reader, which is used automatically");
+      }
+      return new IoUringAvailability(true, "io_uring available: registered buffers and files, READ_FIXED, READ");
     } catch (PipelineException e) {
       return new IoUringAvailability(false, explain(e));
     } catch (RuntimeException | LinkageError e) {
       return new IoUringAvailability(false, "io_uring could not be reached through FFM (" + e
           + "). Fix: run with --enable-native-access=ALL-UNNAMED on Linux 5.6 or newer");
     }
+  }
+
+  private static final int ELF_MAGIC = 0x464C457F;
+
+  /** Why a plain READ of the probe file's first 4 bytes does not give them, or null when it does. */
+  private static String plainReadProblem(Arena arena) {
+    MemorySegment target = arena.allocate(4, 4);
+    String[] failure = new String[1];
+    long[] bytes = new long[1];
+    int fd = new LinuxCalls(arena).open(PROBE_FILE);
+    try (IoUringRangeReader reader = new IoUringRangeReader(1, (tag, bytesRead, why) -> {
+      bytes[0] = bytesRead;
+      failure[0] = why;
+    })) {
+      reader.read(0, fd, 0, target, 4);
+      reader.submit();
+      // close() waits for the read.
+    } finally {
+      new LinuxCalls(arena).close(fd);
+    }
+    if (failure[0] != null) {
+      return "the kernel has io_uring's READ_FIXED but its plain READ failed (" + failure[0] + "; Linux 5.5 has no READ)";
+    }
+    return bytes[0] == 4 && target.get(ValueLayout.JAVA_INT_UNALIGNED, 0) == ELF_MAGIC ? null
+        : "io_uring READ of " + PROBE_FILE + " returned wrong bytes";
+  }
+
+  private static IoUringAvailability wrongBytes(String operation) {
+    return new IoUringAvailability(false, "io_uring " + operation + " of " + PROBE_FILE + " returned wrong bytes. Fix: "
+        + "use the FileChannel reader and report this kernel");
   }
 
   static String explain(PipelineException e) {
