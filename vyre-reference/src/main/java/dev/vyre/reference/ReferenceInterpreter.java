@@ -166,6 +166,7 @@ final class ReferenceInterpreter implements SlotContext {
       }
       case Opcodes.SHUTDOWN -> {
         Words.getAndSet(control, ControlLayout.SHUTDOWN, 1);
+        session.wakeAll();
         return SlotLayout.STATUS_DONE;
       }
       case Opcodes.DFA_STEP -> {

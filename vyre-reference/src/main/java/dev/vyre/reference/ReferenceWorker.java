@@ -37,6 +37,7 @@ final class ReferenceWorker implements Runnable {
   /** How long an idle worker spins, then yields, before it parks. */
   private static final long SPIN_NANOS = 200_000;
   private static final long YIELD_NANOS = 20_000;
+  private static final long MAX_PARK_NANOS = 10_000_000;
 
   private final ReferenceSession session;
   private final MemorySegment control;
@@ -61,6 +62,12 @@ final class ReferenceWorker implements Runnable {
   /** When the current idle spell began (System.nanoTime), and how often it has parked since. */
   private long idleSince;
   private int idleParks;
+  /** Counted in the session's idleAwake: idle and polling, not parked. */
+  private boolean countedAwake;
+  /** Parked (or about to park) while idle: the worker publishers may wake; see ReferenceSession.wake. */
+  volatile boolean parked;
+  /** The last claim left tickets waiting in its level: another worker may be woken for them. */
+  private boolean moreWaiting;
   private final int[] batchStatus = new int[MAX_BATCH];
   private final int[] tenantClaims = new int[ControlLayout.TENANT_FAIRNESS_SLOTS];
   private int pendingCount;
@@ -94,6 +101,10 @@ final class ReferenceWorker implements Runnable {
       while (!session.aborted && Words.getVolatile(control, ControlLayout.SHUTDOWN) == 0) {
         int claimed = claim();
         if (claimed > 0) {
+          leaveIdle();
+          if (moreWaiting) {
+            session.wake();
+          }
           long start = System.nanoTime();
           runBatch(claimed);
           fitBatchLimit(claimed, System.nanoTime() - start);
@@ -104,6 +115,7 @@ final class ReferenceWorker implements Runnable {
           idleRounds = 0;
           unchangedRuns = 0;
         } else if (pendingCount > 0) {
+          leaveIdle();
           int continuation = pending[pendingHead];
           pendingHead = (pendingHead + 1) % pending.length;
           pendingCount--;
@@ -126,7 +138,16 @@ final class ReferenceWorker implements Runnable {
       // ends a GPU kernel, and the host hears of it through checkHealth.
       session.workerFailed(t);
     } finally {
+      leaveIdle();
       session.workerExited();
+    }
+  }
+
+  /** The worker has work again (or ends): it no longer counts as idle and awake. */
+  private void leaveIdle() {
+    if (countedAwake) {
+      countedAwake = false;
+      session.idleAwake.decrementAndGet();
     }
   }
 
@@ -186,6 +207,7 @@ final class ReferenceWorker implements Runnable {
         }
         int count = Math.min(waiting, batchLimit);
         if (Words.compareAndSetLong(control, cursorWord, claimed, claimed + count)) {
+          moreWaiting = waiting > count;
           int slot = partitionStart[p] + (int) Long.remainderUnsigned(claimed, length);
           int end = partitionStart[p] + length;
           for (int i = 0; i < count; i++) {
@@ -299,6 +321,8 @@ final class ReferenceWorker implements Runnable {
     if (round == 0) {
       idleSince = now;
       idleParks = 0;
+      countedAwake = true;
+      session.idleAwake.incrementAndGet();
     }
     // Spin for a time, not a count of PAUSEs (whose length varies 10x between CPUs): a worker that
     // parks between one-task round trips turns each publish into an unpark, 26 us on one VM.
@@ -311,14 +335,19 @@ final class ReferenceWorker implements Runnable {
       return;
     }
     Words.getAndAdd(control, ControlLayout.HEARTBEAT, 1);
+    // Out of idleAwake and into sleepers before the last look at the doorbells (see ReferenceSession.wake).
+    parked = true;
     session.sleepers.incrementAndGet();
+    leaveIdle();
     try {
       if (!workWaiting()) {
-        // Publishers unpark sleepers after each doorbell; the bounded park also re-checks SHUTDOWN.
-        LockSupport.parkNanos(this, Math.min(20_000L << Math.min(idleParks++, 6), 1_000_000L));
+        // A publish wakes a parked worker, SHUTDOWN and abort wake them all; the bounded park is a
+        // backstop, long enough that idle workers cost little (10 ms: 100 wake-ups a second each).
+        LockSupport.parkNanos(this, Math.min(20_000L << Math.min(idleParks++, 9), MAX_PARK_NANOS));
       }
     } finally {
       session.sleepers.decrementAndGet();
+      parked = false;
     }
   }
 
