@@ -59,7 +59,8 @@ public final class IoUringProbe {
     MemorySegment target = arena.allocate(4, 4);
     String[] failure = new String[1];
     long[] bytes = new long[1];
-    int fd = new LinuxCalls(arena).open(PROBE_FILE);
+    LinuxCalls calls = new LinuxCalls(arena);
+    int fd = calls.open(PROBE_FILE);
     try (IoUringRangeReader reader = new IoUringRangeReader(1, (tag, bytesRead, why) -> {
       bytes[0] = bytesRead;
       failure[0] = why;
@@ -68,7 +69,7 @@ public final class IoUringProbe {
       reader.submit();
       // close() waits for the read.
     } finally {
-      new LinuxCalls(arena).close(fd);
+      calls.close(fd);
     }
     if (failure[0] != null) {
       return "the kernel has io_uring's READ_FIXED but its plain READ failed (" + failure[0] + "; Linux 5.5 has no READ)";
