@@ -6,15 +6,11 @@ import dev.vyre.runtime.io.uring.IoUringRangeReader;
 import dev.vyre.runtime.io.uring.LinuxFiles;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.wire.IoQueueLayout;
-import dev.vyre.runtime.wire.SlotLayout;
-import dev.vyre.runtime.wire.Words;
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -34,7 +30,7 @@ import java.util.concurrent.locks.LockSupport;
  * or resource, a range past the file's end or the resource's, an op other than READ or FENCE)
  * completes ERROR and is counted with its reason in {@link #stats}.
  *
- * <p>Thread {@code i} of {@link #threads()} owns the IO slots {@code i}, {@code i + threads()},
+ * <p>Thread {@code i} of {@link #threads()} (an {@link IoPumpThread}) owns the IO slots {@code i}, {@code i + threads()},
  * ... (a kernel takes free slots from 0 up, so requests in flight spread over the threads), with
  * no hand-off between threads. How it reads ({@link ReadPath}, said by {@link #reader()}): on the
  * io_uring path, as vyre's loop does, each thread has a ring of its own
@@ -62,10 +58,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class IoRequestPump implements AutoCloseable {
 
-  private static final long SPIN_NANOS = 100_000;
-  private static final long FIRST_PARK_NANOS = 10_000;
-  private static final long LONGEST_PARK_NANOS = 100_000;
-
   /** How the pump's threads read the ranges requests ask for. */
   public enum ReadPath {
     /**
@@ -87,7 +79,7 @@ public final class IoRequestPump implements AutoCloseable {
    * An open source: its channel, through which both paths open (and refuse) files alike and the
    * FileChannel path reads; on the io_uring path a descriptor of its own for the rings, else -1.
    */
-  private record Source(FileChannel channel, int fd) {}
+  record Source(FileChannel channel, int fd) {}
 
   private final KernelSession session;
   private final MemorySegment queue;
@@ -119,7 +111,7 @@ public final class IoRequestPump implements AutoCloseable {
     }
     this.session = session;
     this.queue = session.memory().ioQueue();
-    Server[] servers = new Server[threadCount];
+    IoPumpThread[] servers = new IoPumpThread[threadCount];
     String unavailable = null;
     if (asked == ReadPath.IO_URING) {
       unavailable = IoBackends.availability().available() ? null : IoBackends.availability().detail();
@@ -127,12 +119,12 @@ public final class IoRequestPump implements AutoCloseable {
     if (asked == ReadPath.IO_URING && unavailable == null) {
       try {
         for (int i = 0; i < threadCount; i++) {
-          servers[i] = new Server(i, threadCount, true);
+          servers[i] = new IoPumpThread(this, i, threadCount, true);
         }
       } catch (PipelineException e) {
-        for (Server server : servers) {
+        for (IoPumpThread server : servers) {
           if (server != null) {
-            server.ring.close();
+            server.close();
           }
         }
         unavailable = "io_uring setup for the pump failed: " + e.getMessage();
@@ -140,7 +132,7 @@ public final class IoRequestPump implements AutoCloseable {
     }
     if (asked == ReadPath.FILE_CHANNEL || unavailable != null) {
       for (int i = 0; i < threadCount; i++) {
-        servers[i] = new Server(i, threadCount, false);
+        servers[i] = new IoPumpThread(this, i, threadCount, false);
       }
     }
     this.readPath = asked == ReadPath.IO_URING && unavailable == null ? ReadPath.IO_URING : ReadPath.FILE_CHANNEL;
@@ -243,217 +235,40 @@ public final class IoRequestPump implements AutoCloseable {
     }
   }
 
-  /**
-   * One pump thread's work: IO slots {@code first}, {@code first + stride}, ..., the one at index
-   * {@code k} of them tagged {@code k} in this thread's ring and bounce buffers.
-   */
-  private final class Server {
+  // ---------------------------------------------------------------- for the pump's threads
 
-    private final int first;
-    private final int stride;
-    /** This thread's reads on the io_uring path; null on the FileChannel path. */
-    private final IoUringRangeReader ring;
-    /**
-     * Per tag on the io_uring path, one on the FileChannel path: a host buffer for reads into a
-     * resource without a host view (grown on demand), the slice of it the current read fills (the
-     * same again when the size repeats, so the steady state allocates nothing), and that
-     * resource, or -1 while the read goes straight into a host view.
-     */
-    private final MemorySegment[] bounce;
-    private final MemorySegment[] staged;
-    private final int[] stagedFor;
-
-    Server(int first, int stride, boolean ioUring) {
-      this.first = first;
-      this.stride = stride;
-      int slots = (IoQueueLayout.IO_SLOT_COUNT - first + stride - 1) / stride;
-      this.ring = ioUring ? new IoUringRangeReader(slots, this::finished) : null;
-      int buffers = ioUring ? slots : 1;
-      bounce = new MemorySegment[buffers];
-      staged = new MemorySegment[buffers];
-      stagedFor = new int[buffers];
-      Arrays.fill(bounce, MemorySegment.NULL);
-      Arrays.fill(staged, MemorySegment.NULL);
-    }
-
-    void run() {
-      long lastServed = System.nanoTime();
-      int parks = 0;
-      try {
-        while (!stopping) {
-          if (serveAll() > 0) {
-            lastServed = System.nanoTime();
-            parks = 0;
-          } else if (System.nanoTime() - lastServed < SPIN_NANOS) {
-            // Yield rather than spin: on a small machine the task that asks next needs this core.
-            Thread.yield();
-          } else {
-            LockSupport.parkNanos(IoRequestPump.this, Math.min(FIRST_PARK_NANOS << Math.min(parks++, 7), LONGEST_PARK_NANOS));
-          }
-        }
-      } catch (RuntimeException e) {
-        // The queue went away under the pump (the kernel's memory freed by a failure): nothing left to serve.
-        lastFailure = "the pump stopped: " + e;
-      } finally {
-        if (ring != null) {
-          // Reads in flight write by address into resources and bounce buffers: they end first.
-          ring.close();
-        }
-      }
-    }
-
-    /**
-     * Takes the completions that arrived, claims and serves every PUBLISHED request in this
-     * thread's slots, submits the reads that started and takes their completions again: a read of
-     * cached pages has completed by the time io_uring_enter returns, so its request completes in
-     * the same poll. Returns how many completions and requests there were.
-     */
-    private int serveAll() {
-      int count = ring == null ? 0 : ring.reap();
-      for (int slot = first; slot < IoQueueLayout.IO_SLOT_COUNT; slot += stride) {
-        long status = IoQueueLayout.word(slot, IoQueueLayout.STATUS);
-        if (Words.getAcquire(queue, status) != SlotLayout.STATUS_PUBLISHED) {
-          continue;
-        }
-        Words.setRelease(queue, status, SlotLayout.STATUS_CLAIMED);
-        serve(slot);
-        count++;
-      }
-      if (ring != null) {
-        ring.submit();
-        count += ring.reap();
-      }
-      return count;
-    }
-
-    /**
-     * Serves one claimed request: completes it now, or starts its read, which completes it when
-     * it ends ({@link #finish}).
-     */
-    private void serve(int slot) {
-      int op = field(slot, IoQueueLayout.OP_TYPE);
-      if (op == IoQueueLayout.OP_FENCE) {
-        complete(slot, null);
-        return;
-      }
-      if (op != IoQueueLayout.OP_READ) {
-        complete(slot, "op " + op + " is not READ (1) or FENCE (3)");
-        return;
-      }
-      int source = field(slot, IoQueueLayout.SRC_HANDLE);
-      int destination = field(slot, IoQueueLayout.DST_HANDLE);
-      long offset = offset(slot);
-      long bytes = bytes(slot);
-      if (source == 0 && bytes == 0) {
-        complete(slot, null);
-        return;
-      }
-      if (source <= 0 || source > sources.size()) {
-        complete(slot, "source " + Integer.toUnsignedString(source) + " is not open (" + sources.size()
-            + " open: ioPump().open gives ids from 1)");
-        return;
-      }
-      if (offset < 0) {
-        complete(slot, "offset " + Long.toUnsignedString(offset) + " is past any file");
-        return;
-      }
-      int buffer = ring == null ? 0 : (slot - first) / stride;
-      try {
-        MemorySegment view = session.resource(destination);
-        MemorySegment target;
-        if (view != null && view.isNative()) {
-          if (bytes > view.byteSize()) {
-            complete(slot, bytes + " bytes do not fit resource " + destination + " of " + view.byteSize() + " bytes");
-            return;
-          }
-          target = view;
-          stagedFor[buffer] = -1;
-        } else {
-          target = staging(buffer, bytes);
-          stagedFor[buffer] = destination;
-        }
-        Source file = sources.get(source - 1);
-        if (ring != null) {
-          ring.read(buffer, file.fd(), offset, target, bytes);
-        } else {
-          finish(slot, buffer, FileReads.readAt(file.channel(), target.asSlice(0, bytes).asByteBuffer(), offset), null);
-        }
-      } catch (IOException | RuntimeException e) {
-        complete(slot, readFailed(slot, e.getMessage()));
-      }
-    }
-
-    /** Bounce buffer {@code buffer}'s first {@code bytes} bytes. */
-    private MemorySegment staging(int buffer, long bytes) {
-      if (staged[buffer].byteSize() != bytes) {
-        if (bounce[buffer].byteSize() < bytes) {
-          bounce[buffer] = Arena.ofAuto().allocate(bytes, 4096);
-        }
-        staged[buffer] = bounce[buffer].asSlice(0, bytes);
-      }
-      return staged[buffer];
-    }
-
-    /** {@link IoUringRangeReader.Finished}: the read of the slot tagged {@code tag} ended. */
-    private void finished(int tag, long bytesRead, String failure) {
-      int slot = first + tag * stride;
-      try {
-        finish(slot, tag, bytesRead, failure);
-      } catch (RuntimeException e) {
-        // The queue went away under the pump; the ring still waits for its other reads.
-        lastFailure = "IO slot " + slot + " could not be completed: " + e;
-      }
-    }
-
-    /**
-     * A read ended after {@code bytesRead} bytes, or failed: the bytes staged in bounce buffer
-     * {@code buffer} go to their resource, and the request completes.
-     */
-    private void finish(int slot, int buffer, long bytesRead, String failure) {
-      long bytes = bytes(slot);
-      String problem = null;
-      if (failure != null) {
-        problem = readFailed(slot, failure);
-      } else if (bytesRead < bytes) {
-        problem = "the file ends at byte " + (offset(slot) + bytesRead) + ", before the " + bytes + " bytes asked for at "
-            + offset(slot);
-      } else if (stagedFor[buffer] >= 0) {
-        try {
-          session.writeResource(stagedFor[buffer], 0, staged[buffer]);
-        } catch (RuntimeException e) {
-          problem = readFailed(slot, e.getMessage());
-        }
-      }
-      complete(slot, problem);
-    }
-
-    /** Gives a claimed request its verdict: OK when {@code problem} is null, else ERROR, counted with why. */
-    private void complete(int slot, String problem) {
-      if (problem != null) {
-        lastFailure = "IO slot " + slot + ": " + problem;
-        failed.incrementAndGet();
-      }
-      completed.incrementAndGet();
-      Words.setRelease(queue, IoQueueLayout.word(slot, IoQueueLayout.STATUS),
-          problem == null ? IoQueueLayout.STATUS_OK : IoQueueLayout.STATUS_ERROR);
-    }
+  KernelSession session() {
+    return session;
   }
 
-  private String readFailed(int slot, String why) {
-    return "reading " + bytes(slot) + " bytes at " + offset(slot) + " of source " + field(slot, IoQueueLayout.SRC_HANDLE)
-        + " into resource " + field(slot, IoQueueLayout.DST_HANDLE) + " failed: " + why;
+  MemorySegment queue() {
+    return queue;
   }
 
-  private long offset(int slot) {
-    return Integer.toUnsignedLong(field(slot, IoQueueLayout.OFFSET_HI)) << 32
-        | Integer.toUnsignedLong(field(slot, IoQueueLayout.OFFSET_LO));
+  boolean stopping() {
+    return stopping;
   }
 
-  private long bytes(int slot) {
-    return Integer.toUnsignedLong(field(slot, IoQueueLayout.BYTE_COUNT));
+  int sourceCount() {
+    return sources.size();
   }
 
-  private int field(int slot, int field) {
-    return Words.get(queue, IoQueueLayout.word(slot, field));
+  /** Source {@code id} (1, 2, ...), opened by {@link #open}. */
+  Source source(int id) {
+    return sources.get(id - 1);
+  }
+
+  /** A request completed: OK when {@code failure} is null, else ERROR, and why. */
+  void counted(String failure) {
+    if (failure != null) {
+      lastFailure = failure;
+      failed.incrementAndGet();
+    }
+    completed.incrementAndGet();
+  }
+
+  /** Something a thread could not report through a request's status (the queue went away under it). */
+  void noted(String why) {
+    lastFailure = why;
   }
 }
