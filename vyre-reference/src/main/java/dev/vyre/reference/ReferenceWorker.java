@@ -16,11 +16,13 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Each iteration checks SHUTDOWN, then scans the priority levels CRITICAL..IDLE (skipping
  * CRITICAL and HIGH once 16 high-priority claims ran in a row, unless nothing else is waiting). In
- * a level it compares the claim cursor with the doorbell, claims up to 32 tickets by one CAS on the
- * cursor, moves each slot PUBLISHED → CLAIMED by CAS, checks the tenant, executes, adds the
- * batch's counters once and stores the final statuses. A slot its handler finished as YIELD or REQUEUE is kept on a short local list and
- * claimed again (CAS YIELD/REQUEUE → CLAIMED) when no new work is waiting, oldest first. Idle workers back off
- * from spinning to parking.
+ * a level it compares the claim cursor with the doorbell, claims a batch of tickets by one CAS on
+ * the cursor (its size follows the tasks' cost, {@link #BATCH_TARGET_NANOS}), moves each slot
+ * PUBLISHED → CLAIMED by CAS, checks the tenant, executes, adds the batch's counters once and
+ * stores the final statuses. A slot its handler finished as YIELD or REQUEUE is kept on a local
+ * queue and claimed again (CAS YIELD/REQUEUE → CLAIMED) when no new work is waiting, oldest first.
+ * Idle workers spin (at most {@link #SPINNING_WORKERS} of them), then park until a publish wakes
+ * one (ReferenceSession.wake).
  */
 final class ReferenceWorker implements Runnable {
 
