@@ -79,6 +79,22 @@ class DfaStepTest {
   }
 
   @Test
+  void thousandsOfHitsInOneRunAreAllCountedAndStoredUpToTheCapacity() {
+    String text = "she".repeat(1000);
+    MemorySegment all = hits(2000);
+    run(text, 0, all);
+    assertEquals(2000, HitBufferLayout.cursor(all));
+    List<Hit> stored = ScanFixtures.sorted(HitBufferLayout.readAll(all));
+    assertEquals(2000, stored.size());
+    assertEquals(new Hit(3, 100, 1), stored.get(0), "she at 0");
+    assertEquals(new Hit(3, 100 + 2998, 0), stored.get(1999), "the last he, at 2998");
+    MemorySegment some = hits(700);
+    run(text, 0, some);
+    assertEquals(2000, HitBufferLayout.cursor(some), "the cursor counts the hits that did not fit");
+    assertEquals(700, HitBufferLayout.readAll(some).size());
+  }
+
+  @Test
   void caseInsensitiveTablesMatchEitherCaseAndAnyByteValue() {
     DfaTable folded = AhoCorasickCompiler.compile(PatternSet.of(List.of(bytes("hE\u00ff"), bytes("\u0000")), true,
         "t"));
