@@ -659,7 +659,9 @@ __device__ bool vyre_store_continuation_run(const VyreKernelArgs& a, unsigned sl
 __device__ __noinline__ void vyre_continue(const VyreKernelArgs& a, unsigned slot, unsigned* words) {
   unsigned backoff_ns = 32;
   do {
-    vyre_add(a, VYRE_CTL_CONTINUATION_COUNT, 1u);
+    // Fire and forget (the scout re-syncs the mirror): waiting for the count's old value took a
+    // device round trip from every yield's path to its next run.
+    atomicAdd(a.dcontrol + VYRE_CTL_CONTINUATION_COUNT, 1u);
     if (vyre_queue_continuation(a, slot, words)) return;
     if (vyre_load_gpu(&a.state->abort)) __trap();
     if (vyre_load_gpu(&a.state->shutdown) || vyre_read(a, VYRE_CTL_SHUTDOWN)) return;
