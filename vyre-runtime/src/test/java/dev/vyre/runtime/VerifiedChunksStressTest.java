@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.RepeatedTest;
 
 /**
@@ -36,6 +37,17 @@ class VerifiedChunksStressTest {
   private static final long TICKETS = 300_000;
 
   private final MemorySegment control = MemorySegment.ofArray(new long[ControlLayout.CONTROL_MIN_WORDS / 2]);
+  /**
+   * Tickets verified ahead over the repetitions. Whether a publisher waits while the retire thread
+   * holds the turn is up to the scheduler: one repetition in a CI run on 2 busy cores had none, so
+   * the path is required of the repetitions together (RetireStepTest drives it deterministically).
+   */
+  private static final AtomicLong VERIFIED_AHEAD = new AtomicLong();
+
+  @AfterAll
+  static void chunksWereVerifiedAhead() {
+    assertTrue(VERIFIED_AHEAD.get() > 0, "chunks were verified ahead in some repetition");
+  }
 
   /** How ticket {@code ticket} of {@code level} ends: mostly DONE. */
   private static int outcome(int level, long ticket) {
@@ -201,7 +213,7 @@ class VerifiedChunksStressTest {
     assertEquals(expectWaitIo[0], retire.waitIo(), "each WAIT_IO counted once");
     assertEquals(expectTotal - expectFaults[0] - expectWaitIo[0], retire.done(), "each DONE counted once");
     assertEquals(tenantCounts.get(), retire.tenantRetired(3), "each tenant count taken once");
-    assertTrue(retire.verifiedAhead() > 0, "chunks were verified ahead");
+    VERIFIED_AHEAD.addAndGet(retire.verifiedAhead());
     for (Expected want : futures) {
       assertTrue(want.future.isDone(), "future of ticket " + want.ticket);
       TaskResult result = want.future.join();
