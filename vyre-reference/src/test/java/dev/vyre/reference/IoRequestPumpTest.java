@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -286,6 +287,18 @@ class IoRequestPumpTest {
     }
     assertEquals(new IoRequestPump.Stats(served, 0, null), pump.stats());
     assertNull(pump.stats().lastFailure());
+  }
+
+  @Test
+  void aFifoIsRefusedAtOnce() throws Exception {
+    Path fifo = dir.resolve("pipe");
+    Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "mkfifo failed");
+    try (IoRequestPump pump = new IoRequestPump(session, 1)) {
+      // Opening a FIFO for reading would wait for a writer (this test would hang): refused before any open.
+      InputException e = assertThrows(InputException.class, () -> pump.open(fifo));
+      assertTrue(e.getMessage().contains("FIFO") && e.getMessage().contains("Fix:"), e.getMessage());
+      assertEquals(1, pump.open(file), "a regular file still opens as source 1");
+    }
   }
 
   @Test

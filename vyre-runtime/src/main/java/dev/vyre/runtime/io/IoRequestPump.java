@@ -9,6 +9,7 @@ import dev.vyre.runtime.wire.IoQueueLayout;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -57,6 +58,11 @@ import java.util.concurrent.locks.LockSupport;
  * {@code Megakernel.ioPump()} call until the kernel shuts down.
  */
 public final class IoRequestPump implements AutoCloseable {
+
+  /** {@code <sys/stat.h>}: the file-type bits of st_mode, and the types a positional read cannot serve. */
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFIFO = 0010000;
+  private static final int S_IFSOCK = 0140000;
 
   /** How the pump's threads read the ranges requests ask for. */
   public enum ReadPath {
@@ -174,6 +180,10 @@ public final class IoRequestPump implements AutoCloseable {
     if (stopping) {
       throw InputException.of(file.toString(), "the kernel is shut down", "open IO sources while the kernel runs");
     }
+    String notReadable = positionallyUnreadable(file);
+    if (notReadable != null) {
+      throw InputException.of(file.toString(), notReadable, "open a regular file or a device");
+    }
     FileChannel channel;
     try {
       channel = FileChannel.open(file, StandardOpenOption.READ);
@@ -194,6 +204,21 @@ public final class IoRequestPump implements AutoCloseable {
     }
     sources.add(new Source(channel, fd));
     return sources.size();
+  }
+
+  /**
+   * Why {@code file} cannot be a source at all, or null: a FIFO or a socket, whose open would wait
+   * for a writer and whose reads have no offsets (ESPIPE). Anything else is left to the open and
+   * the reads, which fail with the system's reason (a directory's with EISDIR).
+   */
+  private static String positionallyUnreadable(Path file) {
+    try {
+      int type = (Integer) Files.getAttribute(file, "unix:mode") & S_IFMT;
+      return type == S_IFIFO ? "is a FIFO (a named pipe): its reads have no offsets, and opening it waits for a writer"
+          : type == S_IFSOCK ? "is a socket: its reads have no offsets" : null;
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return null;
+    }
   }
 
   public Stats stats() {
