@@ -1,12 +1,12 @@
 package dev.vyre.bench;
 
-import dev.vyre.runtime.scan.AhoCorasickCompiler;
-import dev.vyre.runtime.scan.ChunkPlanner;
-import dev.vyre.runtime.scan.DfaStep;
-import dev.vyre.runtime.scan.DfaTable;
-import dev.vyre.runtime.scan.HitBufferLayout;
-import dev.vyre.runtime.scan.PatternSet;
-import dev.vyre.runtime.scan.ScanCorpus;
+import dev.vyre.runtime.dfa.DfaStep;
+import dev.vyre.runtime.dfa.HitBufferLayout;
+import dev.vyre.scan.AhoCorasickCompiler;
+import dev.vyre.scan.ChunkPlanner;
+import dev.vyre.scan.DfaTable;
+import dev.vyre.scan.PatternSet;
+import dev.vyre.scan.ScanCorpus;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.vyre.bench;
 
-import dev.vyre.runtime.policy.MegakernelLaunchPolicy;
-import dev.vyre.runtime.policy.MegakernelLaunchRecommendation;
-import dev.vyre.runtime.policy.MegakernelLaunchRequest;
+import dev.vyre.policy.MegakernelLaunchPolicy;
+import dev.vyre.policy.MegakernelLaunchRecommendation;
+import dev.vyre.policy.MegakernelLaunchRequest;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,8 +1,8 @@
 package dev.vyre.bench;
 
-import dev.vyre.runtime.telemetry.MegakernelRuntimeCounters;
-import dev.vyre.runtime.telemetry.RingTelemetry;
-import dev.vyre.runtime.telemetry.TelemetryDecodeScratch;
+import dev.vyre.observe.telemetry.MegakernelRuntimeCounters;
+import dev.vyre.observe.telemetry.RingTelemetry;
+import dev.vyre.observe.telemetry.TelemetryDecodeScratch;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;

@@ -1,12 +1,12 @@
 package dev.vyre.cli;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.io.FileReads;
+import dev.vyre.io.IoRequestPump;
+import dev.vyre.io.LoadOpcode;
+import dev.vyre.io.uring.LinuxFiles;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
-import dev.vyre.runtime.io.FileReads;
-import dev.vyre.runtime.io.IoRequestPump;
-import dev.vyre.runtime.io.LoadOpcode;
-import dev.vyre.runtime.io.uring.LinuxFiles;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import java.io.EOFException;
 import java.io.IOException;
@@ -129,7 +129,7 @@ final class IoBenchCommand implements Callable<Integer> {
     Map<String, Object> results = new LinkedHashMap<>();
     results.put("date", Instant.now().toString());
     try (Megakernel kernel = Megakernel.builder().backend(backendOption.backend).slots(RING_SLOTS).singlePriority(Priority.NORMAL)
-        .userOpcode(LoadOpcode.of(LOAD_OPCODE)).publishTimeout(LOAD_TIMEOUT).ioPumpReadPath(pumpReads).bootstrap();
+        .userOpcode(LoadOpcode.of(LOAD_OPCODE)).publishTimeout(LOAD_TIMEOUT).bootstrap();
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       results.put("backend", kernel.backendName());
       results.put("device", kernel.describe());
@@ -168,7 +168,7 @@ final class IoBenchCommand implements Callable<Integer> {
       kernel.resource(page).fill((byte) 0);
       kernel.resource(resources[0]).fill((byte) 0);
 
-      IoRequestPump pump = kernel.ioPump();
+      IoRequestPump pump = IoRequestPump.of(kernel, pumpReads);
       int source = pump.open(file);
       results.put("io_pump_threads", pump.threads());
       results.put("io_pump_reader", pump.reader());
@@ -270,7 +270,7 @@ final class IoBenchCommand implements Callable<Integer> {
       long published = System.nanoTime();
       if (!kernel.await(ticket, ROUND_TRIP_TIMEOUT)) {
         throw new IllegalStateException("4 KiB load " + i + " did not finish within " + ROUND_TRIP_TIMEOUT.toSeconds() + " s: "
-            + kernel.summary() + "; pump: " + kernel.ioPump().stats());
+            + kernel.summary() + "; pump: " + IoRequestPump.of(kernel, pumpReads).stats());
       }
       long elapsed = System.nanoTime() - start;
       if (i >= warmup) {
@@ -340,7 +340,7 @@ final class IoBenchCommand implements Callable<Integer> {
 
   private static IllegalStateException notFinished(Megakernel kernel, long load) {
     return new IllegalStateException("load " + load + " did not finish within " + LOAD_TIMEOUT.toSeconds() + " s: "
-        + kernel.summary() + "; pump: " + kernel.ioPump().stats());
+        + kernel.summary() + "; pump: " + IoRequestPump.of(kernel).stats());
   }
 
   /** Fails unless resource {@code handle} starts with the file's {@code length} bytes at {@code offset}. */

@@ -1,9 +1,9 @@
 package dev.vyre.cli;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.observe.telemetry.TelemetrySample;
+import dev.vyre.observe.telemetry.TelemetrySampler;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.telemetry.TelemetrySample;
-import dev.vyre.runtime.telemetry.TelemetrySampler;
 import java.io.PrintStream;
 import java.time.Duration;
 

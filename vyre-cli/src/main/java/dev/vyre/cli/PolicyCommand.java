@@ -6,10 +6,10 @@ import dev.vyre.cli.conform.Json;
 import dev.vyre.cli.policy.PolicyJson;
 import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.InputException;
-import dev.vyre.runtime.policy.MegakernelDispatchTopology;
-import dev.vyre.runtime.policy.MegakernelLaunchPolicy;
-import dev.vyre.runtime.policy.MegakernelLaunchRecommendation;
-import dev.vyre.runtime.policy.MegakernelLaunchRequest;
+import dev.vyre.policy.MegakernelDispatchTopology;
+import dev.vyre.policy.MegakernelLaunchPolicy;
+import dev.vyre.policy.MegakernelLaunchRecommendation;
+import dev.vyre.policy.MegakernelLaunchRequest;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code vyre policy}: ask the launch policy what it would do with a queue. */
 @Command(name = "policy", mixinStandardHelpOptions = true, description = "Ask the megakernel launch policy what it would do.",

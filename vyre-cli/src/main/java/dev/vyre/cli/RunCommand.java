@@ -1,22 +1,22 @@
 package dev.vyre.cli;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.observe.replay.ReplayLogFormat;
+import dev.vyre.observe.replay.RerunSidecar;
+import dev.vyre.observe.replay.RingLog;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.ShutdownReport;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.program.SlotProgram;
-import dev.vyre.runtime.replay.ReplayLogFormat;
-import dev.vyre.runtime.replay.RerunSidecar;
-import dev.vyre.runtime.replay.RingLog;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotStatus;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.CharacterCodingException;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;

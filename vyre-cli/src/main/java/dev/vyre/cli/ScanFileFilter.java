@@ -1,6 +1,6 @@
 package dev.vyre.cli;
 
-import dev.vyre.runtime.scan.ScanFilter;
+import dev.vyre.scan.ScanFilter;
 import java.util.List;
 import picocli.CommandLine.Option;
 

@@ -1,7 +1,7 @@
 package dev.vyre.cli;
 
 import dev.vyre.driver.error.InputException;
-import dev.vyre.runtime.scan.ScanOptions;
+import dev.vyre.scan.ScanOptions;
 import picocli.CommandLine.Option;
 
 /** How {@code vyre scan} and {@code vyre bench scan} cut and feed their work; 0 or auto picks the backend's default. */

@@ -3,12 +3,12 @@ package dev.vyre.cli;
 import dev.vyre.cli.conform.Json;
 import dev.vyre.cli.telemetry.TelemetryJson;
 import dev.vyre.driver.error.InputException;
-import dev.vyre.runtime.telemetry.ControlSnapshot;
-import dev.vyre.runtime.telemetry.MegakernelRuntimeCounters;
-import dev.vyre.runtime.telemetry.RingOccupancy;
-import dev.vyre.runtime.telemetry.RingSlotSnapshot;
-import dev.vyre.runtime.telemetry.RingTelemetry;
-import dev.vyre.runtime.telemetry.WindowTelemetry;
+import dev.vyre.observe.telemetry.ControlSnapshot;
+import dev.vyre.observe.telemetry.MegakernelRuntimeCounters;
+import dev.vyre.observe.telemetry.RingOccupancy;
+import dev.vyre.observe.telemetry.RingSlotSnapshot;
+import dev.vyre.observe.telemetry.RingTelemetry;
+import dev.vyre.observe.telemetry.WindowTelemetry;
 import dev.vyre.runtime.wire.Opcodes;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,9 +18,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code vyre telemetry}: offline decoding of control-block and ring snapshots. */
 @Command(name = "telemetry", mixinStandardHelpOptions = true, description = "Decode megakernel telemetry snapshots.", subcommands = TelemetryCommand.Decode.class)

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
-import dev.vyre.runtime.io.IoBackends;
+import dev.vyre.io.IoBackends;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

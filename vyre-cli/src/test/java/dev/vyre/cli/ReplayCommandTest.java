@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
-import dev.vyre.runtime.replay.RecordedSlot;
-import dev.vyre.runtime.replay.ReplayFailureClass;
-import dev.vyre.runtime.replay.ReplayFailureEvidence;
-import dev.vyre.runtime.replay.RingLog;
+import dev.vyre.observe.replay.RecordedSlot;
+import dev.vyre.observe.replay.ReplayFailureClass;
+import dev.vyre.observe.replay.ReplayFailureEvidence;
+import dev.vyre.observe.replay.RingLog;
 import dev.vyre.runtime.wire.Opcodes;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
-import dev.vyre.runtime.replay.ReplayFailureClass;
-import dev.vyre.runtime.replay.ReplayLogFormat;
-import dev.vyre.runtime.replay.ReplayRecord;
-import dev.vyre.runtime.replay.RerunSidecar;
-import dev.vyre.runtime.replay.RerunSidecarFormat;
-import dev.vyre.runtime.replay.RingLog;
+import dev.vyre.observe.replay.ReplayFailureClass;
+import dev.vyre.observe.replay.ReplayLogFormat;
+import dev.vyre.observe.replay.ReplayRecord;
+import dev.vyre.observe.replay.RerunSidecar;
+import dev.vyre.observe.replay.RerunSidecarFormat;
+import dev.vyre.observe.replay.RingLog;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import java.io.IOException;

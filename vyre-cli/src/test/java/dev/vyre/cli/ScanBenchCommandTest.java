@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
-import dev.vyre.runtime.scan.NaiveMatcher;
-import dev.vyre.runtime.scan.PatternSet;
-import dev.vyre.runtime.scan.ScanCorpus;
+import dev.vyre.scan.NaiveMatcher;
+import dev.vyre.scan.PatternSet;
+import dev.vyre.scan.ScanCorpus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

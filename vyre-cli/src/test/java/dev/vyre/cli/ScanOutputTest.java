@@ -3,10 +3,10 @@ package dev.vyre.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.vyre.runtime.scan.FileResult;
-import dev.vyre.runtime.scan.HitList;
-import dev.vyre.runtime.scan.PatternSet;
-import dev.vyre.runtime.scan.ScanFile;
+import dev.vyre.scan.FileResult;
+import dev.vyre.scan.HitList;
+import dev.vyre.scan.PatternSet;
+import dev.vyre.scan.ScanFile;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,8 +1,9 @@
 package dev.vyre.cuda;
 
+import dev.vyre.io.IoRequestPump;
+import dev.vyre.io.LoadOpcode;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
-import dev.vyre.runtime.io.LoadOpcode;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.SlotLayout;
@@ -93,7 +94,7 @@ public final class ContinuationStressProbe {
         .userOpcode(countdown).userOpcode(LoadOpcode.of(LOAD))
         .userOpcode(UserOpcode.both(TIMED, "timed-load", slot -> SlotLayout.STATUS_FAULT, TIMED_BODY))
         .userOpcode(UserOpcode.both(TIMED_YIELD, "timed-yield", slot -> SlotLayout.STATUS_FAULT, TIMED_YIELD_BODY)).observables(64).bootstrap()) {
-      int source = kernel.ioPump().open(file);
+      int source = IoRequestPump.of(kernel).open(file);
       int[] pages = new int[inFlight];
       for (int i = 0; i < inFlight; i++) {
         pages[i] = kernel.allocateResource(4096, ResourcePlacement.HOST_MAPPED);
@@ -133,7 +134,7 @@ public final class ContinuationStressProbe {
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       System.out.printf("%s: %d tasks (%d slots, %d in flight) finished in %.2f s (%.2f us each), faults %d, pump %s%n", mode, tasks, slots,
-          inFlight, seconds, seconds * 1e6 / tasks, kernel.stats().faults(), kernel.ioPump().stats());
+          inFlight, seconds, seconds * 1e6 / tasks, kernel.stats().faults(), IoRequestPump.of(kernel).stats());
       if (mode.equals("timed")) {
         java.lang.foreign.MemorySegment control = java.lang.foreign.MemorySegment.ofArray(kernel.controlSnapshot());
         long loads = word(control, 183);

@@ -1,8 +1,8 @@
 package dev.vyre.reference;
 
 import dev.vyre.driver.Unsigned;
-import dev.vyre.runtime.scan.DfaStep;
-import dev.vyre.runtime.scan.DfaStepArgs;
+import dev.vyre.runtime.dfa.DfaStep;
+import dev.vyre.runtime.dfa.DfaStepArgs;
 import dev.vyre.runtime.spi.OpcodeHandler;
 import dev.vyre.runtime.spi.SlotContext;
 import dev.vyre.runtime.wire.ControlLayout;

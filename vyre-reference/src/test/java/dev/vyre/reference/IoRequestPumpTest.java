@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.InputException;
-import dev.vyre.runtime.io.IoBackends;
-import dev.vyre.runtime.io.IoRequestPump;
-import dev.vyre.runtime.io.IoRequestPump.ReadPath;
-import dev.vyre.runtime.io.uring.LinuxFiles;
+import dev.vyre.io.IoBackends;
+import dev.vyre.io.IoRequestPump.ReadPath;
+import dev.vyre.io.IoRequestPump;
+import dev.vyre.io.uring.LinuxFiles;
 import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
@@ -231,7 +231,7 @@ class IoRequestPumpTest {
       int resource = session.allocateResource(64, ResourcePlacement.HOST_MAPPED);
       IoQueueLayout.publishRead(queue, 0, source + 1, resource, 0, 16, 0);
       assertEquals(IoQueueLayout.STATUS_ERROR, awaitVerdict(0));
-      assertEquals("IO slot 0: source 2 is not open (1 open: ioPump().open gives ids from 1)", pump.stats().lastFailure());
+      assertEquals("IO slot 0: source 2 is not open (1 open: IoRequestPump.open gives ids from 1)", pump.stats().lastFailure());
       IoQueueLayout.publishRead(queue, 1, 0, resource, 0, 16, 1);
       assertEquals(IoQueueLayout.STATUS_ERROR, awaitVerdict(1), "source 0 reads nothing: only its 0-byte handshake is OK");
       assertTrue(pump.stats().lastFailure().startsWith("IO slot 1: source 0 is not open"), pump.stats().lastFailure());

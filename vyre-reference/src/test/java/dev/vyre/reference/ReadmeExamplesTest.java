@@ -3,12 +3,13 @@ package dev.vyre.reference;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.vyre.io.IoRequestPump;
+import dev.vyre.io.LoadOpcode;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
-import dev.vyre.runtime.io.LoadOpcode;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.tenant.Tenant;
@@ -75,7 +76,7 @@ class ReadmeExamplesTest {
     byte[] loaded = new byte[4096];
     TaskResult result;
     try (Megakernel kernel = Megakernel.builder().backend("auto").userOpcode(LoadOpcode.of(0x7E01)).bootstrap()) {
-      int source = kernel.ioPump().open(dir.resolve("data.bin"));                     // a file handlers may read
+      int source = IoRequestPump.of(kernel).open(dir.resolve("data.bin"));                     // a file handlers may read
       int page = kernel.allocateResource(4096, ResourcePlacement.HOST_MAPPED);
       TaskResult r = kernel.submit(LoadOpcode.task(0x7E01, source, page, 8192, 4096)).get();  // bytes 8192.. into page
       result = r;

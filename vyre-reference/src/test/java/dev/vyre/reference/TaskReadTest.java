@@ -8,14 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.io.IoBackends;
+import dev.vyre.io.IoRequestPump.ReadPath;
+import dev.vyre.io.IoRequestPump;
+import dev.vyre.io.LoadOpcode;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
-import dev.vyre.runtime.io.IoBackends;
-import dev.vyre.runtime.io.IoRequestPump;
-import dev.vyre.runtime.io.IoRequestPump.ReadPath;
-import dev.vyre.runtime.io.LoadOpcode;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.spi.SlotContext;
 import dev.vyre.runtime.spi.UserOpcode;
@@ -115,6 +115,7 @@ class TaskReadTest {
   private Path file;
   private byte[] content;
   private Megakernel kernel;
+  private ReadPath readPath;
 
   @BeforeEach
   void writeFile() throws Exception {
@@ -126,8 +127,14 @@ class TaskReadTest {
   /** A kernel whose pump reads on {@code path}; each test runs on both. */
   private void bootstrap(ReadPath path) {
     kernel = Megakernel.builder().backend(TestBackends.selected()).slots(256).tenants(2).observables(64)
-        .singlePriority(Priority.NORMAL).workers(2).userOpcode(OPCODE).userOpcode(LoadOpcode.of(LOAD)).ioPumpReadPath(path)
+        .singlePriority(Priority.NORMAL).workers(2).userOpcode(OPCODE).userOpcode(LoadOpcode.of(LOAD))
         .bootstrap();
+    readPath = path;
+  }
+
+  /** The kernel's pump, started on the first call, reading on the path {@link #bootstrap} chose. */
+  private IoRequestPump pump() {
+    return IoRequestPump.of(kernel, readPath);
   }
 
   @AfterEach
@@ -164,10 +171,10 @@ class TaskReadTest {
   @EnumSource(ReadPath.class)
   void aTaskGoesOnWithTheBytesItAskedFor(ReadPath path) throws Exception {
     bootstrap(path);
-    int source = kernel.ioPump().open(file);
+    int source = pump().open(file);
     assertEquals(1, source, "source ids start at 1");
     assertEquals(path == ReadPath.IO_URING && IoBackends.availability().available() ? ReadPath.IO_URING : ReadPath.FILE_CHANNEL,
-        kernel.ioPump().readPath());
+        pump().readPath());
     int mapped = kernel.allocateResource(16_384, ResourcePlacement.HOST_MAPPED);
     int device = kernel.allocateResource(70_000, ResourcePlacement.DEVICE);
     long[][] reads = {{mapped, 0, 4096}, {mapped, 123_457, 10_000}, {device, 500_001, 65_536}, {device, content.length - 999, 999}};
@@ -181,7 +188,7 @@ class TaskReadTest {
       assertArrayEquals(java.util.Arrays.copyOfRange(content, (int) offset, (int) offset + bytes), resourceBytes(handle, bytes),
           "read " + i + ": the file's bytes at the start of the resource");
     }
-    IoRequestPump.Stats stats = kernel.ioPump().stats();
+    IoRequestPump.Stats stats = pump().stats();
     assertEquals(reads.length, stats.completed());
     assertEquals(0, stats.failed());
     assertNull(stats.lastFailure());
@@ -199,7 +206,7 @@ class TaskReadTest {
         java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
       channel.write(java.nio.ByteBuffer.wrap(tail), offset);
     }
-    int source = kernel.ioPump().open(sparse);
+    int source = pump().open(sparse);
     int handle = kernel.allocateResource(tail.length, ResourcePlacement.DEVICE);
     TaskResult result = kernel.submit(LoadOpcode.task(LOAD, source, handle, offset, tail.length)).get(20, TimeUnit.SECONDS);
     assertTrue(result.isDone(), result.toString());
@@ -212,7 +219,7 @@ class TaskReadTest {
   @EnumSource(ReadPath.class)
   void moreTasksThanIoSlotsEachGetTheirBytes(ReadPath path) throws Exception {
     bootstrap(path);
-    int source = kernel.ioPump().open(file);
+    int source = pump().open(file);
     int tasks = 3 * IoQueueLayout.IO_SLOT_COUNT;
     int bytes = 512;
     List<Integer> handles = new ArrayList<>();
@@ -227,25 +234,25 @@ class TaskReadTest {
       assertTrue(result.isDone(), "task " + i + ": " + result);
       assertArrayEquals(java.util.Arrays.copyOfRange(content, i * 4099, i * 4099 + bytes), resourceBytes(handles.get(i), bytes), "task " + i);
     }
-    assertEquals(tasks, kernel.ioPump().stats().completed());
+    assertEquals(tasks, pump().stats().completed());
   }
 
   @ParameterizedTest
   @EnumSource(ReadPath.class)
   void aReadThatCannotBeServedFailsItsTaskAndThePumpSaysWhy(ReadPath path) throws Exception {
     bootstrap(path);
-    int source = kernel.ioPump().open(file);
+    int source = pump().open(file);
     int handle = kernel.allocateResource(4096, ResourcePlacement.HOST_MAPPED);
     TaskResult pastTheEnd = run(source, handle, content.length - 100, 200, 0);
     assertEquals(FaultReason.HANDLER_FAILED, pastTheEnd.fault(), "the handler faults its task on ERROR");
-    assertTrue(kernel.ioPump().stats().lastFailure().contains("the file ends at byte " + content.length), kernel.ioPump().stats().lastFailure());
+    assertTrue(pump().stats().lastFailure().contains("the file ends at byte " + content.length), pump().stats().lastFailure());
     TaskResult notOpen = run(source + 1, handle, 0, 16, 0);
     assertEquals(FaultReason.HANDLER_FAILED, notOpen.fault());
-    assertTrue(kernel.ioPump().stats().lastFailure().contains("source 2 is not open"), kernel.ioPump().stats().lastFailure());
+    assertTrue(pump().stats().lastFailure().contains("source 2 is not open"), pump().stats().lastFailure());
     TaskResult tooBig = run(source, handle, 0, 8192, 0);
     assertEquals(FaultReason.HANDLER_FAILED, tooBig.fault());
-    assertTrue(kernel.ioPump().stats().lastFailure().contains("do not fit resource " + handle), kernel.ioPump().stats().lastFailure());
-    assertEquals(3, kernel.ioPump().stats().failed());
+    assertTrue(pump().stats().lastFailure().contains("do not fit resource " + handle), pump().stats().lastFailure());
+    assertEquals(3, pump().stats().failed());
     assertTrue(run(source, handle, 0, 16, FIRST_RESULT_WORD).isDone(), "a failed read leaves the pump serving");
     assertEquals(sum(0, 16), word(FIRST_RESULT_WORD));
   }
@@ -254,17 +261,17 @@ class TaskReadTest {
   @EnumSource(ReadPath.class)
   void aZeroByteRequestOfSourceZeroIsAHandshake(ReadPath path) throws Exception {
     bootstrap(path);
-    kernel.ioPump();
+    pump();
     int handle = kernel.allocateResource(64, ResourcePlacement.HOST_MAPPED);
     assertTrue(run(0, handle, 0, 0, FIRST_RESULT_WORD).isDone());
-    assertEquals(0, kernel.ioPump().stats().failed());
+    assertEquals(0, pump().stats().failed());
   }
 
   @ParameterizedTest
   @EnumSource(ReadPath.class)
   void openingAMissingFileSaysHowToFixIt(ReadPath path) {
     bootstrap(path);
-    InputException e = assertThrows(InputException.class, () -> kernel.ioPump().open(dir.resolve("missing.bin")));
+    InputException e = assertThrows(InputException.class, () -> pump().open(dir.resolve("missing.bin")));
     assertTrue(e.getMessage().contains("Fix:"), e.getMessage());
   }
 
@@ -272,7 +279,7 @@ class TaskReadTest {
   @EnumSource(ReadPath.class)
   void shutdownStopsThePump(ReadPath path) {
     bootstrap(path);
-    kernel.ioPump();
+    pump();
     assertTrue(Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("vyre-io-pump") && t.isAlive()));
     kernel.close();
     assertFalse(Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("vyre-io-pump") && t.isAlive()),

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vyre.observe.telemetry.TelemetrySample;
+import dev.vyre.observe.telemetry.TelemetrySampler;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.spi.UserOpcode;
-import dev.vyre.runtime.telemetry.TelemetrySample;
-import dev.vyre.runtime.telemetry.TelemetrySampler;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import java.time.Duration;

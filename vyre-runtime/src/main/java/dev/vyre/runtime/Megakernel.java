@@ -2,7 +2,6 @@ package dev.vyre.runtime;
 
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
-import dev.vyre.runtime.io.IoRequestPump;
 import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
@@ -21,10 +20,12 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 
 /**
  * A persistent megakernel on one backend, fed while it runs. Launched once at bootstrap; from then
@@ -52,9 +53,8 @@ public final class Megakernel implements AutoCloseable {
   private final MegakernelBackend backend;
   private final String backendReason;
   private final KernelSession session;
-  /** Started by {@link #ioPump()}; guarded by this. */
-  private IoRequestPump ioPump;
-  private final IoRequestPump.ReadPath ioPumpReadPath;
+  /** Made by {@link #service}, closed by {@link #shutdown} in the order made; guarded by this. */
+  private final Map<Class<?>, AutoCloseable> services = new LinkedHashMap<>();
   // Replaced by heap copies at shutdown, before the session is closed. A thread that picked up the
   // session's view just before the swap may use it after the close: the session ended the view
   // first, so that access throws IllegalStateException (see closedByRace) instead of reading freed memory.
@@ -93,7 +93,6 @@ public final class Megakernel implements AutoCloseable {
     this.tenantCount = builder.tenants;
     this.publishTimeoutNanos = builder.publishTimeout.toNanos();
     this.stallTimeoutNanos = builder.stallTimeout.toNanos();
-    this.ioPumpReadPath = builder.ioPumpReadPath;
     int[] offsets = RingPartition.offsets(builder.priorityOffsets, builder.slots);
     this.session = backend.open(new KernelSpec(builder.slots, offsets, builder.tenants, builder.observables,
         builder.userOpcodes, builder.workers));
@@ -890,9 +889,7 @@ public final class Megakernel implements AutoCloseable {
       if (!exited) {
         session.abort();
       }
-      if (ioPump != null) {
-        ioPump.close();
-      }
+      closeServices();
       if (!retireThread.isCurrentThread()) {
         // (From a callback on the retire thread, that thread ends once the callback returns.)
         retireThread.join(timeout);
@@ -948,17 +945,31 @@ public final class Megakernel implements AutoCloseable {
   }
 
   /**
-   * The pump that serves the reads handlers ask for (docs/PROTOCOL.md, "Reads a task asks for"),
-   * started by the first call and stopped by {@link #shutdown}: open the files handlers read with
-   * {@code ioPump().open(path)}. Until it runs, a handler's request waits in the IO queue. It reads
-   * through io_uring where that works, unless {@link MegakernelBuilder#ioPumpReadPath} said otherwise.
+   * The service of type {@code type} bound to this kernel (the IO request pump is one), made from the
+   * backend session by {@code factory} on the first call and closed by {@link #shutdown} once the
+   * kernel has exited. Modules above the ring core attach themselves this way, so the core needs none
+   * of them.
    */
-  public synchronized IoRequestPump ioPump() {
+  public synchronized <T extends AutoCloseable> T service(Class<T> type, Function<KernelSession, ? extends T> factory) {
     checkOpen();
-    if (ioPump == null) {
-      ioPump = new IoRequestPump(session, IoRequestPump.defaultThreads(), ioPumpReadPath);
+    AutoCloseable existing = services.get(type);
+    if (existing != null) {
+      return type.cast(existing);
     }
-    return ioPump;
+    T made = factory.apply(session);
+    services.put(type, made);
+    return made;
+  }
+
+  private void closeServices() {
+    for (AutoCloseable service : services.values()) {
+      try {
+        service.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("closing " + service + " at shutdown", e);
+      }
+    }
+    services.clear();
   }
 
   /** The failure that stopped the kernel, if any. */

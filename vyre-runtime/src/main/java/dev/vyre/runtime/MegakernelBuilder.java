@@ -1,6 +1,5 @@
 package dev.vyre.runtime;
 
-import dev.vyre.runtime.io.IoRequestPump;
 import dev.vyre.runtime.spi.MegakernelBackend;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.ControlLayout;
@@ -20,7 +19,6 @@ public final class MegakernelBuilder {
   int workers;
   Duration publishTimeout = Duration.ofSeconds(10);
   Duration stallTimeout = Duration.ofSeconds(30);
-  IoRequestPump.ReadPath ioPumpReadPath = IoRequestPump.ReadPath.IO_URING;
 
   MegakernelBuilder() {}
 
@@ -95,15 +93,6 @@ public final class MegakernelBuilder {
   /** How long in-flight work may make no progress before the watchdog tears the kernel down. */
   public MegakernelBuilder stallTimeout(Duration value) {
     this.stallTimeout = value;
-    return this;
-  }
-
-  /**
-   * How {@link Megakernel#ioPump()} reads: io_uring where it works (the default), or FileChannel
-   * on purpose (to compare, or where io_uring misbehaves).
-   */
-  public MegakernelBuilder ioPumpReadPath(IoRequestPump.ReadPath value) {
-    this.ioPumpReadPath = value;
     return this;
   }
 

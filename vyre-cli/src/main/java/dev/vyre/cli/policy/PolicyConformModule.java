@@ -8,17 +8,17 @@ import dev.vyre.cli.conform.ConformRegistry;
 import dev.vyre.cli.conform.Json;
 import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.InputException;
-import dev.vyre.runtime.policy.MegakernelGridLimits;
-import dev.vyre.runtime.policy.MegakernelGridRequest;
-import dev.vyre.runtime.policy.MegakernelLaunchPolicy;
-import dev.vyre.runtime.policy.MegakernelLaunchRecommendation;
-import dev.vyre.runtime.policy.MegakernelLaunchRequest;
-import dev.vyre.runtime.policy.MegakernelPromotionEvidence;
-import dev.vyre.runtime.policy.MegakernelTopologyEvidence;
-import dev.vyre.runtime.policy.PolicyAutotune;
-import dev.vyre.runtime.policy.PriorityDiffusion;
-import dev.vyre.runtime.policy.PriorityRequeueAccounting;
-import dev.vyre.runtime.policy.RecommendationWithEvidence;
+import dev.vyre.policy.MegakernelGridLimits;
+import dev.vyre.policy.MegakernelGridRequest;
+import dev.vyre.policy.MegakernelLaunchPolicy;
+import dev.vyre.policy.MegakernelLaunchRecommendation;
+import dev.vyre.policy.MegakernelLaunchRequest;
+import dev.vyre.policy.MegakernelPromotionEvidence;
+import dev.vyre.policy.MegakernelTopologyEvidence;
+import dev.vyre.policy.PolicyAutotune;
+import dev.vyre.policy.PriorityDiffusion;
+import dev.vyre.policy.PriorityRequeueAccounting;
+import dev.vyre.policy.RecommendationWithEvidence;
 
 /** The launch-policy functions of {@code vyre conform}: CONFORMANCE.md §3 and §9, standard policy. */
 public final class PolicyConformModule implements ConformModule {

@@ -7,8 +7,8 @@ import dev.vyre.cli.conform.Json;
 import dev.vyre.cli.policy.PolicyJson;
 import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.InputException;
-import dev.vyre.runtime.policy.MegakernelLaunchRequest;
-import dev.vyre.runtime.telemetry.RingTelemetry;
+import dev.vyre.observe.telemetry.RingTelemetry;
+import dev.vyre.policy.MegakernelLaunchRequest;
 
 /**
  * The telemetry functions of {@code vyre conform} (CONFORMANCE.md §8): {@code telemetry_decode},

@@ -5,15 +5,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vyre.cli.conform.Json;
-import dev.vyre.runtime.policy.PriorityRequeueAccounting;
-import dev.vyre.runtime.telemetry.ControlSnapshot;
-import dev.vyre.runtime.telemetry.MegakernelRuntimeCounters;
-import dev.vyre.runtime.telemetry.MegakernelWatchdogSnapshot;
-import dev.vyre.runtime.telemetry.RingOccupancy;
-import dev.vyre.runtime.telemetry.RingSlotSnapshot;
-import dev.vyre.runtime.telemetry.RingStatus;
-import dev.vyre.runtime.telemetry.RingTelemetry;
-import dev.vyre.runtime.telemetry.WindowTelemetry;
+import dev.vyre.observe.telemetry.ControlSnapshot;
+import dev.vyre.observe.telemetry.MegakernelRuntimeCounters;
+import dev.vyre.observe.telemetry.MegakernelWatchdogSnapshot;
+import dev.vyre.observe.telemetry.RingOccupancy;
+import dev.vyre.observe.telemetry.RingSlotSnapshot;
+import dev.vyre.observe.telemetry.RingStatus;
+import dev.vyre.observe.telemetry.RingTelemetry;
+import dev.vyre.observe.telemetry.WindowTelemetry;
+import dev.vyre.policy.PriorityRequeueAccounting;
 
 /**
  * The JSON shapes of telemetry (CONFORMANCE.md §8): Rust field names in declaration order,

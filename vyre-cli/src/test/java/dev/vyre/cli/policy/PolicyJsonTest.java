@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.cli.conform.Json;
 import dev.vyre.driver.error.InputException;
-import dev.vyre.runtime.policy.MegakernelDispatchTopology;
-import dev.vyre.runtime.policy.MegakernelLaunchRequest;
+import dev.vyre.policy.MegakernelDispatchTopology;
+import dev.vyre.policy.MegakernelLaunchRequest;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 

@@ -2,9 +2,9 @@ package dev.vyre.cli.telemetry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.vyre.runtime.policy.PriorityRequeueAccounting;
-import dev.vyre.runtime.telemetry.MegakernelRuntimeCounters;
-import dev.vyre.runtime.telemetry.RingStatus;
+import dev.vyre.observe.telemetry.MegakernelRuntimeCounters;
+import dev.vyre.observe.telemetry.RingStatus;
+import dev.vyre.policy.PriorityRequeueAccounting;
 import org.junit.jupiter.api.Test;
 
 class TelemetryJsonTest {

@@ -27,7 +27,7 @@ public interface SlotContext {
 
   /**
    * Asks the host for a read (docs/PROTOCOL.md, "Reads a task asks for"): {@code byteCount} bytes
-   * of IO source {@code source} (a file opened with {@code Megakernel.ioPump().open}; source 0 with
+   * of IO source {@code source} (a file opened with {@code IoRequestPump.of(kernel).open}; source 0 with
    * 0 bytes is a handshake) at byte {@code offset}, into the start of resource {@code destination}.
    * Returns the IO slot (0..63) that carries the request, or -1 while all 64 are taken: return
    * YIELD and ask again on a later run. The CUDA kernel's {@code vyre_io_read} is the same call.

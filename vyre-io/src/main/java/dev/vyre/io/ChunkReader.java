@@ -1,0 +1,54 @@
+package dev.vyre.io;
+
+import java.nio.file.Path;
+
+/**
+ * Reads file chunks into a fixed {@link BufferPool} with several reads in flight; completions come
+ * back in any order, each paired with its request by the caller's {@code userData}. A buffer
+ * belongs to the reader from {@link #submit} until its completion is returned by {@link #await},
+ * and to the caller otherwise. Not thread-safe: one thread submits and awaits.
+ */
+public interface ChunkReader extends AutoCloseable {
+
+  /**
+   * The backend, for {@code --verbose}: {@code "io_uring"}, {@code "FileChannel"}, or
+   * {@code "FileChannel (why io_uring is not used)"}.
+   */
+  String backend();
+
+  BufferPool pool();
+
+  /**
+   * Opens {@code file} for reading and returns its handle for {@link #submit}.
+   *
+   * @throws dev.vyre.driver.error.PipelineException when the file cannot be opened or too many are open
+   */
+  int openFile(Path file);
+
+  /** Closes a file handle; refused while a read on it is in flight. */
+  void closeFile(int file);
+
+  /**
+   * Starts reading {@code length} bytes at {@code fileOffset} of {@code file} into the start of
+   * buffer {@code bufferIndex}. Refused, changing nothing, when the buffer is busy or too small.
+   */
+  void submit(int file, long fileOffset, int length, int bufferIndex, long userData);
+
+  /** Reads submitted and not yet returned by {@link #await} or {@link #poll}. */
+  int inFlight();
+
+  /**
+   * Waits for the next finished read. A failed read is returned, not thrown, so that the caller
+   * can report the file and go on.
+   *
+   * @throws dev.vyre.driver.error.PipelineException when no read is in flight
+   */
+  ReadCompletion await();
+
+  /** A finished read if there is one, else null at once; never waits. */
+  ReadCompletion poll();
+
+  /** Waits for reads in flight, then closes open files and releases the reader's resources. */
+  @Override
+  void close();
+}

@@ -1,0 +1,181 @@
+package dev.vyre.io.uring;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.io.PathBytes;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * The libc calls io_uring needs, through FFM: {@code syscall} (for io_uring_setup, _enter and
+ * _register, which glibc does not wrap), {@code mmap}, {@code munmap}, {@code open} and
+ * {@code close}; and, to drop a file's cached pages, {@code fdatasync} and {@code posix_fadvise}.
+ * Each call captures {@code errno} into this instance's own state segment, so an instance belongs
+ * to one thread at a time. A failed call throws {@link PipelineException} ({@code IoUringSyscall})
+ * with the syscall's name and errno.
+ */
+final class LinuxCalls {
+
+  private static final int PROT_READ_WRITE = 0x1 | 0x2;
+  private static final int MAP_SHARED_POPULATE = 0x01 | 0x8000;
+  private static final int O_RDONLY_CLOEXEC = 0x80000;
+
+  private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+  private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+
+  /** Downcall handles; building them fails off Linux/glibc, which the holder turns into NotLinux. */
+  private static final class Handles {
+    static final MethodHandle SYSCALL = downcall("syscall",
+        FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+        Linker.Option.firstVariadicArg(1));
+    static final MethodHandle MMAP = downcall("mmap",
+        FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
+    static final MethodHandle MUNMAP = downcall("munmap", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+        Linker.Option.firstVariadicArg(2));
+    static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    static final MethodHandle FDATASYNC = downcall("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    static final MethodHandle POSIX_FADVISE = downcall("posix_fadvise",
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+
+    private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... options) {
+      Linker linker = Linker.nativeLinker();
+      MemorySegment symbol = linker.defaultLookup().find(name).orElseThrow(PipelineException::notLinux);
+      Linker.Option[] all = Arrays.copyOf(options, options.length + 1);
+      all[options.length] = Linker.Option.captureCallState("errno");
+      return linker.downcallHandle(symbol, descriptor, all);
+    }
+  }
+
+  private final MemorySegment errnoState;
+
+  /** The state segment lives in {@code arena}, which must outlive every call. */
+  LinuxCalls(Arena arena) {
+    if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
+      throw PipelineException.notLinux();
+    }
+    this.errnoState = arena.allocate(CAPTURE);
+  }
+
+  /** {@code syscall(number, a1, a2, a3, a4, a5, a6)}; returns the non-negative result. */
+  long syscall(String name, long number, long a1, long a2, long a3, long a4, long a5, long a6, String fix) {
+    long result;
+    try {
+      result = (long) Handles.SYSCALL.invokeExact(errnoState, number, a1, a2, a3, a4, a5, a6);
+    } catch (Throwable e) {
+      throw nativeFailure(name, e);
+    }
+    if (result == -1) {
+      throw failure(name, fix);
+    }
+    return result;
+  }
+
+  /** Maps {@code length} bytes of {@code fd} at {@code offset}, shared and populated. */
+  MemorySegment mmap(String what, long length, int fd, long offset) {
+    long address;
+    try {
+      address = (long) Handles.MMAP.invokeExact(errnoState, 0L, length, PROT_READ_WRITE, MAP_SHARED_POPULATE, fd,
+          offset);
+    } catch (Throwable e) {
+      throw nativeFailure("mmap", e);
+    }
+    if (address == -1) {
+      throw failure("mmap(" + what + ")", "raise the locked-memory limit (ulimit -l) or use fewer ring entries");
+    }
+    return MemorySegment.ofAddress(address).reinterpret(length);
+  }
+
+  /** Teardown: a failure leaves nothing the caller could repair, so its result is not checked. */
+  void munmap(MemorySegment mapping) {
+    try {
+      int ignored = (int) Handles.MUNMAP.invokeExact(errnoState, mapping.address(), mapping.byteSize());
+    } catch (Throwable e) {
+      throw nativeFailure("munmap", e);
+    }
+  }
+
+  /** Opens {@code path} read-only (and close-on-exec); returns the descriptor. */
+  int open(Path path) {
+    int fd;
+    try (Arena scratch = Arena.ofConfined()) {
+      // The name's own bytes, not path.toString() re-encoded: that is another name when it is not UTF-8.
+      byte[] name = PathBytes.of(path);
+      MemorySegment cPath = scratch.allocate(name.length + 1L);
+      MemorySegment.copy(name, 0, cPath, JAVA_BYTE, 0, name.length);
+      fd = (int) Handles.OPEN.invokeExact(errnoState, cPath, O_RDONLY_CLOEXEC, 0);
+    } catch (Throwable e) {
+      throw nativeFailure("open", e);
+    }
+    if (fd < 0) {
+      throw failure("open(" + path + ")", "check that the file exists and is readable");
+    }
+    return fd;
+  }
+
+  /** Writes {@code fd}'s dirty pages to the disk, so that they can be dropped from the page cache. */
+  void fdatasync(int fd, String path) {
+    int result;
+    try {
+      result = (int) Handles.FDATASYNC.invokeExact(errnoState, fd);
+    } catch (Throwable e) {
+      throw nativeFailure("fdatasync", e);
+    }
+    if (result != 0) {
+      throw failure("fdatasync(" + path + ")", "check that the file system accepts writes and has room");
+    }
+  }
+
+  /**
+   * {@code posix_fadvise(fd, offset, length, advice)}, which returns its error number instead of
+   * setting errno.
+   */
+  void posixFadvise(int fd, long offset, long length, int advice, String path) {
+    int error;
+    try {
+      error = (int) Handles.POSIX_FADVISE.invokeExact(errnoState, fd, offset, length, advice);
+    } catch (Throwable e) {
+      throw nativeFailure("posix_fadvise", e);
+    }
+    if (error != 0) {
+      throw PipelineException.ioUringSyscall("posix_fadvise(" + path + ")", error, Errno.name(error)
+          + ": pass a regular file");
+    }
+  }
+
+  /** Teardown of a read-only descriptor: nothing was written, so a failed close loses nothing. */
+  void close(int fd) {
+    try {
+      int ignored = (int) Handles.CLOSE.invokeExact(errnoState, fd);
+    } catch (Throwable e) {
+      throw nativeFailure("close", e);
+    }
+  }
+
+  private PipelineException failure(String name, String fix) {
+    int errno = (int) ERRNO.get(errnoState, 0L);
+    return PipelineException.ioUringSyscall(name, errno, Errno.name(errno) + ": " + fix);
+  }
+
+  private static PipelineException nativeFailure(String name, Throwable e) {
+    if (e instanceof PipelineException pipeline) {
+      return pipeline;
+    }
+    // A missing libc symbol surfaces as the handle holder's failed initialisation.
+    return e.getCause() instanceof PipelineException cause ? cause
+        : PipelineException.backend("native call " + name + " failed: " + e, e);
+  }
+}

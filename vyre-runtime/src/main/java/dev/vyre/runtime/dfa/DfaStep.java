@@ -1,0 +1,213 @@
+package dev.vyre.runtime.dfa;
+
+import static dev.vyre.runtime.dfa.DfaTableLayout.ROW_MASK;
+
+import dev.vyre.driver.Unsigned;
+import dev.vyre.runtime.wire.FaultReason;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The reference semantics of opcode DFA_STEP (6); the reference backend calls {@link #run} and the
+ * CUDA kernel mirrors it. Arguments are laid out as {@link DfaStepArgs} says.
+ *
+ * <p>Semantics. Let {@code T} be the DFA table, {@code C = T.class_count} and {@code row = start *
+ * C}. For each byte {@code b = input[off + i]}, {@code i = 0 .. len-1}, in order: {@code t =
+ * T.transitions[row + T.class_map[b]]}, {@code row = t & ROW_MASK}; if {@code t} carries
+ * ACCEPT_FLAG and {@code i + 1 > report_from}, then for each pattern id {@code p} in the accept list
+ * of state {@code row / C}, append the hit {@code (input_id, base_offset + i + 1 - length[p], p)}
+ * to the hit buffer: {@code k = atomicAdd(cursor, 1)}; write record {@code k} only if {@code k <
+ * capacity}. The result is the final state {@code row / C}, to pass as the start state of the next
+ * range of the same input. Offsets are u64 with wrapping arithmetic (a start state carried over
+ * from an earlier range yields starts before {@code base_offset}, as it should); records land in
+ * unspecified order.
+ *
+ * <p>Faults (negative results; nothing is written): the range is not inside the input
+ * ({@link #FAULT_INPUT_RANGE}), the table header is inconsistent with itself or the table's length
+ * ({@link #FAULT_DFA_TABLE}), the start state is not below state_count ({@link
+ * #FAULT_START_STATE}), the hit buffer is shorter than its capacity says, read-only or not 4-byte
+ * aligned ({@link #FAULT_HIT_BUFFER}), {@code base_offset + len} overflows u64 ({@link
+ * #FAULT_BASE_OFFSET}). The table's content (class ids, rows, accept lists) is checked once, by
+ * {@link DfaTableLayout#validate}, when it is registered as a resource; here a corrupted content
+ * word can still only raise {@link IndexOutOfBoundsException} from the segment, never touch other
+ * memory.
+ *
+ * <p>Allocation-free. Per byte the loop loads the byte's class (independent of the state) and one
+ * premultiplied transition, the only load on the state's dependency chain, and tests the accept
+ * flag by sign, so accept lists are read only on a hit. Ranges of at least 4 x 256 bytes run as
+ * four interleaved lanes ({@code scanLanes}) so that four chains overlap; a CUDA port may split a
+ * range across threads the same way. Either way the hit set and the final state are exactly those
+ * of the sequential definition above.
+ */
+public final class DfaStep {
+
+  public static final int FAULT_INPUT_RANGE = -1;
+  public static final int FAULT_DFA_TABLE = -2;
+  public static final int FAULT_START_STATE = -3;
+  public static final int FAULT_HIT_BUFFER = -4;
+  public static final int FAULT_BASE_OFFSET = -5;
+
+  private static final int LANES = 4;
+  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  /** Below this many bytes per lane the lanes' restart overlap is not worth it. */
+  private static final long MIN_LANE_BYTES = 256;
+
+  private DfaStep() {}
+
+  /** The reason a backend writes into a slot that {@link #run} faulted; NONE for a final state. */
+  public static FaultReason faultReason(int result) {
+    return switch (result) {
+      case FAULT_DFA_TABLE, FAULT_START_STATE -> FaultReason.MALFORMED_TABLE;
+      case FAULT_INPUT_RANGE, FAULT_HIT_BUFFER, FAULT_BASE_OFFSET -> FaultReason.RESOURCE_OUT_OF_RANGE;
+      default -> result >= 0 ? FaultReason.NONE : FaultReason.HANDLER_FAILED;
+    };
+  }
+
+  /**
+   * Scans {@code input[off, off + len)} from {@code startState} and appends hits; see the class
+   * comment.
+   *
+   * @return the final state, or a negative {@code FAULT_*} code
+   */
+  public static int run(MemorySegment input, long off, long len, MemorySegment dfa, int startState,
+      MemorySegment hits, int inputId, long baseOffset, long reportFrom) {
+    if (off < 0 || len < 0 || off > input.byteSize() - len) {
+      return FAULT_INPUT_RANGE;
+    }
+    if (dfa.byteSize() < DfaTableLayout.HEADER_WORDS * 4L || DfaTableLayout.headerProblem(dfa) >= 0) {
+      return FAULT_DFA_TABLE;
+    }
+    int classes = Words.get(dfa, DfaTableLayout.CLASS_COUNT_WORD);
+    if (Integer.compareUnsigned(startState, Words.get(dfa, DfaTableLayout.STATE_COUNT_WORD)) >= 0) {
+      return FAULT_START_STATE;
+    }
+    if (hits.isReadOnly() || hits.maxByteAlignment() < 4 || hits.byteSize() < HitBufferLayout.HEADER_WORDS * 4L
+        || HitBufferLayout.byteSize(HitBufferLayout.capacity(hits)) > hits.byteSize()) {
+      return FAULT_HIT_BUFFER;
+    }
+    if (Unsigned.addOverflows(baseOffset, len)) {
+      return FAULT_BASE_OFFSET;
+    }
+    int rootRow = Words.get(dfa, DfaTableLayout.START_STATE_WORD) * classes;
+    long overlap = Unsigned.u32(Words.get(dfa, DfaTableLayout.MAX_PATTERN_LEN_WORD)) - 1;
+    long minEnd = off + Math.clamp(reportFrom, 0, len);
+    long span = len / LANES;
+    int row = span >= MIN_LANE_BYTES && span >= 4 * overlap
+        ? scanLanes(input, off, span, off + len, overlap, dfa, startState * classes, rootRow, classes, hits, inputId,
+            baseOffset - off, minEnd)
+        : scan(input, off, off + len, dfa, startState * classes, classes, hits, inputId, baseOffset - off, minEnd);
+    return row / classes;
+  }
+
+  /**
+   * Scans {@code [from, to)} from {@code row}; reports a hit ending at input index {@code end} (exclusive)
+   * when {@code end > minEnd}, with start {@code delta + end - length}. Returns the final row.
+   */
+  private static int scan(MemorySegment input, long from, long to, MemorySegment dfa, int row, int classes,
+      MemorySegment hits, int inputId, long delta, long minEnd) {
+    for (long at = from; at < to; at++) {
+      int t = next(input, at, dfa, row);
+      row = t & ROW_MASK;
+      if (t < 0 && at + 1 > minEnd) {
+        report(dfa, row / classes, hits, inputId, delta + at + 1);
+      }
+    }
+    return row;
+  }
+
+  /**
+   * Four interleaved scans, so that four independent table-load chains overlap in the CPU instead
+   * of one waiting on the latency of the last. Lane 0 scans {@code [off, off+span)} from the given
+   * row; lane k > 0 restarts at the root {@code overlap} bytes before {@code off + k*span} and
+   * reports only matches ending after that point: the same argument as the scan's chunk planner, and
+   * the last lane reads at least max_pattern_len bytes, so its final state is exact. The hit set
+   * and final state equal a single sequential scan's.
+   */
+  private static int scanLanes(MemorySegment input, long off, long span, long end, long overlap, MemorySegment dfa,
+      int row, int rootRow, int classes, MemorySegment hits, int inputId, long delta, long minEnd) {
+    long start1 = off + span - overlap;
+    long start2 = start1 + span;
+    long start3 = start2 + span;
+    long minEnd1 = Math.max(minEnd, off + span);
+    long minEnd2 = Math.max(minEnd, off + 2 * span);
+    long minEnd3 = Math.max(minEnd, off + 3 * span);
+    int r0 = row;
+    int r1 = rootRow;
+    int r2 = rootRow;
+    int r3 = rootRow;
+    long blocks = span & ~7L;
+    for (long i = 0; i < blocks; i += 8) {
+      long w0 = input.get(LONG, off + i);
+      long w1 = input.get(LONG, start1 + i);
+      long w2 = input.get(LONG, start2 + i);
+      long w3 = input.get(LONG, start3 + i);
+      for (int k = 0; k < 8; k++) {
+        int t0 = nextByte(dfa, r0, (int) (w0 >>> (k << 3)) & 0xFF);
+        int t1 = nextByte(dfa, r1, (int) (w1 >>> (k << 3)) & 0xFF);
+        int t2 = nextByte(dfa, r2, (int) (w2 >>> (k << 3)) & 0xFF);
+        int t3 = nextByte(dfa, r3, (int) (w3 >>> (k << 3)) & 0xFF);
+        r0 = t0 & ROW_MASK;
+        r1 = t1 & ROW_MASK;
+        r2 = t2 & ROW_MASK;
+        r3 = t3 & ROW_MASK;
+        if ((t0 | t1 | t2 | t3) < 0) {
+          long e = i + k + 1;
+          reportIf(t0, off + e, minEnd, dfa, r0 / classes, hits, inputId, delta);
+          reportIf(t1, start1 + e, minEnd1, dfa, r1 / classes, hits, inputId, delta);
+          reportIf(t2, start2 + e, minEnd2, dfa, r2 / classes, hits, inputId, delta);
+          reportIf(t3, start3 + e, minEnd3, dfa, r3 / classes, hits, inputId, delta);
+        }
+      }
+    }
+    r0 = scan(input, off + blocks, off + span, dfa, r0, classes, hits, inputId, delta, minEnd);
+    r1 = scan(input, start1 + blocks, start1 + span, dfa, r1, classes, hits, inputId, delta, minEnd1);
+    r2 = scan(input, start2 + blocks, start2 + span, dfa, r2, classes, hits, inputId, delta, minEnd2);
+    r3 = scan(input, start3 + blocks, start3 + span, dfa, r3, classes, hits, inputId, delta, minEnd3);
+    scan(input, start1 + span, off + 2 * span, dfa, r1, classes, hits, inputId, delta, minEnd1);
+    scan(input, start2 + span, off + 3 * span, dfa, r2, classes, hits, inputId, delta, minEnd2);
+    return scan(input, start3 + span, end, dfa, r3, classes, hits, inputId, delta, minEnd3);
+  }
+
+  /** The transition word for the byte at {@code at} from {@code row}. */
+  private static int next(MemorySegment input, long at, MemorySegment dfa, int row) {
+    return nextByte(dfa, row, input.get(ValueLayout.JAVA_BYTE, at) & 0xFF);
+  }
+
+  private static int nextByte(MemorySegment dfa, int row, int b) {
+    int classId = Words.get(dfa, DfaTableLayout.CLASS_MAP_BASE + b);
+    return Words.get(dfa, DfaTableLayout.TRANSITION_BASE + (long) row + classId);
+  }
+
+  private static void reportIf(int transition, long end, long minEnd, MemorySegment dfa, int state, MemorySegment hits,
+      int inputId, long delta) {
+    if (transition < 0 && end > minEnd) {
+      report(dfa, state, hits, inputId, delta + end);
+    }
+  }
+
+  /** Appends one hit per pattern that ends at {@code endOffset} in {@code state}. */
+  private static void report(MemorySegment dfa, int state, MemorySegment hits, int inputId, long endOffset) {
+    long offsetsBase = Unsigned.u32(Words.get(dfa, DfaTableLayout.ACCEPT_OFFSETS_BASE_WORD));
+    long idsBase = Unsigned.u32(Words.get(dfa, DfaTableLayout.ACCEPT_IDS_BASE_WORD));
+    long lengthsBase = Unsigned.u32(Words.get(dfa, DfaTableLayout.PATTERN_LENGTHS_BASE_WORD));
+    long from = Unsigned.u32(Words.get(dfa, offsetsBase + state));
+    long to = Unsigned.u32(Words.get(dfa, offsetsBase + state + 1));
+    int capacity = Words.get(hits, HitBufferLayout.CAPACITY_WORD);
+    for (long a = from; a < to; a++) {
+      int patternId = Words.get(dfa, idsBase + a);
+      long start = endOffset - Unsigned.u32(Words.get(dfa, lengthsBase + patternId));
+      // The claim is the only synchronisation among appenders; the record itself is published to
+      // the host by the backend's release store of the slot's DONE status.
+      int index = Words.getAndAdd(hits, HitBufferLayout.CURSOR_WORD, 1);
+      if (Integer.compareUnsigned(index, capacity) < 0) {
+        long record = HitBufferLayout.recordWord(Unsigned.u32(index), 0);
+        Words.set(hits, record + HitBufferLayout.INPUT_ID_FIELD, inputId);
+        Words.set(hits, record + HitBufferLayout.START_LO_FIELD, (int) start);
+        Words.set(hits, record + HitBufferLayout.START_HI_FIELD, (int) (start >>> 32));
+        Words.set(hits, record + HitBufferLayout.PATTERN_ID_FIELD, patternId);
+      }
+    }
+  }
+}

@@ -1,4 +1,0 @@
-package dev.vyre.runtime.policy;
-
-/** What {@link MegakernelSizingPolicy#calculateOptimalGrid} decides: geometry and worker groups (u32). */
-public record MegakernelGridPlan(MegakernelLaunchGeometry geometry, long workerGroups) {}

@@ -1,4 +1,0 @@
-package dev.vyre.runtime.policy;
-
-/** A launch recommendation together with the evidence that explains it. */
-public record RecommendationWithEvidence<E>(MegakernelLaunchRecommendation recommendation, E evidence) {}

@@ -1,0 +1,112 @@
+package dev.vyre.scan;
+
+import dev.vyre.driver.Unsigned;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.dfa.HitBufferLayout;
+import dev.vyre.runtime.spi.ResourcePlacement;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The host side of a scan's hit resources ({@link HitBufferLayout}): DEVICE buffers, since the
+ * kernel bumps their cursor atomically, so the host creates, reads back and resets them only with
+ * the megakernel's write and read calls. The host copies live in HOST_MAPPED resources (pinned on
+ * a GPU, so a copy is one DMA with no bounce buffer), and one copy brings back the header with as
+ * many records as recent chunks found, so a chunk's hits usually cost one round trip. Used by one
+ * thread, after the tasks that append to a buffer have finished.
+ */
+final class HitResources {
+
+  /** Records fetched with the header before any chunk has been seen. */
+  private static final long FIRST_READ_AHEAD = 1024;
+
+  private final Megakernel kernel;
+  private final MemorySegment header;
+  private MemorySegment staging;
+  /** Records the last {@link #fetch} brought back with the header. */
+  private long fetched;
+  private long readAhead = FIRST_READ_AHEAD;
+
+  HitResources(Megakernel kernel) {
+    this.kernel = kernel;
+    this.header = pinned(HitBufferLayout.byteSize(0));
+    this.staging = pinned(HitBufferLayout.byteSize(FIRST_READ_AHEAD));
+  }
+
+  private MemorySegment pinned(long bytes) {
+    return kernel.resource(kernel.allocateResource(bytes, ResourcePlacement.HOST_MAPPED));
+  }
+
+  /** A new, empty hit resource of {@code capacity} records. */
+  int allocate(long capacity) {
+    int handle = kernel.allocateResource(HitBufferLayout.byteSize(capacity), ResourcePlacement.DEVICE);
+    reset(handle, capacity);
+    return handle;
+  }
+
+  /** Empties a hit resource (cursor 0) and writes its capacity. */
+  void reset(int handle, long capacity) {
+    header.fill((byte) 0);
+    Words.set(header, HitBufferLayout.CAPACITY_WORD, (int) capacity);
+    kernel.writeResource(handle, 0, header);
+  }
+
+  /**
+   * Hits appended since the last reset, counting those that did not fit. With {@code
+   * withRecords}, the same copy brings back the first records for {@link #collect}.
+   */
+  long fetch(int handle, long capacity, boolean withRecords) {
+    fetched = withRecords ? Math.min(readAhead, capacity) : 0;
+    ensureStaging(fetched, 0);
+    kernel.readResource(handle, 0, staging.asSlice(0, HitBufferLayout.byteSize(fetched)));
+    long cursor = HitBufferLayout.cursor(staging);
+    if (withRecords) {
+      readAhead = Math.max(readAhead, Math.min(capacity, cursor + cursor / 4));
+    }
+    return cursor;
+  }
+
+  /**
+   * Hands the first {@code count} records (count at most the capacity) of the buffer last
+   * {@link #fetch fetched} to {@code sink}, copying out those the fetch did not bring; returns
+   * the number of records whose input id is not {@code inputId}, which a correct kernel never writes.
+   */
+  long collect(int handle, long count, int inputId, HitSink sink) {
+    if (count > fetched) {
+      ensureStaging(count, fetched);
+      long from = HitBufferLayout.byteSize(fetched);
+      kernel.readResource(handle, from, staging.asSlice(from, HitBufferLayout.byteSize(count) - from));
+    }
+    long foreign = 0;
+    for (long i = 0; i < count; i++) {
+      if (Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.INPUT_ID_FIELD)) != inputId) {
+        foreign++;
+        continue;
+      }
+      long start = Unsigned.u32(Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.START_LO_FIELD)))
+          | (long) Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.START_HI_FIELD)) << 32;
+      sink.hit(start, Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.PATTERN_ID_FIELD)));
+    }
+    return foreign;
+  }
+
+  /**
+   * Makes the host copy hold the header and {@code records} records, keeping the header and the
+   * first {@code keep} records it holds; a new copy is pinned memory of at least twice the old.
+   */
+  private void ensureStaging(long records, long keep) {
+    long bytes = HitBufferLayout.byteSize(records);
+    if (staging.byteSize() < bytes) {
+      MemorySegment larger = pinned(Math.max(bytes, 2 * staging.byteSize()));
+      long kept = HitBufferLayout.byteSize(keep);
+      larger.asSlice(0, kept).copyFrom(staging.asSlice(0, kept));
+      staging = larger;
+    }
+  }
+
+  /** Receives one hit record. */
+  @FunctionalInterface
+  interface HitSink {
+    void hit(long start, int patternId);
+  }
+}

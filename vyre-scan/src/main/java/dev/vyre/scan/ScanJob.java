@@ -1,0 +1,457 @@
+package dev.vyre.scan;
+
+import dev.vyre.driver.error.InputException;
+import dev.vyre.driver.error.KernelException;
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.io.BufferPool;
+import dev.vyre.io.ChunkReader;
+import dev.vyre.io.IoBackends;
+import dev.vyre.io.ReadCompletion;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskBatch;
+import dev.vyre.runtime.dfa.DfaStepArgs;
+import dev.vyre.runtime.dfa.DfaTableLayout;
+import dev.vyre.runtime.spi.ResourcePlacement;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * The {@code vyre scan} engine: reads files in chunks into a fixed pool of HOST_MAPPED resources
+ * (io_uring where it works, so on CUDA the bytes land straight in pinned memory), copies each
+ * chunk into a DEVICE resource when {@link ScanOptions#stageOnDevice()} says so (one bulk DMA by
+ * the copy engine instead of every task reading across PCIe), publishes one DFA_STEP task per
+ * {@link ScanOptions#taskBytes()} of each chunk, reads each chunk's hits back once its tasks
+ * finished, and hands every file's matches, sorted by offset, to a sink in file order. A chunk
+ * whose hits overflow its buffer is rescanned with a buffer that holds them all, unless the job
+ * only counts: the buffer's cursor counts the hits that did not fit too.
+ *
+ * <p>One thread drives it as an event loop: it runs every step that is ready (publishing copied
+ * chunks, collecting finished ones, taking finished reads, starting reads into free buffers) and
+ * waits only when none is; {@link #phases()} says where it waited. A buffer is reused only after
+ * its tasks finished. The job owns the megakernel's DFA_STEP work while it runs (a
+ * fault in any task fails the job). Resources are allocated once, when the job is created.
+ */
+public final class ScanJob implements AutoCloseable {
+
+  /** The most records one chunk's hit buffer may grow to (256 MiB); more is reported per file. */
+  public static final long MAX_HIT_CAPACITY = 1L << 24;
+  /** The most matches a chunk may be able to hold: its hit cursor is a u32 (see {@link #checkHitsCountable}). */
+  public static final long MAX_HITS_PER_CHUNK = 0xFFFF_FFFFL;
+
+  private static final Duration TASK_TIMEOUT = Duration.ofMinutes(2);
+
+  private final Megakernel kernel;
+  private final DfaTable table;
+  private final ScanOptions options;
+  private final int overlap;
+  private final int dfaHandle;
+  private final HitResources hitResources;
+  private final ChunkSlot[] slots;
+  private final ChunkReader reader;
+  private final TaskBatch batch;
+  private final int[] taskArgs = new int[DfaStepArgs.SLOT_ARGS];
+  private final ArrayDeque<ChunkSlot> free = new ArrayDeque<>();
+  /** Chunks read and being copied to the device, oldest first (copies finish in order). */
+  private final ArrayDeque<ChunkSlot> copying = new ArrayDeque<>();
+  private final ArrayDeque<ChunkSlot> scanning = new ArrayDeque<>();
+  private final ArrayDeque<FileScan> pending = new ArrayDeque<>();
+  private volatile long bytesScanned;
+  private long rescans;
+  private int failedFiles;
+  private long matches;
+  private long faultsSeen;
+  private long readNanos;
+  private long copyNanos;
+  private long taskNanos;
+  private long hitNanos;
+  private long publishNanos;
+  private List<ScanFile> files;
+  private int nextFile;
+  private FileScan current;
+  private boolean stopping;
+
+  /**
+   * Validates and uploads the table (DEVICE), allocates the chunk buffers (HOST_MAPPED) and their
+   * hit buffers (DEVICE), and opens the chunk reader over the buffers. The kernel's ring must
+   * hold {@link ScanOptions#tasksPerChunk()} tasks of priority NORMAL at once.
+   */
+  public ScanJob(Megakernel kernel, DfaTable table, ScanOptions options) {
+    this.kernel = kernel;
+    this.table = table;
+    this.options = options;
+    this.overlap = table.maxPatternLength() - 1;
+    DfaTableLayout.validate(table.segment(), "DFA table");
+    checkHitsCountable(table, options.chunkBytes() + overlap);
+    this.dfaHandle = kernel.allocateResource(table.byteSize(), ResourcePlacement.DEVICE);
+    kernel.writeResource(dfaHandle, 0, table.segment());
+    this.hitResources = new HitResources(kernel);
+    long capacity = Math.min(options.hitCapacity(), MAX_HIT_CAPACITY);
+    long bufferBytes = Math.ceilDiv(options.chunkBytes() + overlap, BufferPool.ALIGNMENT) * BufferPool.ALIGNMENT;
+    this.slots = new ChunkSlot[options.buffers()];
+    List<MemorySegment> buffers = new ArrayList<>();
+    for (int i = 0; i < slots.length; i++) {
+      int input = kernel.allocateResource(bufferBytes, ResourcePlacement.HOST_MAPPED);
+      MemorySegment host = kernel.resource(input);
+      if (host == null) {
+        throw PipelineException.backend("the " + kernel.backendName() + " backend gives no host view of a HOST_MAPPED "
+            + "resource. Fix: implement KernelSession.resource for HOST_MAPPED resources");
+      }
+      buffers.add(host);
+      int scanned = options.stageOnDevice() ? kernel.allocateResource(bufferBytes, ResourcePlacement.DEVICE) : input;
+      slots[i] = new ChunkSlot(i, input, scanned, hitResources.allocate(capacity), capacity);
+      free.add(slots[i]);
+    }
+    this.reader = IoBackends.open(BufferPool.of(buffers), options.parallelReads());
+    this.batch = new TaskBatch(options.tasksPerChunk()).priority(Priority.NORMAL);
+    this.faultsSeen = kernel.stats().faults();
+  }
+
+  /**
+   * A chunk's hit cursor is a u32 (DFA_STEP's hit buffer): past 2^32 - 1 hits it would wrap and the
+   * chunk's matches would be reported wrongly without an error, so a chunk must not be able to hold
+   * that many. At most {@link DfaTable#maxAcceptsPerState} matches end at one byte.
+   */
+  static void checkHitsCountable(DfaTable table, long chunkBytesWithOverlap) {
+    if (chunkBytesWithOverlap > table.maxCountableBytes()) {
+      throw InputException.of("scan options", "up to " + table.maxAcceptsPerState() + " of these patterns can end at one byte, so a chunk of "
+          + chunkBytesWithOverlap + " bytes could hold more matches than a chunk's u32 hit counter can count",
+          "use chunks of at most " + table.maxCountableBytes() + " bytes including the longest pattern"
+              + " (ScanOptions.fittingHitCounter), or remove duplicate patterns");
+    }
+  }
+
+  /** The chunk reader in use: io_uring, or FileChannel and why (for {@code --verbose}). */
+  public String ioBackend() {
+    return reader.backend();
+  }
+
+  /** Where the last run's thread spent its time (for {@code --verbose} and the bench). */
+  public ScanPhases phases() {
+    return new ScanPhases(readNanos, copyNanos, taskNanos, hitNanos, publishNanos);
+  }
+
+  /** Bytes scanned so far in the current run; safe to read from another thread (progress). */
+  public long bytesScanned() {
+    return bytesScanned;
+  }
+
+  /**
+   * Ends the current run early, for a sink that has its answer ({@code vyre scan -q} at its first
+   * match): no more reads start, the chunks in flight are scanned and their buffers freed, open files
+   * are closed, and no further file reaches the sink. Call it from the sink, i.e. the run's thread.
+   */
+  public void stop() {
+    stopping = true;
+  }
+
+  /**
+   * Scans {@code targets} and passes each file's result to {@code sink}, in the order given; a
+   * file that cannot be read is passed with its error and the job goes on. After {@link #stop()}
+   * the summary counts the files passed so far.
+   *
+   * @throws PipelineException when a task faulted or the kernel stopped finishing tasks; a job
+   *     whose run threw is closed, not run again
+   * @throws KernelException when the kernel is shut down (or failed) before or during the run
+   */
+  public ScanSummary run(List<ScanFile> targets, Consumer<FileResult> sink) {
+    // The chunk and hit buffers are the kernel's resources, freed by its shutdown: no read may be
+    // started into them after that.
+    if (!kernel.isKernelRunning()) {
+      throw kernelStopped();
+    }
+    try {
+      return scan(targets, sink);
+    } catch (IllegalStateException e) {
+      // A shutdown on another thread ended the buffers' views under this run, which is the kernel
+      // shut down to the caller; an IllegalStateException while it runs is a bug.
+      if (kernel.isKernelRunning()) {
+        throw e;
+      }
+      throw kernelStopped();
+    }
+  }
+
+  private KernelException kernelStopped() {
+    KernelException failure = kernel.failure();
+    return failure != null ? failure : KernelException.closed(kernel.backendName());
+  }
+
+  private ScanSummary scan(List<ScanFile> targets, Consumer<FileResult> sink) {
+    long started = System.nanoTime();
+    files = targets;
+    nextFile = 0;
+    current = null;
+    bytesScanned = 0;
+    rescans = 0;
+    readNanos = copyNanos = taskNanos = hitNanos = publishNanos = 0;
+    failedFiles = 0;
+    matches = 0;
+    stopping = false;
+    int idleRounds = 0;
+    long idleSince = 0;
+    int passed = 0;
+    while (true) {
+      readIntoFreeBuffers();
+      passed += passFinishedFiles(sink);
+      if (reader.inFlight() == 0 && scanning.isEmpty() && copying.isEmpty()) {
+        break;
+      }
+      if (advance()) {
+        idleRounds = 0;
+        continue;
+      }
+      long now = System.nanoTime();
+      if (idleRounds == 0) {
+        idleSince = now;
+      }
+      idle(idleRounds++, idleSince, now);
+    }
+    if (stopping) {
+      dropUnfinished();
+    }
+    return new ScanSummary(passed, failedFiles, bytesScanned, matches, rescans, System.nanoTime() - started);
+  }
+
+  /**
+   * Hands every file whose chunks are all done to the sink, in the order the files were given, until
+   * the sink stops the run; returns how many it passed.
+   */
+  private int passFinishedFiles(Consumer<FileResult> sink) {
+    int passed = 0;
+    while (!stopping && !pending.isEmpty() && pending.peek().finished()) {
+      FileResult result = pending.poll().result();
+      failedFiles += result.failed() ? 1 : 0;
+      matches += result.matches();
+      passed++;
+      sink.accept(result);
+    }
+    return passed;
+  }
+
+  /** After a stop, with no read in flight: closes the files left open and forgets the unpassed ones. */
+  private void dropUnfinished() {
+    for (FileScan file : pending) {
+      if (file.handle >= 0) {
+        reader.closeFile(file.handle);
+        file.handle = -1;
+      }
+    }
+    pending.clear();
+    current = null;
+  }
+
+  /**
+   * Runs every step that is ready without waiting: publishes chunks whose device copy finished,
+   * collects chunks whose tasks finished (freeing their buffers for reads), and takes finished
+   * reads. Returns false when nothing was ready.
+   */
+  private boolean advance() {
+    boolean progress = false;
+    while (!copying.isEmpty() && kernel.copyFinished(copying.peek().copy)) {
+      publish(copying.poll());
+      progress = true;
+    }
+    while (!scanning.isEmpty() && kernel.await(scanning.peek().lastTicket, Duration.ZERO)) {
+      collect(scanning.poll());
+      progress = true;
+    }
+    ReadCompletion read;
+    while ((read = reader.poll()) != null) {
+      onRead(read);
+      progress = true;
+    }
+    return progress;
+  }
+
+  /**
+   * Waits a little when nothing was ready: spins first (a GPU finishes a step in µs), then yields
+   * (on a small CPU the reference workers need the core), then parks briefly. The wait counts
+   * toward the oldest stage in flight. A scan with tasks in flight that has made no progress for
+   * {@link #TASK_TIMEOUT}, or whose kernel stopped, fails.
+   */
+  private void idle(int round, long idleSince, long now) {
+    if (round < 64) {
+      Thread.onSpinWait();
+    } else if (round < 256) {
+      Thread.yield();
+    } else {
+      LockSupport.parkNanos(20_000);
+      if (!scanning.isEmpty() && (now - idleSince > TASK_TIMEOUT.toNanos() || !kernel.isKernelRunning())) {
+        throw PipelineException.backend("DFA_STEP tasks of " + scanning.peek().file.file.path() + " did not finish within "
+            + TASK_TIMEOUT.toSeconds() + " s (" + kernel.summary() + "). Fix: check `vyre doctor` and the backend");
+      }
+    }
+    long waited = System.nanoTime() - now;
+    if (!copying.isEmpty()) {
+      copyNanos += waited;
+    } else if (!scanning.isEmpty()) {
+      taskNanos += waited;
+    } else {
+      readNanos += waited;
+    }
+  }
+
+  /** Starts a read into every free buffer while chunks are left, opening files as needed, until a stop. */
+  private void readIntoFreeBuffers() {
+    while (!stopping && !free.isEmpty()) {
+      FileScan file = fileWithChunksLeft();
+      if (file == null) {
+        return;
+      }
+      ChunkSlot slot = free.poll();
+      ChunkPlanner.Chunk chunk = file.reads.chunk(file.nextChunk++);
+      slot.hold(file, chunk);
+      file.readsInFlight++;
+      reader.submit(file.handle, chunk.readOffset(), (int) chunk.readLength(), slot.index, slot.index);
+    }
+  }
+
+  /** The file whose next chunk is read next: the current one, or the next that opens. */
+  private FileScan fileWithChunksLeft() {
+    while (current == null || !current.moreToRead()) {
+      closeIfRead(current);
+      if (nextFile == files.size()) {
+        current = null;
+        return null;
+      }
+      current = new FileScan(files.get(nextFile), nextFile, options, overlap);
+      nextFile++;
+      pending.add(current);
+      if (current.moreToRead()) {
+        try {
+          current.handle = reader.openFile(current.file.path());
+        } catch (PipelineException e) {
+          current.failToOpen(FileErrors.reason(e));
+        }
+      }
+    }
+    return current;
+  }
+
+  /** Closes a file once no more of it will be read. */
+  private void closeIfRead(FileScan file) {
+    if (file != null && file.handle >= 0 && file.readsInFlight == 0 && !file.moreToRead()) {
+      reader.closeFile(file.handle);
+      file.handle = -1;
+    }
+  }
+
+  private void onRead(ReadCompletion read) {
+    ChunkSlot slot = slots[(int) read.userData()];
+    FileScan file = slot.file;
+    file.readsInFlight--;
+    if (read.failed()) {
+      file.failUnreadable("read failed at offset " + slot.chunk.readOffset() + ": " + FileErrors.reason(read.error()));
+    }
+    closeIfRead(file);
+    // After a stop nothing more is passed on, so a chunk read is not worth scanning.
+    if (file.error != null || stopping) {
+      release(slot);
+      return;
+    }
+    slot.bytesRead = read.bytesRead();
+    if (options.stageOnDevice()) {
+      slot.copy = kernel.startCopy(slot.inputHandle, slot.scanHandle, slot.bytesRead);
+      copying.add(slot);
+    } else {
+      publish(slot);
+    }
+  }
+
+  /**
+   * One DFA_STEP per task of the chunk, in one batch. A file that shrank since it was listed is
+   * scanned as far as it was read.
+   */
+  private void publish(ChunkSlot slot) {
+    long started = System.nanoTime();
+    publishTasks(slot);
+    publishNanos += System.nanoTime() - started;
+  }
+
+  private void publishTasks(ChunkSlot slot) {
+    FileScan file = slot.file;
+    long chunkStart = slot.chunk.readOffset();
+    long firstTask = slot.chunk.index() * options.tasksPerChunk();
+    long endTask = Math.min(firstTask + options.tasksPerChunk(), file.tasks.chunkCount());
+    batch.clear();
+    for (long k = firstTask; k < endTask; k++) {
+      ChunkPlanner.Chunk task = file.tasks.chunk(k);
+      long at = task.readOffset() - chunkStart;
+      long length = Math.min(task.readLength(), slot.bytesRead - at);
+      if (length > task.reportFrom()) {
+        DfaStepArgs.write(taskArgs, slot.scanHandle, at, length, dfaHandle, table.startState(), slot.hitHandle,
+            file.inputId, task.readOffset(), task.reportFrom());
+        batch.add(0, DfaStepArgs.OPCODE, taskArgs);
+      }
+    }
+    if (batch.size() == 0) {
+      release(slot);
+      return;
+    }
+    slot.lastTicket = Megakernel.batchTicket(kernel.publish(batch), batch.size() - 1);
+    scanning.add(slot);
+  }
+
+  /** Collects the hits of a chunk whose tasks finished, or rescans it if they overflowed. */
+  private void collect(ChunkSlot slot) {
+    long started = System.nanoTime();
+    try {
+      collectHits(slot);
+    } finally {
+      hitNanos += System.nanoTime() - started;
+    }
+  }
+
+  private void collectHits(ChunkSlot slot) {
+    long faults = kernel.stats().faults();
+    if (faults != faultsSeen) {
+      throw PipelineException.backend((faults - faultsSeen) + " DFA_STEP task(s) faulted while scanning "
+          + slot.file.file.path() + ". Fix: report this; the scan validates every range and table it publishes");
+    }
+    FileScan file = slot.file;
+    long cursor = hitResources.fetch(slot.hitHandle, slot.hitCapacity, options.keepHits());
+    if (!options.keepHits()) {
+      // Counting needs only the cursor, which counts the hits that did not fit too: no rescan.
+      file.matches += cursor;
+      hitResources.reset(slot.hitHandle, slot.hitCapacity);
+    } else if (cursor > slot.hitCapacity) {
+      hitResources.reset(slot.hitHandle, slot.hitCapacity);
+      if (cursor <= MAX_HIT_CAPACITY) {
+        slot.hitCapacity = Math.min(MAX_HIT_CAPACITY, Math.max(cursor, 2 * slot.hitCapacity));
+        slot.hitHandle = hitResources.allocate(slot.hitCapacity);
+        rescans++;
+        publish(slot);
+        return;
+      }
+      file.fail(cursor + " matches in the chunk at offset " + slot.chunk.readOffset() + " exceed the "
+          + MAX_HIT_CAPACITY + " a hit buffer holds; the matches there are not reported");
+    } else {
+      long foreign = hitResources.collect(slot.hitHandle, cursor, file.inputId, file::hit);
+      hitResources.reset(slot.hitHandle, slot.hitCapacity);
+      if (foreign > 0) {
+        throw PipelineException.backend(foreign + " hit record(s) for " + file.file.path()
+            + " carried another input id. Fix: report this backend bug");
+      }
+    }
+    // A file that shrank since it was listed filled the chunk only partly: count what was read.
+    bytesScanned += Math.max(0, Math.min(slot.chunk.readLength(), slot.bytesRead) - slot.chunk.reportFrom());
+    release(slot);
+  }
+
+  private void release(ChunkSlot slot) {
+    slot.release();
+    free.add(slot);
+  }
+
+  /** Closes the chunk reader once its reads finished; the resources live as long as the megakernel. */
+  @Override
+  public void close() {
+    reader.close();
+  }
+}

@@ -1,0 +1,131 @@
+package dev.vyre.scan;
+
+import dev.vyre.driver.error.InputException;
+import dev.vyre.policy.MegakernelLaunchPolicy;
+import dev.vyre.policy.MegakernelLaunchRequest;
+
+/**
+ * How a {@link ScanJob} cuts its work. Files are read in chunks of {@code chunkBytes} into a pool
+ * of {@code buffers} chunk buffers; each chunk is scanned by one DFA_STEP task per {@code
+ * taskBytes} of it, so that many workers (GPU lanes) scan one chunk at once. Every read and every
+ * task starts (longest pattern - 1) bytes early, as {@link ChunkPlanner} plans them.
+ *
+ * @param chunkBytes bytes per read; a multiple of {@code taskBytes}
+ * @param taskBytes bytes per DFA_STEP task
+ * @param buffers chunk buffers, i.e. chunks read or scanned at once
+ * @param keepHits keep each hit for output; false only counts them
+ * @param stageOnDevice copy each chunk into a DEVICE resource and scan that copy (one bulk DMA)
+ *     instead of scanning the HOST_MAPPED buffer in place (every task's small reads cross PCIe)
+ * @param parallelReads let the kernel's io_uring workers run the reads (IOSQE_ASYNC), so several
+ *     chunks are copied out of the page cache at once instead of one by one in the scan's thread
+ */
+public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean keepHits, boolean stageOnDevice,
+    boolean parallelReads) {
+
+  /** 4 MiB reads of 64 tasks: enough tasks in flight to keep a GPU's workers busy. */
+  public static final long DEFAULT_CHUNK_BYTES = 4L << 20;
+  public static final long DEFAULT_TASK_BYTES = 64L << 10;
+  /**
+   * A GPU lane scans one task byte by byte, so a GPU wants thousands of small tasks in flight;
+   * each task also costs the host a slot write and a retire. On an H100, 4 KiB tasks beat 1 KiB
+   * (host-bound) and 8-16 KiB (too few lanes busy) (docs/BENCHMARKS.md, 2026-11-22).
+   */
+  public static final long GPU_TASK_BYTES = 4L << 10;
+
+  /**
+   * The defaults for a backend. The reference backend scans 64 KiB tasks of 16 buffers in place,
+   * reading in the scan's thread (on a small CPU, io_uring workers took cores from the scan). A GPU
+   * scans 4 KiB tasks of a device copy of each chunk, 32 buffers read by io_uring workers in
+   * parallel: on an H100 that took 1 GiB from 5.1 GB/s (in place, reads inline, 16 buffers) to
+   * 28-30 GB/s (docs/BENCHMARKS.md, 2026-11-22).
+   */
+  public static ScanOptions forBackend(String backendName) {
+    if (backendName.equals("reference")) {
+      return defaults();
+    }
+    return new ScanOptions(DEFAULT_CHUNK_BYTES, GPU_TASK_BYTES, GPU_BUFFERS, true, true, true);
+  }
+  public static final int DEFAULT_BUFFERS = 16;
+  /** A GPU scans faster than the host can feed it: more chunks in flight keep it busy. */
+  public static final int GPU_BUFFERS = 32;
+  /** Chunks plus pattern overlap must fit one chunk buffer (BufferPool: below 2 GiB). */
+  public static final long MAX_CHUNK_BYTES = 1L << 30;
+  /** Files open at once stay below the io_uring reader's 64 registered file slots. */
+  public static final int MAX_BUFFERS = 32;
+  /** The launch policy sizes hit buffers for one hit per this many scanned bytes (then doubles it). */
+  public static final long EXPECTED_BYTES_PER_HIT = 256;
+
+  public ScanOptions {
+    if (taskBytes < 1 || chunkBytes < taskBytes || chunkBytes > MAX_CHUNK_BYTES || chunkBytes % taskBytes != 0) {
+      throw InputException.of("scan options", "chunk size " + chunkBytes + " and task size " + taskBytes
+          + " do not fit: a chunk must be 1 byte to 1 GiB and a whole number of tasks",
+          "pick a task size of at least 1 byte and a chunk size that is a multiple of it");
+    }
+    if (buffers < 1 || buffers > MAX_BUFFERS) {
+      throw InputException.of("scan options", buffers + " chunk buffers is outside 1.." + MAX_BUFFERS,
+          "use between 1 and " + MAX_BUFFERS + " buffers");
+    }
+  }
+
+  /** Scans the chunk buffers in place and reads in the scan's thread. */
+  public ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean keepHits) {
+    this(chunkBytes, taskBytes, buffers, keepHits, false, false);
+  }
+
+  public static ScanOptions defaults() {
+    return new ScanOptions(DEFAULT_CHUNK_BYTES, DEFAULT_TASK_BYTES, DEFAULT_BUFFERS, true);
+  }
+
+  /** {@code chunkBytes} rounded up to a whole number of {@code taskBytes}-byte tasks. */
+  public static ScanOptions of(long chunkBytes, long taskBytes, int buffers, boolean keepHits) {
+    long tasks = taskBytes < 1 ? 1 : Math.max(1, Math.ceilDiv(chunkBytes, taskBytes));
+    return new ScanOptions(tasks * taskBytes, taskBytes, buffers, keepHits);
+  }
+
+  /**
+   * These options with chunks small enough that none can hold more matches than DFA_STEP's u32 hit
+   * cursor counts, which {@link ScanJob} requires: whole tasks, a task shrunk too if one task is
+   * already too large. Unchanged when they fit, or when no chunk of at least one byte would.
+   */
+  public ScanOptions fittingHitCounter(DfaTable table) {
+    long largest = table.maxCountableBytes() - (table.maxPatternLength() - 1L);
+    if (chunkBytes <= largest || largest < 1) {
+      return this;
+    }
+    long task = Math.min(taskBytes, largest);
+    return new ScanOptions(largest / task * task, task, buffers, keepHits, stageOnDevice, parallelReads);
+  }
+
+  public ScanOptions withKeepHits(boolean value) {
+    return new ScanOptions(chunkBytes, taskBytes, buffers, value, stageOnDevice, parallelReads);
+  }
+
+  public ScanOptions withStageOnDevice(boolean value) {
+    return new ScanOptions(chunkBytes, taskBytes, buffers, keepHits, value, parallelReads);
+  }
+
+  public ScanOptions withParallelReads(boolean value) {
+    return new ScanOptions(chunkBytes, taskBytes, buffers, keepHits, stageOnDevice, value);
+  }
+
+  public int tasksPerChunk() {
+    return (int) (chunkBytes / taskBytes);
+  }
+
+  /** Ring slots that hold every task the job can have in flight: one batch per buffer. */
+  public int ringSlots() {
+    return Math.max(64, buffers * tasksPerChunk());
+  }
+
+  /**
+   * Records per chunk's hit buffer: the launch policy's {@code hit_capacity} for a queue of one
+   * chunk's tasks with one expected hit per {@link #EXPECTED_BYTES_PER_HIT} bytes each (the policy
+   * doubles it and keeps at least 1024). A chunk that finds more is rescanned with a larger buffer.
+   */
+  public long hitCapacity() {
+    long expectedPerTask = Math.max(1, Math.min(taskBytes / EXPECTED_BYTES_PER_HIT, Integer.MAX_VALUE));
+    MegakernelLaunchRequest request = MegakernelLaunchRequest.directBuilder(tasksPerChunk(), 1, 1)
+        .expectedHitsPerItem(expectedPerTask).build();
+    return MegakernelLaunchPolicy.standard().recommend(request).hitCapacity();
+  }
+}

@@ -1,0 +1,108 @@
+package dev.vyre.scan;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The files {@code vyre scan PATH...} reads, found the way {@code grep -r} finds them: a path
+ * named on the command line is followed if it is a symbolic link; directories are walked
+ * recursively, in name order so that output is reproducible, without following the symbolic links
+ * found inside them; only regular files are scanned. What cannot be found or listed is a
+ * {@link Problem}, reported and skipped. A {@link ScanFilter} skips files and directories by name,
+ * as grep's {@code --include}, {@code --exclude} and {@code --exclude-dir} do.
+ *
+ * @param files the regular files, in walk order
+ * @param problems paths that could not be scanned, with grep-style reasons
+ */
+public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
+
+  /** A path that is skipped, and why ("No such file or directory", "Permission denied", ...). */
+  public record Problem(Path path, String reason) {}
+
+  /** Sum of the files' sizes, for progress. */
+  public long totalBytes() {
+    long total = 0;
+    for (ScanFile file : files) {
+      total += file.size();
+    }
+    return total;
+  }
+
+  /** Walks {@code roots} in order. */
+  public static ScanTargets walk(List<Path> roots) {
+    return walk(roots, ScanFilter.NONE);
+  }
+
+  /**
+   * Walks {@code roots} in order, skipping what {@code filter} skips. A root that does not exist is
+   * a problem even when the filter would skip it, as in grep. The empty path, the current directory
+   * scanned for want of a PATH, is never skipped (grep: {@code --exclude-dir=.} with no PATH).
+   */
+  public static ScanTargets walk(List<Path> roots, ScanFilter filter) {
+    ScanTargets targets = new ScanTargets(new ArrayList<>(), new ArrayList<>());
+    for (Path root : roots) {
+      BasicFileAttributes attributes;
+      try {
+        attributes = Files.readAttributes(root, BasicFileAttributes.class);
+      } catch (IOException e) {
+        targets.problems.add(new Problem(root, reason(e)));
+        continue;
+      }
+      if (!root.toString().isEmpty() && filter.skips(root, attributes.isDirectory(), true)) {
+        continue;
+      }
+      targets.visit(root, attributes, true, filter);
+    }
+    return new ScanTargets(List.copyOf(targets.files), List.copyOf(targets.problems));
+  }
+
+  private void visit(Path path, BasicFileAttributes attributes, boolean named, ScanFilter filter) {
+    if (attributes.isRegularFile()) {
+      files.add(new ScanFile(path, attributes.size()));
+    } else if (attributes.isDirectory()) {
+      walkDirectory(path, filter);
+    } else if (named) {
+      // Pipes and devices have no size to plan chunks by; inside a directory grep -r skips them too.
+      problems.add(new Problem(path, "not a regular file or directory (vyre scan reads files, not pipes or devices)"));
+    }
+  }
+
+  private void walkDirectory(Path directory, ScanFilter filter) {
+    List<Path> entries = new ArrayList<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+      stream.forEach(entries::add);
+    } catch (IOException e) {
+      problems.add(new Problem(directory, reason(e)));
+      return;
+    }
+    entries.sort(null);
+    for (Path entry : entries) {
+      BasicFileAttributes attributes;
+      try {
+        attributes = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      } catch (IOException e) {
+        problems.add(new Problem(entry, reason(e)));
+        continue;
+      }
+      if (!filter.skips(entry.getFileName(), attributes.isDirectory(), false)) {
+        visit(entry, attributes, false, filter);
+      }
+    }
+  }
+
+  private static String reason(IOException e) {
+    return switch (e) {
+      case NoSuchFileException missing -> "No such file or directory";
+      case AccessDeniedException denied -> "Permission denied";
+      default -> e.getMessage() != null ? e.getMessage() : e.toString();
+    };
+  }
+}

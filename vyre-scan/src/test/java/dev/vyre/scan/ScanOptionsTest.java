@@ -1,0 +1,56 @@
+package dev.vyre.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vyre.driver.error.InputException;
+import org.junit.jupiter.api.Test;
+
+class ScanOptionsTest {
+
+  @Test
+  void defaultsCutFourMiBChunksIntoSixtyFourTasks() {
+    ScanOptions options = ScanOptions.defaults();
+    assertEquals(4L << 20, options.chunkBytes());
+    assertEquals(64, options.tasksPerChunk());
+    assertEquals(16 * 64, options.ringSlots());
+    assertTrue(options.keepHits());
+  }
+
+  @Test
+  void aGpuScansSmallTasksOfDeviceCopiesReadInParallel() {
+    assertEquals(ScanOptions.defaults(), ScanOptions.forBackend("reference"));
+    ScanOptions gpu = ScanOptions.forBackend("cuda");
+    assertEquals(new ScanOptions(4L << 20, 4096, 32, true, true, true), gpu);
+    assertEquals(32 * 1024, gpu.ringSlots());
+  }
+
+  @Test
+  void hitCapacityIsTheLaunchPolicysForOneChunksTasks() {
+    // 64 tasks x (65536 / 256) expected hits x the standard multiplier 2.
+    assertEquals(64L * 256 * 2, ScanOptions.defaults().hitCapacity());
+    assertEquals(1024, ScanOptions.of(8, 4, 1, true).hitCapacity(), "the policy's minimum");
+  }
+
+  @Test
+  void chunksRoundUpToWholeTasks() {
+    ScanOptions options = ScanOptions.of(10, 4, 2, false);
+    assertEquals(12, options.chunkBytes());
+    assertEquals(3, options.tasksPerChunk());
+    assertEquals(64, options.ringSlots(), "at least 64 slots");
+    assertEquals(new ScanOptions(12, 4, 2, true), options.withKeepHits(true));
+  }
+
+  @Test
+  void rejectsCutsThatDoNotFit() {
+    InputException e = assertThrows(InputException.class, () -> new ScanOptions(10, 4, 2, true));
+    assertEquals("scan options: chunk size 10 and task size 4 do not fit: a chunk must be 1 byte to 1 GiB and a whole "
+        + "number of tasks. Fix: pick a task size of at least 1 byte and a chunk size that is a multiple of it",
+        e.getMessage());
+    assertThrows(InputException.class, () -> ScanOptions.of(8, 0, 2, true));
+    assertThrows(InputException.class, () -> ScanOptions.of(2L << 30, 1 << 20, 2, true));
+    assertThrows(InputException.class, () -> ScanOptions.of(8, 4, 0, true));
+    assertThrows(InputException.class, () -> ScanOptions.of(8, 4, ScanOptions.MAX_BUFFERS + 1, true));
+  }
+}
