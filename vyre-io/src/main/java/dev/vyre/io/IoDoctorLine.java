@@ -1,15 +1,15 @@
 package dev.vyre.io;
 
-import java.util.function.Supplier;
+import dev.vyre.runtime.spi.DoctorProbe;
 
 /**
  * The {@code vyre doctor} line for file ingest: whether io_uring works here or why {@code vyre
- * scan} reads through FileChannel instead. Registered as a {@code Supplier<String>} service.
+ * scan} reads through FileChannel instead.
  */
-public final class IoDoctorLine implements Supplier<String> {
+public final class IoDoctorLine implements DoctorProbe {
 
   @Override
-  public String get() {
+  public String line() {
     return String.format("%-10s %s", "io", IoBackends.availability().detail());
   }
 }

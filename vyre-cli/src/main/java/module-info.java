@@ -1,0 +1,25 @@
+/** The {@code vyre} command. */
+module dev.vyre.cli {
+  requires dev.vyre.cuda;
+  requires dev.vyre.io;
+  requires dev.vyre.observe;
+  requires dev.vyre.policy;
+  requires dev.vyre.scan;
+  requires com.fasterxml.jackson.databind;
+  requires info.picocli;
+  requires java.management;
+  requires jdk.management;
+
+  // picocli reads and sets the commands' annotated fields reflectively.
+  opens dev.vyre.cli to info.picocli;
+  opens dev.vyre.cli.conform to info.picocli;
+  opens dev.vyre.cli.policy to info.picocli;
+  opens dev.vyre.cli.telemetry to info.picocli;
+
+  uses dev.vyre.cli.conform.ConformModule;
+
+  provides dev.vyre.cli.conform.ConformModule with
+      dev.vyre.cli.conform.PlannerConformModule,
+      dev.vyre.cli.policy.PolicyConformModule,
+      dev.vyre.cli.telemetry.TelemetryConformModule;
+}
