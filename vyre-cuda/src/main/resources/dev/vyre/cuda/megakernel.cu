@@ -23,79 +23,16 @@
 //   seen sooner whenever its host publishes it.
 // - Warps that wait poll device memory only, each group on lines of its own (VyreDeviceState).
 //
-// Compiled at run time by NVRTC; CudaKernelSource checks these constants against the Java
-// descriptors (SlotLayout, ControlLayout, Opcodes, FaultReason) so the two cannot drift.
+// Compiled at run time by NVRTC. The wire constants (VYRE_SLOT_WORDS, VYRE_CTL_*, VYRE_OP_*, ...)
+// are not defined here: KernelSource generates them from the Java descriptors (WireDefines) and
+// puts them first, so the host and the kernel cannot drift apart.
 
-#define VYRE_SLOT_WORDS 16u
-#define VYRE_ARGS_PER_SLOT 12u
-#define VYRE_STATUS_PUBLISHED 1u
-#define VYRE_STATUS_CLAIMED 2u
-#define VYRE_STATUS_DONE 3u
-#define VYRE_STATUS_WAIT_IO 4u
-#define VYRE_STATUS_YIELD 5u
-#define VYRE_STATUS_REQUEUE 6u
-#define VYRE_STATUS_FAULT 7u
-#define VYRE_STATUS_EMPTY 0u
-
-#define VYRE_IO_SLOTS 64u
-#define VYRE_IO_SLOT_WORDS 8u
-#define VYRE_IO_STATUS_WORD 6u
-#define VYRE_IO_OP_READ 1u
-#define VYRE_IO_OK 0x10u
-#define VYRE_IO_ERROR 0x11u
-
-#define VYRE_CTL_SHUTDOWN 0u
-#define VYRE_CTL_DONE_COUNT 1u
-#define VYRE_CTL_TENANT_BASE 2u
-#define VYRE_CTL_TENANT_TABLE_START 3u
-#define VYRE_MAX_TENANTS 29u
-#define VYRE_CTL_TENANT_FAIRNESS_BASE 64u
-#define VYRE_CTL_METRICS_BASE 96u
-#define VYRE_CTL_EPOCH 128u
-#define VYRE_CTL_PRIORITY_OFFSETS_BASE 129u
-#define VYRE_CTL_PRIORITY_STARVATION_COUNTER 135u
-#define VYRE_CTL_PRIORITY_FAIRNESS_BASE 136u
-#define VYRE_CTL_PUBLISH_SEQ_BASE 141u
-#define VYRE_CTL_CLAIM_SEQ_BASE 146u
-#define VYRE_CTL_FAULT_COUNT 156u
-#define VYRE_CTL_HEARTBEAT 157u
-#define VYRE_CTL_KERNEL_STATE 158u
-#define VYRE_CTL_CONTINUATION_COUNT 159u
-#define VYRE_CTL_OBSERVABLE_BASE 160u
-#define VYRE_PRIORITY_LEVELS 5u
-#define VYRE_STARVATION_THRESHOLD 16u
-#define VYRE_KERNEL_STATE_RUNNING 1u
-#define VYRE_KERNEL_STATE_EXITED 2u
-
-#define VYRE_OP_NOP 0u
-#define VYRE_OP_STORE_U32 1u
-#define VYRE_OP_ATOMIC_ADD 2u
-#define VYRE_OP_LOAD_U32 3u
-#define VYRE_OP_COMPARE_SWAP 4u
-#define VYRE_OP_MEMCPY 5u
-#define VYRE_OP_DFA_STEP 6u
-#define VYRE_OP_BATCH_FENCE 7u
-#define VYRE_OP_PRINTF 0x0000FFFEu
-#define VYRE_OP_PACKED_SLOT 0x80000001u
-#define VYRE_OP_SHUTDOWN 0xFFFFFFFFu
-#define VYRE_METERED_OPCODES 32u
-
-#define VYRE_DEBUG_RECORD_WORDS 4u
-#define VYRE_EXPRESS_LINES 8u
 // Continuations a kernel holds for idle workers; past that, a lane re-runs its own (backing off).
 #define VYRE_CONTINUATION_CAPACITY 256u
 
 #ifndef VYRE_EXPRESS_HELPERS
 #define VYRE_EXPRESS_HELPERS 1u
 #endif
-
-#define VYRE_FAULT_CONTROL_INDEX 1
-#define VYRE_FAULT_TENANT 2
-#define VYRE_FAULT_UNKNOWN_OPCODE 3
-#define VYRE_FAULT_RESOURCE 5
-#define VYRE_FAULT_HANDLER 6
-#define VYRE_FAULT_TABLE 7
-#define VYRE_FAULT_PACKED 8
 
 // Result of one operation: a slot status (>= 0) or a negated fault reason.
 typedef int vyre_result;
@@ -104,8 +41,7 @@ struct VyreResource {
   unsigned long long ptr;    // device-visible address; 0 = unused handle
   unsigned long long bytes;  // length; bit 63 set = pinned host memory mapped into the device
 };
-
-#define VYRE_RESOURCE_HOST_MAPPED (1ull << 63)
+static_assert(sizeof(VyreResource) == VYRE_RESOURCE_ENTRY_BYTES, "VyreResource must match ResourceTableLayout.ENTRY_BYTES");
 
 // Device-memory state shared by all warps; the host zeroes it before launch. Three 128-byte L2
 // lines, by who touches them: a thousand idle warps polling a line queue in front of every atomic
@@ -150,9 +86,10 @@ struct VyreDeviceState {
   unsigned long long trace_sum[7];                 // seen->start, start->ran, ran->counted, counted->stored, poll, issue->data, stored->issue
   unsigned long long trace_count[3];               // tasks traced, polls traced, tasks run from express copies
 };
-// CudaSession allocates 18,928 bytes, writes abort at byte 132 and reads the trace from byte 18,832
-// (NVRTC has no offsetof; the fields above are laid out without implicit padding).
-static_assert(sizeof(VyreDeviceState) == 18928, "VyreDeviceState must stay 18,928 bytes (CudaSession.DEVICE_STATE_BYTES)");
+// The host allocates VYRE_DEVICE_STATE_BYTES, writes abort at VYRE_DEVICE_STATE_ABORT_OFFSET and
+// reads the trace from VYRE_DEVICE_STATE_TRACE_OFFSET (DeviceStateLayout). NVRTC has no offsetof:
+// the fields above are laid out without implicit padding, and the nvcc layout check compares them.
+static_assert(sizeof(VyreDeviceState) == VYRE_DEVICE_STATE_BYTES, "VyreDeviceState must match DeviceStateLayout.BYTES");
 
 struct VyreKernelArgs {
   unsigned* control;        // host-mapped: host-written words, and the mirror of the rest
@@ -172,6 +109,7 @@ struct VyreKernelArgs {
   unsigned* io_queue;       // host-mapped: IoQueueLayout, VYRE_IO_SLOTS request slots
   unsigned* io_owner;       // device memory: 1 while a task owns that IO slot (vyre_io_read .. vyre_io_release)
 };
+static_assert(sizeof(VyreKernelArgs) == VYRE_KERNEL_ARGS_BYTES, "VyreKernelArgs must match KernelArgsLayout.BYTES");
 
 __device__ __forceinline__ unsigned vyre_load_sys(const unsigned* p) {
   unsigned v;
@@ -261,15 +199,6 @@ __device__ __forceinline__ bool vyre_in_control(const VyreKernelArgs& a, unsigne
 __device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, bool* handled);
 
 // ---- DFA_STEP (opcode 6): mirrors dev.vyre.runtime.scan.DfaStep; see DfaStepArgs for the args ----
-#define VYRE_DFA_MAGIC 0x41464456u
-#define VYRE_DFA_HEADER_WORDS 16u
-#define VYRE_DFA_CLASS_MAP_BASE 16u
-#define VYRE_DFA_TRANSITION_BASE 272u
-#define VYRE_DFA_ACCEPT_FLAG 0x80000000u
-#define VYRE_DFA_ROW_MASK 0x7FFFFFFFu
-#define VYRE_HIT_HEADER_WORDS 4u
-#define VYRE_HIT_RECORD_WORDS 4u
-
 __device__ __forceinline__ const VyreResource* vyre_resource(const VyreKernelArgs& a, unsigned handle) {
   if (handle >= a.resource_capacity || a.resources[handle].ptr == 0ull) return nullptr;
   return &a.resources[handle];
