@@ -58,7 +58,7 @@ final class CudaSession implements KernelSession {
   private static final int SCOUT_IDLE_NS = Integer.getInteger("vyre.cuda.scoutIdleNs", 50_000);
   private static final int SCOUT_HOT_NS = Integer.getInteger("vyre.cuda.scoutHotNs", 2_000_000);
   private static final int WORKER_IDLE_NS = Integer.getInteger("vyre.cuda.workerIdleNs", 1_000);
-  /** Express helper warps beside the scout (megakernel.cu, vyre_express_helper): 0 or 1 measured best. */
+  /** Express helper warps beside the scout (megakernel/scout.cu, vyre_express_helper): 0 or 1 measured best. */
   private static final int EXPRESS_HELPERS = Math.clamp(Integer.getInteger("vyre.cuda.expressHelpers", 1), 0, 4);
   /** How long close() waits for an operation holding a view (a FileChannel read into a chunk buffer). */
   private static final Duration VIEW_PATIENCE = Duration.ofSeconds(5);
@@ -71,12 +71,12 @@ final class CudaSession implements KernelSession {
   private final MemorySegment stream;
   private final KernelMemory memory;
   private final long deviceState;
-  /** The authoritative copy of every control word the kernel changes (see megakernel.cu). */
+  /** The authoritative copy of every control word the kernel changes (see megakernel/memory.cu). */
   private final long deviceControl;
   /** The PRINTF log lives on the device: its cursor is an atomic. */
   private final long deviceDebugLog;
   private final long resourceTable;
-  /** Which task owns each IO slot (megakernel.cu vyre_io_read): device memory, since the kernel CASes it. */
+  /** Which task owns each IO slot (megakernel/io.cu, vyre_io_read): device memory, since the kernel CASes it. */
   private final long ioOwners;
   /** One allocated resource: its device-visible address, size, and host view (mapped ones only). */
   private record Resource(long devicePointer, long byteSize, MemorySegment host) {}

@@ -25,7 +25,8 @@ public final class KernelSource {
   public static final String MEGAKERNEL = "megakernel.cu";
   public static final String BASELINES = "baselines.cu";
   /** The megakernel's parts, in the order they are joined: each uses only what comes before it. */
-  public static final List<String> PARTS = List.of("megakernel.cu");
+  public static final List<String> PARTS = List.of("megakernel/memory.cu", "megakernel/interpreter.cu", "megakernel/claims.cu",
+      "megakernel/express.cu", "megakernel/scout.cu", "megakernel/entry.cu", "megakernel/io.cu", "megakernel/user_opcodes.cu");
   static final String USER_OPCODES_MARKER = "/*VYRE_USER_OPCODES*/";
 
   private KernelSource() {}

@@ -42,14 +42,14 @@ import org.junit.jupiter.api.Test;
  */
 class WireDefinesTest {
 
-  private static final Pattern DEFINE = Pattern.compile("(?m)^\\s*#\\s*define\\s+(VYRE_\\w+)(?:[ \\t]+(.*))?$");
+  private static final Pattern DEFINE = Pattern.compile("(?m)^\\s*#\\s*define\\s+(VYRE_\\w+)(\\([^)]*\\))?(?:[ \\t]+(.*))?$");
 
-  /** name -> C text of each #define in {@code source}. */
+  /** name -> C text of each #define in {@code source} (function-like macros included). */
   private static Map<String, String> defines(String source) {
     Map<String, String> defines = new HashMap<>();
     Matcher m = DEFINE.matcher(source);
     while (m.find()) {
-      defines.put(m.group(1), m.group(2) == null ? "" : m.group(2).strip());
+      defines.put(m.group(1), m.group(3) == null ? "" : m.group(3).strip());
     }
     return defines;
   }
