@@ -1,10 +1,8 @@
 #!/usr/bin/env python3
-"""Writes experimental variants of megakernel.cu for rt_lab (never shipped): each is the production
-source with one named edit (or several, joined by '+'), so the lab measures one difference at a time.
+"""Writes experimental variants of the megakernel for rt_lab (never shipped): each is the production
+source (as scripts/kernel-source.sh assembles it) with one named edit (or several, joined by '+'), so the lab measures one difference at a time.
 Edits marked "attribution" are unsafe: they only show what a piece of the path costs."""
 import pathlib, sys
-
-SOURCE = pathlib.Path(__file__).resolve().parents[2] / "vyre-cuda/src/main/resources/dev/vyre/cuda/megakernel.cu"
 
 
 def replace(text, old, new):
@@ -24,7 +22,7 @@ def no_cas(t):  # attribution: the express claim as a plain store
 
 
 def no_counters(t):  # attribution
-    return cut(t, "  bool metered = mine && fault", "#ifdef VYRE_TRACE\n  unsigned long long t_counted")
+    return cut(t, "  bool metered = mine && fault", "  VYRE_TRACED(unsigned long long t_counted")
 
 
 def _helpers(t, n):
@@ -169,8 +167,8 @@ def variant(text, name):
 if __name__ == "__main__":
     out = pathlib.Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
-    # Optional: another source (such as the last commit's), its variants' name prefix, and which.
-    base = pathlib.Path(sys.argv[2]).read_text() if len(sys.argv) > 2 else SOURCE.read_text()
+    # The assembled kernel (scripts/kernel-source.sh); optional: the variants' name prefix, and which.
+    base = pathlib.Path(sys.argv[2]).read_text()
     prefix = sys.argv[3] if len(sys.argv) > 3 else ""
     names = sys.argv[4].split(",") if len(sys.argv) > 4 else NAMES
     built = []

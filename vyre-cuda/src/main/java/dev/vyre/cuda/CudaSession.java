@@ -2,9 +2,13 @@ package dev.vyre.cuda;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.vyre.cuda.ffm.CudaDriver;
+import dev.vyre.cuda.wire.ControlCopies;
+import dev.vyre.cuda.wire.DeviceStateLayout;
+import dev.vyre.cuda.wire.KernelArgsLayout;
+import dev.vyre.cuda.wire.ResourceTableLayout;
+import dev.vyre.cuda.wire.TraceLayout;
 import dev.vyre.driver.error.DeviceException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
@@ -23,7 +27,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,7 +35,7 @@ import java.util.Map;
  *
  * <p>Where the ring lives: pinned host memory mapped into the device (not device memory plus a
  * copy). The host writes each slot with ordinary stores at memory speed (71-84 M slots/s from one
- * Java thread on the H200 of anchors.md), the device reads only the slots it claimed (51 GB/s of
+ * Java thread, measured on an H200), the device reads only the slots it claimed (51 GB/s of
  * mapped reads = 800 M slots/s), and completions are visible to the host without a copy or a
  * synchronize. What must not cross PCIe on every poll — the claim cursors and the doorbell mirror
  * that every warp reads — lives in device memory ({@code VyreDeviceState}), refreshed by one scout
@@ -47,25 +50,15 @@ import java.util.Map;
 final class CudaSession implements KernelSession {
 
   static final int BLOCK_SIZE = 256;
-  /** sizeof(VyreDeviceState) (static_assert in megakernel.cu). */
-  static final long DEVICE_STATE_BYTES = 18_928;
-  /** offsetof(VyreDeviceState, trace_seen): then trace_sum[5] and trace_count[3], all u64. */
-  static final long DEVICE_STATE_TRACE_OFFSET = 18_832;
-  static final long DEVICE_STATE_TRACE_BYTES = 96;
   /** Builds the kernel with -DVYRE_TRACE: per-stage device timings for round trips (vyre bench dispatch). */
   private static final boolean TRACE = Boolean.getBoolean("vyre.cuda.trace");
   /** Source lines in the kernel's code (NVRTC -lineinfo), for cuda-gdb and compute-sanitizer reports. */
   private static final boolean LINE_INFO = Boolean.getBoolean("vyre.cuda.lineinfo");
-  /** offsetof(VyreDeviceState, abort): the second word of its second 128-byte line (after `wake`). */
-  static final long DEVICE_STATE_ABORT_OFFSET = 132;
-  private static final long HOST_MAPPED_FLAG = 1L << 63;
   private static final int RESOURCE_CAPACITY = 4096;
-  private static final long RESOURCE_ENTRY_BYTES = 16;
-  static final long KERNEL_ARGS_BYTES = 112;
   private static final int SCOUT_IDLE_NS = Integer.getInteger("vyre.cuda.scoutIdleNs", 50_000);
   private static final int SCOUT_HOT_NS = Integer.getInteger("vyre.cuda.scoutHotNs", 2_000_000);
   private static final int WORKER_IDLE_NS = Integer.getInteger("vyre.cuda.workerIdleNs", 1_000);
-  /** Express helper warps beside the scout (megakernel.cu, vyre_express_helper): 0 or 1 measured best. */
+  /** Express helper warps beside the scout (megakernel/scout.cu, vyre_express_helper): 0 or 1 measured best. */
   private static final int EXPRESS_HELPERS = Math.clamp(Integer.getInteger("vyre.cuda.expressHelpers", 1), 0, 4);
   /** How long close() waits for an operation holding a view (a FileChannel read into a chunk buffer). */
   private static final Duration VIEW_PATIENCE = Duration.ofSeconds(5);
@@ -78,12 +71,12 @@ final class CudaSession implements KernelSession {
   private final MemorySegment stream;
   private final KernelMemory memory;
   private final long deviceState;
-  /** The authoritative copy of every control word the kernel changes (see megakernel.cu). */
+  /** The authoritative copy of every control word the kernel changes (see megakernel/memory.cu). */
   private final long deviceControl;
   /** The PRINTF log lives on the device: its cursor is an atomic. */
   private final long deviceDebugLog;
   private final long resourceTable;
-  /** Which task owns each IO slot (megakernel.cu vyre_io_read): device memory, since the kernel CASes it. */
+  /** Which task owns each IO slot (megakernel/io.cu, vyre_io_read): device memory, since the kernel CASes it. */
   private final long ioOwners;
   /** One allocated resource: its device-visible address, size, and host view (mapped ones only). */
   private record Resource(long devicePointer, long byteSize, MemorySegment host) {}
@@ -147,8 +140,8 @@ final class CudaSession implements KernelSession {
       this.memory = new KernelMemory(control, ring, debug, io, express);
       this.deviceControl = releasedDevice(control.byteSize(), false);
       this.deviceDebugLog = releasedDevice(debug.byteSize(), true);
-      this.deviceState = releasedDevice(DEVICE_STATE_BYTES, true);
-      this.resourceTable = releasedDevice(RESOURCE_CAPACITY * RESOURCE_ENTRY_BYTES, true);
+      this.deviceState = releasedDevice(DeviceStateLayout.BYTES, true);
+      this.resourceTable = releasedDevice(ResourceTableLayout.entryOffset(RESOURCE_CAPACITY), true);
       this.ioOwners = releasedDevice(IoQueueLayout.IO_SLOT_COUNT * 4L, true);
       int perSm = driver.maxActiveBlocksPerSm(function, BLOCK_SIZE);
       if (perSm < 1) {
@@ -214,10 +207,9 @@ final class CudaSession implements KernelSession {
     int handle = resources.size();
     resources.add(resource);
     try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment entry = scratch.allocate(RESOURCE_ENTRY_BYTES);
-      entry.set(JAVA_LONG, 0, resource.devicePointer());
-      entry.set(JAVA_LONG, 8, placement == ResourcePlacement.HOST_MAPPED ? byteSize | HOST_MAPPED_FLAG : byteSize);
-      driver.copyToDevice(resourceTable + handle * RESOURCE_ENTRY_BYTES, entry, RESOURCE_ENTRY_BYTES);
+      MemorySegment entry = scratch.allocate(ResourceTableLayout.ENTRY_BYTES, 8);
+      ResourceTableLayout.write(entry, resource.devicePointer(), byteSize, placement == ResourcePlacement.HOST_MAPPED);
+      driver.copyToDevice(resourceTable + ResourceTableLayout.entryOffset(handle), entry, ResourceTableLayout.ENTRY_BYTES);
     }
     awaitLegacyStream();
     return handle;
@@ -289,27 +281,17 @@ final class CudaSession implements KernelSession {
       return Map.of();
     }
     driver.setCurrent(context);
-    Map<String, Double> trace = new LinkedHashMap<>();
     try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment copy = scratch.allocate(DEVICE_STATE_TRACE_BYTES, 8);
-      driver.copyToHost(copy, deviceState + DEVICE_STATE_TRACE_OFFSET, DEVICE_STATE_TRACE_BYTES);
-      // trace_seen, trace_stored, trace_sum[7], trace_count[3] (megakernel.cu, VyreDeviceState)
-      double tasks = Math.max(1, copy.get(JAVA_LONG, 72));
-      double polls = Math.max(1, copy.get(JAVA_LONG, 80));
-      String[] stages = {"seen_to_slot_in_hand", "slot_in_hand_to_ran", "ran_to_counted", "counted_to_stored"};
-      for (int i = 0; i < stages.length; i++) {
-        trace.put("device_" + stages[i] + "_us", copy.get(JAVA_LONG, 16 + 8L * i) / tasks / 1e3);
-      }
-      trace.put("device_scout_poll_us", copy.get(JAVA_LONG, 48) / polls / 1e3);
-      trace.put("device_scout_poll_latency_us", copy.get(JAVA_LONG, 56) / polls / 1e3);
-      trace.put("device_stored_to_next_poll_us", copy.get(JAVA_LONG, 64) / tasks / 1e3);
-      trace.put("device_traced_tasks", (double) copy.get(JAVA_LONG, 72));
-      trace.put("device_express_tasks", (double) copy.get(JAVA_LONG, 88));
+      MemorySegment copy = scratch.allocate(TraceLayout.BYTES, 8);
+      driver.copyToHost(copy, deviceState + DeviceStateLayout.TRACE_OFFSET, TraceLayout.BYTES);
+      Map<String, Double> trace = TraceLayout.summary(copy);
       if (reset) {
-        driver.memset(deviceState + DEVICE_STATE_TRACE_OFFSET + 8, 0, DEVICE_STATE_TRACE_BYTES - 8);
+        // All but trace_seen, which the scout keeps current.
+        long stored = DeviceStateLayout.TRACE_OFFSET + TraceLayout.STORED_OFFSET;
+        driver.memset(deviceState + stored, 0, TraceLayout.BYTES - TraceLayout.STORED_OFFSET);
       }
+      return trace;
     }
-    return trace;
   }
 
   @Override
@@ -395,7 +377,7 @@ final class CudaSession implements KernelSession {
         MemorySegment copy = scratch.allocate(mapped.byteSize(), 8);
         driver.copyToHost(copy, device, mapped.byteSize());
         if (isControl) {
-          for (int word : HOST_WRITTEN_WORDS) {
+          for (int word : ControlCopies.HOST_WRITTEN_WORDS) {
             Words.set(copy, word, Words.getAcquire(mapped, word));
           }
         }
@@ -408,47 +390,29 @@ final class CudaSession implements KernelSession {
     return Words.toBytes(mapped);
   }
 
-  /** Control words the host writes while the kernel runs (vyre_host_owned in megakernel.cu). */
-  private static final int[] HOST_WRITTEN_WORDS = hostWrittenWords();
-
-  private static int[] hostWrittenWords() {
-    java.util.List<Integer> words = new ArrayList<>();
-    words.add(ControlLayout.SHUTDOWN);
-    for (int w = ControlLayout.TENANT_BASE; w < ControlLayout.TENANT_QUOTA_BASE; w++) {
-      words.add(w);
-    }
-    for (int w = 0; w < ControlLayout.PRIORITY_OFFSETS_SLOTS; w++) {
-      words.add(ControlLayout.PRIORITY_OFFSETS_BASE + w);
-    }
-    for (int p = 0; p < ControlLayout.PRIORITY_LEVELS; p++) {
-      words.add(ControlLayout.publishSeqWord(p));
-    }
-    return words.stream().mapToInt(Integer::intValue).toArray();
-  }
-
   @Override
   public synchronized void launch() {
     checkOpen();
     driver.setCurrent(context);
     // The host encoded the control block in the mapped copy; the device copy starts equal to it.
     driver.copyToDevice(deviceControl, memory.control(), memory.control().byteSize());
-    MemorySegment args = views.allocate(KERNEL_ARGS_BYTES, 8);
-    args.set(JAVA_LONG, 0, driver.devicePointer(memory.control()));
-    args.set(JAVA_LONG, 8, deviceControl);
-    args.set(JAVA_INT, 16, (int) Words.count(memory.control()));
-    args.set(JAVA_LONG, 24, driver.devicePointer(memory.ring()));
-    args.set(JAVA_INT, 32, (int) (memory.ring().byteSize() / SlotLayout.SLOT_BYTES));
-    args.set(JAVA_LONG, 40, deviceDebugLog);
-    args.set(JAVA_INT, 48, (int) Words.count(memory.debugLog()));
-    args.set(JAVA_LONG, 56, deviceState);
-    args.set(JAVA_LONG, 64, resourceTable);
-    args.set(JAVA_INT, 72, RESOURCE_CAPACITY);
-    args.set(JAVA_INT, 76, SCOUT_IDLE_NS);
-    args.set(JAVA_INT, 80, WORKER_IDLE_NS);
-    args.set(JAVA_INT, 84, SCOUT_HOT_NS);
-    args.set(JAVA_LONG, 88, driver.devicePointer(memory.express()));
-    args.set(JAVA_LONG, 96, driver.devicePointer(memory.ioQueue()));
-    args.set(JAVA_LONG, 104, ioOwners);
+    MemorySegment args = views.allocate(KernelArgsLayout.BYTES, KernelArgsLayout.ALIGNMENT);
+    KernelArgsLayout.putPointer(args, KernelArgsLayout.CONTROL_OFFSET, driver.devicePointer(memory.control()));
+    KernelArgsLayout.putPointer(args, KernelArgsLayout.DCONTROL_OFFSET, deviceControl);
+    KernelArgsLayout.putU32(args, KernelArgsLayout.CONTROL_WORDS_OFFSET, (int) Words.count(memory.control()));
+    KernelArgsLayout.putPointer(args, KernelArgsLayout.RING_OFFSET, driver.devicePointer(memory.ring()));
+    KernelArgsLayout.putU32(args, KernelArgsLayout.SLOT_COUNT_OFFSET, (int) (memory.ring().byteSize() / SlotLayout.SLOT_BYTES));
+    KernelArgsLayout.putPointer(args, KernelArgsLayout.DEBUG_LOG_OFFSET, deviceDebugLog);
+    KernelArgsLayout.putU32(args, KernelArgsLayout.DEBUG_WORDS_OFFSET, (int) Words.count(memory.debugLog()));
+    KernelArgsLayout.putPointer(args, KernelArgsLayout.STATE_OFFSET, deviceState);
+    KernelArgsLayout.putPointer(args, KernelArgsLayout.RESOURCES_OFFSET, resourceTable);
+    KernelArgsLayout.putU32(args, KernelArgsLayout.RESOURCE_CAPACITY_OFFSET, RESOURCE_CAPACITY);
+    KernelArgsLayout.putU32(args, KernelArgsLayout.SCOUT_IDLE_NS_OFFSET, SCOUT_IDLE_NS);
+    KernelArgsLayout.putU32(args, KernelArgsLayout.WORKER_IDLE_NS_OFFSET, WORKER_IDLE_NS);
+    KernelArgsLayout.putU32(args, KernelArgsLayout.SCOUT_HOT_NS_OFFSET, SCOUT_HOT_NS);
+    KernelArgsLayout.putPointer(args, KernelArgsLayout.EXPRESS_OFFSET, driver.devicePointer(memory.express()));
+    KernelArgsLayout.putPointer(args, KernelArgsLayout.IO_QUEUE_OFFSET, driver.devicePointer(memory.ioQueue()));
+    KernelArgsLayout.putPointer(args, KernelArgsLayout.IO_OWNER_OFFSET, ioOwners);
     MemorySegment params = views.allocate(ADDRESS);
     params.set(ADDRESS, 0, args);
     if (cooperative) {
@@ -525,7 +489,7 @@ final class CudaSession implements KernelSession {
       driver.setCurrent(context);
       MemorySegment one = scratch.allocate(JAVA_INT);
       one.set(JAVA_INT, 0, 1);
-      driver.copyToDevice(deviceState + DEVICE_STATE_ABORT_OFFSET, one, 4);
+      driver.copyToDevice(deviceState + DeviceStateLayout.ABORT_OFFSET, one, 4);
     } catch (DeviceException e) {
       // The context already holds a sticky error: the kernel is gone, which is what abort wants.
     }

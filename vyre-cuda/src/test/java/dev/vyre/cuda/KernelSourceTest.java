@@ -4,8 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.vyre.cuda.wire.DeviceStateLayout;
+import dev.vyre.cuda.wire.KernelArgsLayout;
+import dev.vyre.cuda.wire.ResourceTableLayout;
+import dev.vyre.cuda.wire.TraceLayout;
+import dev.vyre.runtime.scan.DfaTableLayout;
+import dev.vyre.runtime.scan.HitBufferLayout;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.DebugLogLayout;
+import dev.vyre.runtime.wire.ExpressLayout;
 import dev.vyre.runtime.wire.FaultReason;
 import dev.vyre.runtime.wire.IoQueueLayout;
 import dev.vyre.runtime.wire.Opcodes;
@@ -13,11 +21,13 @@ import dev.vyre.runtime.wire.SlotLayout;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -38,7 +48,8 @@ class KernelSourceTest {
 
   @Test
   void kernelConstantsMatchTheJavaDescriptors() {
-    Map<String, Long> d = defines(KernelSource.resource(KernelSource.MEGAKERNEL));
+    // The assembled kernel: its constants are generated in front of the shipped sources.
+    Map<String, Long> d = defines(KernelSource.megakernel(List.of()));
     Map<String, Long> expected = new HashMap<>();
     expected.put("VYRE_SLOT_WORDS", (long) SlotLayout.SLOT_WORDS);
     expected.put("VYRE_ARGS_PER_SLOT", (long) SlotLayout.ARGS_PER_SLOT);
@@ -93,6 +104,20 @@ class KernelSourceTest {
     expected.put("VYRE_FAULT_HANDLER", (long) FaultReason.HANDLER_FAILED.code());
     expected.put("VYRE_FAULT_TABLE", (long) FaultReason.MALFORMED_TABLE.code());
     expected.put("VYRE_FAULT_PACKED", (long) FaultReason.MALFORMED_PACKED_SLOT.code());
+    expected.put("VYRE_DEBUG_RECORD_WORDS", (long) DebugLogLayout.RECORD_WORDS);
+    expected.put("VYRE_EXPRESS_LINES", (long) ExpressLayout.LINES_PER_SLOT);
+    expected.put("VYRE_DFA_MAGIC", Integer.toUnsignedLong(DfaTableLayout.MAGIC));
+    expected.put("VYRE_DFA_HEADER_WORDS", (long) DfaTableLayout.HEADER_WORDS);
+    expected.put("VYRE_DFA_CLASS_MAP_BASE", (long) DfaTableLayout.CLASS_MAP_BASE);
+    expected.put("VYRE_DFA_TRANSITION_BASE", (long) DfaTableLayout.TRANSITION_BASE);
+    expected.put("VYRE_DFA_ACCEPT_FLAG", Integer.toUnsignedLong(DfaTableLayout.ACCEPT_FLAG));
+    expected.put("VYRE_DFA_ROW_MASK", Integer.toUnsignedLong(DfaTableLayout.ROW_MASK));
+    expected.put("VYRE_HIT_HEADER_WORDS", (long) HitBufferLayout.HEADER_WORDS);
+    expected.put("VYRE_HIT_RECORD_WORDS", (long) HitBufferLayout.RECORD_WORDS);
+    expected.put("VYRE_STATUS_CLAIMED", (long) SlotLayout.STATUS_CLAIMED);
+    expected.put("VYRE_STATUS_WAIT_IO", (long) SlotLayout.STATUS_WAIT_IO);
+    expected.put("VYRE_CTL_SHUTDOWN", (long) ControlLayout.SHUTDOWN);
+    expected.put("VYRE_OP_NOP", (long) Opcodes.NOP);
     expected.forEach((name, value) -> assertEquals(value, d.get(name), name));
   }
 
@@ -113,13 +138,7 @@ class KernelSourceTest {
     String nvcc = findNvcc();
     assumeTrue(nvcc != null, "nvcc not found on PATH or under /usr/local/cuda*/bin: kernel source compile check skipped");
     String megakernel = KernelSource.megakernel(List.of(UserOpcode.both(0x123, "bump", ctx -> 3, "vyre_add(a, 170u, 1u);")));
-    String layout = String.join("\n", "#include <cstddef>", "#include \"megakernel.cu\"",
-        "static_assert(sizeof(VyreDeviceState) == " + CudaSession.DEVICE_STATE_BYTES + ", \"DEVICE_STATE_BYTES\");",
-        "static_assert(offsetof(VyreDeviceState, abort) == " + CudaSession.DEVICE_STATE_ABORT_OFFSET + ", \"DEVICE_STATE_ABORT_OFFSET\");",
-        "static_assert(offsetof(VyreDeviceState, trace_seen) == " + CudaSession.DEVICE_STATE_TRACE_OFFSET + ", \"DEVICE_STATE_TRACE_OFFSET\");",
-        "static_assert(sizeof(VyreDeviceState) - offsetof(VyreDeviceState, trace_seen) == " + CudaSession.DEVICE_STATE_TRACE_BYTES
-            + ", \"DEVICE_STATE_TRACE_BYTES\");",
-        "static_assert(sizeof(VyreKernelArgs) == " + CudaSession.KERNEL_ARGS_BYTES + ", \"KERNEL_ARGS_BYTES\");", "");
+    String layout = String.join("\n", "#include <cstddef>", "#include \"megakernel.cu\"", layoutAsserts(), "");
     Map<String, String> sources = new LinkedHashMap<>();
     sources.put("megakernel.cu", megakernel);
     sources.put("baselines.cu", KernelSource.resource(KernelSource.BASELINES));
@@ -134,6 +153,46 @@ class KernelSourceTest {
       String output = new String(process.getInputStream().readAllBytes());
       assertTrue(process.waitFor(120, TimeUnit.SECONDS), "nvcc timed out");
       assertEquals(0, process.exitValue(), source.getKey() + ": " + output);
+    }
+  }
+
+  /**
+   * offsetof checks of every structure the host writes or reads by offset, against its descriptor
+   * in dev.vyre.cuda.wire.
+   */
+  private static String layoutAsserts() {
+    List<String> lines = new ArrayList<>();
+    BiConsumer<String, Long> check = (expression, expected) ->
+        lines.add("static_assert(" + expression + " == " + expected + ", \"" + expression.replace("\"", "") + "\");");
+    check.accept("sizeof(VyreDeviceState)", (long) DeviceStateLayout.BYTES);
+    check.accept("offsetof(VyreDeviceState, abort)", (long) DeviceStateLayout.ABORT_OFFSET);
+    check.accept("offsetof(VyreDeviceState, trace_seen)", (long) DeviceStateLayout.TRACE_OFFSET);
+    check.accept("sizeof(VyreDeviceState) - offsetof(VyreDeviceState, trace_seen)", (long) TraceLayout.BYTES);
+    check.accept("offsetof(VyreDeviceState, trace_stored) - offsetof(VyreDeviceState, trace_seen)", (long) TraceLayout.STORED_OFFSET);
+    check.accept("offsetof(VyreDeviceState, trace_sum) - offsetof(VyreDeviceState, trace_seen)", (long) TraceLayout.SUMS_OFFSET);
+    check.accept("offsetof(VyreDeviceState, trace_count) - offsetof(VyreDeviceState, trace_seen)", (long) TraceLayout.COUNTS_OFFSET);
+    check.accept("sizeof(VyreKernelArgs)", (long) KernelArgsLayout.BYTES);
+    check.accept("alignof(VyreKernelArgs)", (long) KernelArgsLayout.ALIGNMENT);
+    String[][] args = {{"control", "CONTROL_OFFSET"}, {"dcontrol", "DCONTROL_OFFSET"}, {"control_words", "CONTROL_WORDS_OFFSET"},
+        {"ring", "RING_OFFSET"}, {"slot_count", "SLOT_COUNT_OFFSET"}, {"debug_log", "DEBUG_LOG_OFFSET"},
+        {"debug_words", "DEBUG_WORDS_OFFSET"}, {"state", "STATE_OFFSET"}, {"resources", "RESOURCES_OFFSET"},
+        {"resource_capacity", "RESOURCE_CAPACITY_OFFSET"}, {"scout_idle_ns", "SCOUT_IDLE_NS_OFFSET"},
+        {"worker_idle_ns", "WORKER_IDLE_NS_OFFSET"}, {"scout_hot_ns", "SCOUT_HOT_NS_OFFSET"}, {"express", "EXPRESS_OFFSET"},
+        {"io_queue", "IO_QUEUE_OFFSET"}, {"io_owner", "IO_OWNER_OFFSET"}};
+    for (String[] field : args) {
+      check.accept("offsetof(VyreKernelArgs, " + field[0] + ")", constant(KernelArgsLayout.class, field[1]));
+    }
+    check.accept("sizeof(VyreResource)", (long) ResourceTableLayout.ENTRY_BYTES);
+    check.accept("offsetof(VyreResource, ptr)", (long) ResourceTableLayout.POINTER_OFFSET);
+    check.accept("offsetof(VyreResource, bytes)", (long) ResourceTableLayout.BYTES_OFFSET);
+    return String.join("\n", lines);
+  }
+
+  private static long constant(Class<?> owner, String name) {
+    try {
+      return owner.getField(name).getInt(null);
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(owner.getSimpleName() + "." + name, e);
     }
   }
 

@@ -1,0 +1,222 @@
+// One slot's operation with the reference semantics (ReferenceInterpreter): the built-in opcodes,
+// DFA_STEP among them, packed slots, the tenant check, and the hand-off to user opcodes.
+
+// Defined last (user_opcodes.cu), where KernelSource splices the user opcodes' bodies.
+__device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, bool* handled);
+
+// ---- DFA_STEP (opcode 6): mirrors dev.vyre.runtime.scan.DfaStep; see DfaStepArgs for the args ----
+// DfaTableLayout.headerProblem: true when the header is consistent with itself and the buffer.
+__device__ bool vyre_dfa_header_ok(const unsigned* t, unsigned long long bytes) {
+  if (bytes < VYRE_DFA_HEADER_WORDS * 4ull) return false;
+  unsigned long long states = __ldg(t + 2), classes = __ldg(t + 3), patterns = __ldg(t + 5);
+  unsigned long long offsets_base = VYRE_DFA_TRANSITION_BASE + states * classes;
+  unsigned long long ids_base = offsets_base + states + 1;
+  unsigned long long lengths_base = __ldg(t + 11), total = __ldg(t + 12);
+  return __ldg(t) == VYRE_DFA_MAGIC && __ldg(t + 1) == 1u && states >= 1 && classes >= 1 && classes <= 256 &&
+         states * classes <= (1ull << 31) && __ldg(t + 4) < states && patterns >= 1 && __ldg(t + 6) >= 1 &&
+         __ldg(t + 7) == VYRE_DFA_CLASS_MAP_BASE && __ldg(t + 8) == VYRE_DFA_TRANSITION_BASE &&
+         __ldg(t + 9) == offsets_base && __ldg(t + 10) == ids_base && lengths_base >= ids_base &&
+         total == lengths_base + patterns && total * 4ull <= bytes && __ldg(t + 13) == 0u && __ldg(t + 14) == 0u &&
+         __ldg(t + 15) == 0u;
+}
+
+__device__ void vyre_dfa_report(const unsigned* t, unsigned state, unsigned* hits, unsigned input_id, unsigned long long end) {
+  unsigned offsets_base = __ldg(t + 9), ids_base = __ldg(t + 10), lengths_base = __ldg(t + 11);
+  unsigned capacity = *(volatile unsigned*)(hits + 1);
+  for (unsigned k = __ldg(t + offsets_base + state); k < __ldg(t + offsets_base + state + 1); k++) {
+    unsigned pattern = __ldg(t + ids_base + k);
+    unsigned long long start = end - __ldg(t + lengths_base + pattern);
+    unsigned index = atomicAdd(hits, 1u);
+    if (index < capacity) {
+      unsigned* record = hits + VYRE_HIT_HEADER_WORDS + (unsigned long long)index * VYRE_HIT_RECORD_WORDS;
+      record[0] = input_id;
+      record[1] = (unsigned)start;
+      record[2] = (unsigned)(start >> 32);
+      record[3] = pattern;
+    }
+  }
+}
+
+__device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* args) {
+  const VyreResource* input = vyre_resource(a, args[0]);
+  const VyreResource* table = vyre_resource(a, args[3]);
+  const VyreResource* hit = vyre_resource(a, args[5]);
+  // Hits are counted with a device atomic, so the hit buffer must live in device memory.
+  if (!input || !table || !hit || (hit->bytes & VYRE_RESOURCE_HOST_MAPPED)) return -VYRE_FAULT_RESOURCE;
+  unsigned long long off = args[1], len = args[2];
+  if (off + len > vyre_resource_bytes(input)) return -VYRE_FAULT_RESOURCE;
+  const unsigned* t = reinterpret_cast<const unsigned*>(table->ptr);
+  if (!vyre_dfa_header_ok(t, vyre_resource_bytes(table))) return -VYRE_FAULT_TABLE;
+  unsigned classes = __ldg(t + 3);
+  if (args[4] >= __ldg(t + 2)) return -VYRE_FAULT_TABLE;
+  unsigned* hits = reinterpret_cast<unsigned*>(hit->ptr);
+  unsigned long long hit_bytes = vyre_resource_bytes(hit);
+  if (hit_bytes < VYRE_HIT_HEADER_WORDS * 4ull ||
+      (VYRE_HIT_HEADER_WORDS + 4ull * *(volatile unsigned*)(hits + 1)) * 4ull > hit_bytes) return -VYRE_FAULT_RESOURCE;
+  unsigned long long base = (unsigned long long)args[7] | ((unsigned long long)args[8] << 32);
+  if (base + len < base) return -VYRE_FAULT_RESOURCE;
+  unsigned report_from = args[9];
+  unsigned input_id = args[6];
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(input->ptr) + off;
+  const unsigned* transitions = t + VYRE_DFA_TRANSITION_BASE;
+  unsigned row = args[4] * classes;
+  // The host may reuse an input buffer for the next chunk: read it past L1 (L2 only, or the bus).
+  unsigned long long i = 0;
+  for (; i < len && ((reinterpret_cast<unsigned long long>(bytes + i)) & 15ull); i++) {
+    unsigned tr = __ldg(transitions + row + __ldg(t + VYRE_DFA_CLASS_MAP_BASE + __ldcg(bytes + i)));
+    row = tr & VYRE_DFA_ROW_MASK;
+    if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + 1);
+  }
+  // 16-byte loads, the next one in flight while this one is consumed: mapped input crosses PCIe.
+  uint4 next = i + 16 <= len ? __ldcg(reinterpret_cast<const uint4*>(bytes + i)) : make_uint4(0, 0, 0, 0);
+  for (; i + 16 <= len; i += 16) {
+    uint4 now = next;
+    if (i + 32 <= len) next = __ldcg(reinterpret_cast<const uint4*>(bytes + i + 16));
+    unsigned words[4] = {now.x, now.y, now.z, now.w};
+#pragma unroll
+    for (unsigned k = 0; k < 16; k++) {
+      unsigned b = (words[k >> 2] >> (8u * (k & 3u))) & 0xFFu;
+      unsigned tr = __ldg(transitions + row + __ldg(t + VYRE_DFA_CLASS_MAP_BASE + b));
+      row = tr & VYRE_DFA_ROW_MASK;
+      if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + k + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + k + 1);
+    }
+  }
+  for (; i < len; i++) {
+    unsigned tr = __ldg(transitions + row + __ldg(t + VYRE_DFA_CLASS_MAP_BASE + __ldcg(bytes + i)));
+    row = tr & VYRE_DFA_ROW_MASK;
+    if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + 1);
+  }
+  return VYRE_STATUS_DONE;
+}
+
+// One operation with the reference semantics: metrics, built-ins, user handlers, bounds checks.
+__device__ vyre_result vyre_dispatch(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, unsigned arg0, unsigned arg1, unsigned arg2, bool meter) {
+  if (meter && op < VYRE_METERED_OPCODES) {
+    vyre_add(a, VYRE_CTL_METRICS_BASE + op, 1u);
+  }
+  switch (op) {
+    case VYRE_OP_NOP:
+      return VYRE_STATUS_DONE;
+    case VYRE_OP_STORE_U32:
+      if (!vyre_in_control(a, arg1, 1)) return -VYRE_FAULT_CONTROL_INDEX;
+      vyre_write(a, arg1, arg0);
+      if (arg1 == VYRE_CTL_SHUTDOWN && arg0 != 0u) atomicExch(&a.state->shutdown, 1u);
+      return VYRE_STATUS_DONE;
+    case VYRE_OP_ATOMIC_ADD:
+      if (!vyre_in_control(a, arg1, 1)) return -VYRE_FAULT_CONTROL_INDEX;
+      vyre_add(a, arg1, arg0);
+      return VYRE_STATUS_DONE;
+    case VYRE_OP_LOAD_U32: {
+      unsigned long long target = VYRE_CTL_OBSERVABLE_BASE + (unsigned long long)arg1;
+      if (!vyre_in_control(a, arg0, 1) || target >= a.control_words) return -VYRE_FAULT_CONTROL_INDEX;
+      vyre_write(a, (unsigned)target, vyre_read(a, arg0));
+      return VYRE_STATUS_DONE;
+    }
+    case VYRE_OP_COMPARE_SWAP: {
+      unsigned long long target = VYRE_CTL_OBSERVABLE_BASE + (unsigned long long)arg0;
+      if (!vyre_in_control(a, arg0, 1) || target >= a.control_words) return -VYRE_FAULT_CONTROL_INDEX;
+      unsigned previous = vyre_host_owned(arg0) ? vyre_read(a, arg0) : atomicCAS(a.dcontrol + arg0, arg1, arg2);
+      if (previous == arg1) vyre_mirror(a, arg0, arg2);
+      if (previous == arg1 && vyre_host_owned(arg0)) atomicExch(a.dcontrol + arg0, arg2);
+      vyre_write(a, (unsigned)target, previous);
+      return VYRE_STATUS_DONE;
+    }
+    case VYRE_OP_MEMCPY:
+      if (!vyre_in_control(a, arg0, arg2) || !vyre_in_control(a, arg1, arg2)) return -VYRE_FAULT_CONTROL_INDEX;
+      for (unsigned i = 0; i < arg2; i++) {
+        vyre_write(a, arg1 + i, vyre_read(a, arg0 + i));
+      }
+      return VYRE_STATUS_DONE;
+    case VYRE_OP_BATCH_FENCE:
+      if (a.control_words <= VYRE_CTL_OBSERVABLE_BASE) return -VYRE_FAULT_CONTROL_INDEX;
+      vyre_add(a, VYRE_CTL_EPOCH, 1u);
+      vyre_write(a, VYRE_CTL_OBSERVABLE_BASE, arg1);
+      return VYRE_STATUS_DONE;
+    case VYRE_OP_PRINTF: {
+      unsigned long long base = (unsigned long long)atomicAdd(a.debug_log, VYRE_DEBUG_RECORD_WORDS) + 1ull;
+      if (base + VYRE_DEBUG_RECORD_WORDS <= a.debug_words) {
+        a.debug_log[base] = arg0;
+        a.debug_log[base + 1] = arg1;
+        a.debug_log[base + 2] = arg2;
+        a.debug_log[base + 3] = slot * VYRE_SLOT_WORDS;
+      }
+      return VYRE_STATUS_DONE;
+    }
+    case VYRE_OP_DFA_STEP:
+      return vyre_dfa_step(a, args);
+    case VYRE_OP_SHUTDOWN:
+      vyre_write(a, VYRE_CTL_SHUTDOWN, 1u);
+      atomicExch(&a.state->shutdown, 1u);
+      return VYRE_STATUS_DONE;
+    default: {
+      bool handled = false;
+      vyre_result r = vyre_user_opcode(a, slot, op, args, &handled);
+      return handled ? r : -VYRE_FAULT_UNKNOWN_OPCODE;
+    }
+  }
+}
+
+__device__ __forceinline__ unsigned vyre_arg_byte(const unsigned* args, unsigned k) {
+  return (args[k >> 2] >> (8u * (k & 3u))) & 0xFFu;
+}
+
+// Runs every packed op whose arguments fit the 12 argument words (PackedSlotCodec's encoding:
+// byte 0 the op count, byte 1 the packed argument words, then an (opcode, argument offset) byte pair per op).
+__device__ vyre_result vyre_packed(const VyreKernelArgs& a, unsigned slot, unsigned* args) {
+  unsigned count = vyre_arg_byte(args, 0);
+  unsigned total = vyre_arg_byte(args, 1);
+  unsigned metadata = (2u + 2u * count + 3u) / 4u;
+  if (metadata > VYRE_ARGS_PER_SLOT || metadata + total > VYRE_ARGS_PER_SLOT) return -VYRE_FAULT_PACKED;
+  for (unsigned i = 0; i < count; i++) {
+    unsigned op = vyre_arg_byte(args, 2 + 2 * i);
+    unsigned offset = vyre_arg_byte(args, 3 + 2 * i);
+    unsigned end = i + 1 < count ? vyre_arg_byte(args, 3 + 2 * (i + 1)) : total;
+    if (end < offset || metadata + end > VYRE_ARGS_PER_SLOT) return -VYRE_FAULT_PACKED;
+    // DFA_STEP reads ten argument words of its own slot; a packed operation has at most three.
+    if (op == VYRE_OP_DFA_STEP) return -VYRE_FAULT_PACKED;
+    unsigned first = metadata + offset;
+    unsigned own = end - offset;
+    vyre_result r = vyre_dispatch(a, slot, op, args, own > 0 ? args[first] : 0u, own > 1 ? args[first + 1] : 0u,
+                                  own > 2 ? args[first + 2] : 0u, true);
+    if (r < 0) return r;
+  }
+  return VYRE_STATUS_DONE;
+}
+
+__device__ __forceinline__ bool vyre_authorized(const VyreKernelArgs& a, unsigned tenant) {
+  if (tenant >= VYRE_MAX_TENANTS) return false;
+  VyreDeviceState* s = a.state;
+  unsigned base = vyre_load_gpu(&s->tenant_base);
+  if (base == VYRE_CTL_TENANT_TABLE_START) return vyre_load_gpu(&s->tenant_mask[tenant]) != 0u;
+  unsigned long long word = (unsigned long long)base + tenant;  // someone moved the table: read it directly
+  return word < a.control_words && vyre_read(a, (unsigned)word) != 0u;
+}
+
+// Executes one claimed slot and returns its final status; on FAULT the reason is stored in the
+// slot's priority word and returned through fault_out. `known_authorized` is 0 or 1 when the
+// caller already read the tenant's mask word, -1 to look it up.
+__device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, unsigned* words, int known_authorized, unsigned* opcode_out, unsigned* tenant_out, unsigned* fault_out) {
+  unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
+  unsigned opcode = words[1];
+  unsigned tenant = words[2];
+  *opcode_out = opcode;
+  *tenant_out = tenant;
+  unsigned* args = words + 4;
+  vyre_result r;
+  if (known_authorized >= 0 ? known_authorized == 0 : !vyre_authorized(a, tenant)) {
+    r = -VYRE_FAULT_TENANT;
+  } else if (opcode == VYRE_OP_PACKED_SLOT) {
+    r = vyre_packed(a, slot, args);
+  } else {
+    // Outer metrics are counted per warp by the caller; a continuation (YIELD, REQUEUE) goes back
+    // to the caller, which stores it and queues the slot (vyre_continue).
+    r = vyre_dispatch(a, slot, opcode, args, args[0], args[1], args[2], false);
+  }
+  if (r < 0) {
+    *fault_out = (unsigned)(-r);
+    base[3] = (unsigned)(-r);  // the fault reason replaces the consumed priority word
+    return VYRE_STATUS_FAULT;
+  }
+  *fault_out = 0;
+  return (unsigned)r;
+}
