@@ -1,8 +1,8 @@
 package dev.vyre.cuda.wire;
 
-import dev.vyre.runtime.scan.DfaStepArgs;
-import dev.vyre.runtime.scan.DfaTableLayout;
-import dev.vyre.runtime.scan.HitBufferLayout;
+import dev.vyre.runtime.dfa.DfaStepArgs;
+import dev.vyre.runtime.dfa.DfaTableLayout;
+import dev.vyre.runtime.dfa.HitBufferLayout;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
 import dev.vyre.runtime.wire.ExpressLayout;

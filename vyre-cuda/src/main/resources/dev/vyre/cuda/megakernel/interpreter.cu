@@ -4,7 +4,7 @@
 // Defined last (user_opcodes.cu), where KernelSource splices the user opcodes' bodies.
 __device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, bool* handled);
 
-// ---- DFA_STEP (opcode 6): mirrors dev.vyre.runtime.scan.DfaStep; see DfaStepArgs for the args ----
+// ---- DFA_STEP (opcode 6): mirrors dev.vyre.runtime.dfa.DfaStep; see DfaStepArgs for the args ----
 // DfaTableLayout.headerProblem: true when the header is consistent with itself and the buffer.
 __device__ bool vyre_dfa_header_ok(const unsigned* t, unsigned long long bytes) {
   if (bytes < VYRE_DFA_HEADER_WORDS * 4ull) return false;

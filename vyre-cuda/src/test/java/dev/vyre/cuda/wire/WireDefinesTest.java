@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.cuda.KernelSource;
-import dev.vyre.runtime.scan.DfaStepArgs;
-import dev.vyre.runtime.scan.DfaTableLayout;
-import dev.vyre.runtime.scan.HitBufferLayout;
+import dev.vyre.runtime.dfa.DfaStepArgs;
+import dev.vyre.runtime.dfa.DfaTableLayout;
+import dev.vyre.runtime.dfa.HitBufferLayout;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
 import dev.vyre.runtime.wire.ExpressLayout;
