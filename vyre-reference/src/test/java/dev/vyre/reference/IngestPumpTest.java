@@ -283,7 +283,7 @@ class IngestPumpTest {
       kernel.close();
       KernelException closed = assertThrows(KernelException.class,
           () -> open.submit(good, 0, 10, 0, Task.of(Opcodes.NOP)));
-      assertEquals("Closed", closed.variant());
+      assertEquals(KernelException.Variant.Closed, closed.variant());
       assertFalse(open.isBusy(0));
     }
   }

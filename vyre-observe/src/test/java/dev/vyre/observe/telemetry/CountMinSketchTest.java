@@ -52,7 +52,7 @@ class CountMinSketchTest {
   @Test
   void zeroShapeIsRefusedAsTelemetryQueueFull() {
     PipelineException depth = assertThrows(PipelineException.class, () -> new CountMinSketch(0, 128));
-    assertEquals("QueueFull", depth.variant());
+    assertEquals(PipelineException.Variant.QueueFull, depth.variant());
     assertEquals("telemetry", depth.fields().get("queue"));
     assertThrows(PipelineException.class, () -> new CountMinSketch(4, 0));
     assertThrows(PipelineException.class, () -> new CountMinSketch(-1, 4));

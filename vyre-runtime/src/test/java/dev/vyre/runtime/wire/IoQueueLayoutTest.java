@@ -55,10 +55,10 @@ class IoQueueLayoutTest {
     assertEquals(2, IoQueueLayout.validate(seg(new byte[64])));
     assertEquals(0, IoQueueLayout.validate(seg(new byte[0])));
     PipelineException misaligned = assertThrows(PipelineException.class, () -> IoQueueLayout.validate(seg(new byte[33])));
-    assertEquals("Backend", misaligned.variant());
+    assertEquals(PipelineException.Variant.Backend, misaligned.variant());
     assertTrue(misaligned.getMessage().contains("not 4-byte aligned"), misaligned.getMessage());
     PipelineException partial = assertThrows(PipelineException.class, () -> IoQueueLayout.validate(seg(new byte[36])));
-    assertEquals("Backend", partial.variant());
+    assertEquals(PipelineException.Variant.Backend, partial.variant());
     assertTrue(partial.getMessage().contains("not a multiple of slot size 32"), partial.getMessage());
     PipelineException big = assertThrows(PipelineException.class, () -> IoQueueLayout.validate(seg(new byte[65 * 32])));
     assertTrue(big.isQueueFull());

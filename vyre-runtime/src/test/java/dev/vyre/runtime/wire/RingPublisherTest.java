@@ -403,9 +403,9 @@ class RingPublisherTest {
     assertEquals(2, RingPublisher.tryCountDoneSlots(seg(ring), 4));
     assertEquals(0, RingPublisher.tryCountDoneSlots(seg(new byte[3]), 0));
     ProtocolException misaligned = assertThrows(ProtocolException.class, () -> RingPublisher.tryCountDoneSlots(seg(Arrays.copyOf(ring, 255)), 3));
-    assertEquals("MisalignedByteLength", misaligned.variant());
+    assertEquals(ProtocolException.Variant.MisalignedByteLength, misaligned.variant());
     ProtocolException shortRing = assertThrows(ProtocolException.class, () -> RingPublisher.tryCountDoneSlots(seg(ring), 5));
-    assertEquals("MissingWord", shortRing.variant());
+    assertEquals(ProtocolException.Variant.MissingWord, shortRing.variant());
     assertEquals(80L, shortRing.fields().get("word_idx"));
     assertThrows(ProtocolException.class, () -> RingPublisher.tryCountDoneSlots(seg(ring), Long.MAX_VALUE));
   }

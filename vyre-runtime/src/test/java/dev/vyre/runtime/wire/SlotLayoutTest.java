@@ -39,7 +39,7 @@ class SlotLayoutTest {
   @Test
   void wordIndexRefusesAWordOutsideTheSlot() {
     ProtocolException e = assertThrows(ProtocolException.class, () -> SlotLayout.wordIndex(0, SlotLayout.SLOT_WORDS));
-    assertEquals("ByteLengthOverflow", e.variant());
+    assertEquals(ProtocolException.Variant.ByteLengthOverflow, e.variant());
     assertTrue(e.getMessage().contains("outside SLOT_WORDS"), e.getMessage());
     assertThrows(ProtocolException.class, () -> SlotLayout.wordIndex(0, -1));
   }
