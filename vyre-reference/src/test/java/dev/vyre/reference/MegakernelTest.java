@@ -63,7 +63,7 @@ class MegakernelTest {
         kernel.publish(Task.of(Opcodes.ATOMIC_ADD, 1, ControlLayout.OBSERVABLE_BASE));
       }
       PipelineException full = assertThrows(PipelineException.class, () -> kernel.publish(Task.of(Opcodes.NOP)));
-      assertTrue(full.isQueueFull());
+      assertEquals(PipelineException.Variant.QueueFull, full.variant());
       assertTrue(full.getMessage().contains("Fix:"), full.getMessage());
       release.countDown();
       assertTrue(kernel.drain(Duration.ofSeconds(10)));

@@ -3,15 +3,39 @@ package dev.vyre.driver.error;
 import java.util.Map;
 
 /**
- * Runtime pipeline errors (vyre's {@code PipelineError}): a full or refusing queue, an io_uring
- * syscall failure, a drain that claimed fewer units than expected, or a backend message.
+ * Runtime pipeline errors (vyre's {@code PipelineError}): a full queue, a request that can never
+ * be accepted as made, a slot or buffer the caller named while work still owns it, a closed pump,
+ * an io_uring syscall failure, a drain that claimed fewer units than expected, or a backend message.
+ *
+ * <p>The variants tell a caller what to do next: {@link Variant#QueueFull} and {@link Variant#Busy}
+ * may succeed unchanged once work in flight completes; {@link Variant#InvalidArgument} and
+ * {@link Variant#Closed} never will.
  */
 public final class PipelineException extends VyreException {
 
   /** What kind of pipeline failure this is. */
   public enum Variant implements ErrorVariant {
-    /** The queue refused the request; nothing was mutated. */
+    /**
+     * Back-pressure: a ring, queue or table is at capacity (no free slot within the publish timeout,
+     * the io_uring submission ring, the registered-file table, a full batch, a saturated counter).
+     * Nothing was mutated; the same request may succeed once work in flight drains.
+     */
     QueueFull,
+    /**
+     * The request can never succeed as made: an argument out of range (a slot count, tenant id or
+     * opcode), a buffer of the wrong size, a handle that names nothing, or a call the object's state
+     * forbids (an illegal slot transition, a sampler started twice). Nothing was mutated. Not a vyre
+     * variant: kept apart from {@code QueueFull} so that a validation failure never reads as
+     * back-pressure (retrying it cannot help).
+     */
+    InvalidArgument,
+    /**
+     * The slot, chunk, buffer, tag or file the caller named is still owned by work in flight.
+     * Nothing was mutated; wait for that work (or use another one), then retry. Not a vyre variant.
+     */
+    Busy,
+    /** The pump or queue was closed: it accepts nothing more. Not a vyre variant. */
+    Closed,
     /** A wrapped lower-level failure or a backend message. */
     Backend,
     /** An io_uring syscall failed with an errno. */
@@ -36,7 +60,7 @@ public final class PipelineException extends VyreException {
     return "PipelineError";
   }
 
-  /** True for {@code QueueFull}: the queue refused the request and nothing was mutated. */
+  /** True for {@link Variant#QueueFull}: back-pressure, the queue refused the request and nothing was mutated. */
   public boolean isQueueFull() {
     return variant() == Variant.QueueFull;
   }
@@ -50,10 +74,31 @@ public final class PipelineException extends VyreException {
         queue + " queue refused the request. Fix: " + fix, null);
   }
 
-  /** {@code QueueFull} whose message also says what was wrong, not only which queue refused. */
+  /** {@code QueueFull} whose message also says what was full, not only which queue refused. */
   public static PipelineException queueFull(String queue, String problem, String fix) {
     return new PipelineException(Variant.QueueFull, fieldMap("queue", queue, "fix", fix),
         queue + " queue refused the request: " + problem + ". Fix: " + fix, null);
+  }
+
+  /**
+   * {@link Variant#InvalidArgument}: {@code subject} names what was asked for (the queue or object
+   * the request went to, e.g. {@code submission}, {@code resource}), {@code problem} what is wrong.
+   */
+  public static PipelineException invalidArgument(String subject, String problem, String fix) {
+    return new PipelineException(Variant.InvalidArgument, fieldMap("subject", subject, "problem", problem, "fix", fix),
+        "invalid " + subject + " request: " + problem + ". Fix: " + fix, null);
+  }
+
+  /** {@link Variant#Busy}: {@code problem} names the slot (chunk, buffer, ...) and the work that still owns it. */
+  public static PipelineException busy(String subject, String problem, String fix) {
+    return new PipelineException(Variant.Busy, fieldMap("subject", subject, "problem", problem, "fix", fix),
+        subject + ": " + problem + ". Fix: " + fix, null);
+  }
+
+  /** {@link Variant#Closed}: {@code subject} (e.g. {@code ingest pump}) was closed before the request. */
+  public static PipelineException closed(String subject, String fix) {
+    return new PipelineException(Variant.Closed, fieldMap("subject", subject, "fix", fix),
+        subject + " is closed. Fix: " + fix, null);
   }
 
   public static PipelineException backend(String message) {

@@ -70,7 +70,7 @@ class IoUringChunkReaderTest extends ChunkReaderContract {
         assertEquals(i, reader.openFile(path));
       }
       PipelineException e = assertThrows(PipelineException.class, () -> reader.openFile(path));
-      assertTrue(e.isQueueFull());
+      assertEquals(PipelineException.Variant.QueueFull, e.variant());
     }
   }
 

@@ -77,7 +77,7 @@ class TenantRegistryTest {
 
   @Test
   void refusesAControlBlockOutsideTheMaskTable() {
-    assertTrue(assertThrows(PipelineException.class, () -> new TenantRegistry(0)).isQueueFull());
+    assertEquals(PipelineException.Variant.InvalidArgument, assertThrows(PipelineException.class, () -> new TenantRegistry(0)).variant());
     PipelineException tooMany = assertThrows(PipelineException.class, () -> new TenantRegistry(30));
     assertTrue(tooMany.getMessage().contains("outside 1..29"), tooMany.getMessage());
   }

@@ -117,7 +117,7 @@ class ControlLayoutTest {
   void encodeRefusesMoreObservablesThanTheAllocationCap() {
     assertEquals(4L * (160 + 1_048_576), ControlLayout.encode(false, 1, ControlLayout.MAX_ENCODED_OBSERVABLE_SLOTS).length);
     PipelineException e = assertThrows(PipelineException.class, () -> ControlLayout.encode(false, 1, 1_048_577));
-    assertTrue(e.isQueueFull());
+    assertEquals(PipelineException.Variant.InvalidArgument, e.variant());
     assertTrue(e.getMessage().contains("observable"), e.getMessage());
   }
 
@@ -267,7 +267,8 @@ class ControlLayoutTest {
     ControlLayout.checkTenant(28);
     for (int tenant : new int[] {29, -1, 157}) {
       PipelineException e = assertThrows(PipelineException.class, () -> ControlLayout.checkTenant(tenant));
-      assertEquals("tenant", e.fields().get("queue"));
+      assertEquals(PipelineException.Variant.InvalidArgument, e.variant());
+      assertEquals("tenant", e.fields().get("subject"));
     }
   }
 

@@ -50,7 +50,7 @@ class PackedSlotCodecTest {
       ops[i] = new PackedOp(i, new int[] {1, 2, 3});
     }
     PipelineException e = assertThrows(PipelineException.class, () -> PackedSlotCodec.encode(ops));
-    assertTrue(e.isQueueFull());
+    assertEquals(PipelineException.Variant.InvalidArgument, e.variant());
     assertTrue(e.getMessage().contains("packed slot payload exceeds the 12-word slot argument budget"), e.getMessage());
   }
 
