@@ -153,6 +153,19 @@ class RunCommandTest {
     }
   }
 
+  /** A kernel shape the runtime refuses as an invalid argument is an error like any other: exit 2, one line, a Fix. */
+  @Test
+  void aKernelShapeOutOfRangeExitsTwoWithAFix() throws IOException {
+    String program = program().toString();
+    for (String[] option : new String[][] {{"--slots", "0"}, {"--tenants", "30"}, {"--observables", "-1"}}) {
+      CliRun run = CliRun.of("run", "--backend", "reference", option[0], option[1], program);
+      assertEquals(2, run.status(), List.of(option) + ": " + run.out() + run.err());
+      assertTrue(run.err().startsWith("vyre: ") && run.err().contains(". Fix: "), run.err());
+      assertEquals(1, run.err().lines().count(), "no stack trace: " + run.err());
+      assertEquals("", run.out(), "nothing ran");
+    }
+  }
+
   @Test
   void aFileThatIsNotASlotProgramSaysWhatItIs() throws IOException {
     Path binary = Files.write(dir.resolve("blob.bin"), new byte[] {0, (byte) 0xFF, (byte) 0xFE, 'x'});

@@ -36,7 +36,7 @@ class CudaFaultGpuTest {
     var future = kernel.submit(Task.of(0x300));
     ExecutionException error = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));
     KernelException stalled = assertInstanceOf(KernelException.class, error.getCause());
-    assertEquals("Stalled", stalled.variant());
+    assertEquals(KernelException.Variant.Stalled, stalled.variant());
     assertTrue(stalled.lastSnapshot().contains("in_flight=1"), stalled.lastSnapshot());
     kernel.close();
     assertNextBootstrapFailsFast();
@@ -49,7 +49,7 @@ class CudaFaultGpuTest {
     var future = kernel.submit(Task.of(0x301));
     ExecutionException error = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));
     KernelException fault = assertInstanceOf(KernelException.class, error.getCause());
-    assertEquals("DeviceFault", fault.variant());
+    assertEquals(KernelException.Variant.DeviceFault, fault.variant());
     assertEquals(ErrorCode.DeviceLost, fault.code(), "a sticky CUDA error: this process cannot use the device again");
     assertEquals(RetryClass.NewDevice, fault.retryClass());
     kernel.close();

@@ -74,7 +74,7 @@ class CudaSessionLifecycleGpuTest {
     kernel.close();
     assertTrue(kernel.controlSnapshot().length > 0);
     KernelException closed = assertThrows(KernelException.class, () -> kernel.readResource(handle, 0, MemorySegment.ofArray(new byte[64])));
-    assertEquals("Closed", closed.variant());
+    assertEquals(KernelException.Variant.Closed, closed.variant());
   }
 
   @Test
@@ -113,7 +113,7 @@ class CudaSessionLifecycleGpuTest {
       assertEquals(memory.control().byteSize(), session.snapshotControl().length, "the snapshot answers from close's copy");
       assertEquals(1, Words.get(MemorySegment.ofArray(session.snapshotControl()), ControlLayout.SHUTDOWN));
       KernelException closed = assertThrows(KernelException.class, () -> session.resource(0));
-      assertEquals("Closed", closed.variant());
+      assertEquals(KernelException.Variant.Closed, closed.variant());
       session.close();
     }
   }

@@ -81,15 +81,15 @@ public final class BufferPool {
    */
   public void claim(int index, long length) {
     if (index < 0 || index >= buffers.size()) {
-      throw PipelineException.queueFull("chunk reader", "there is no buffer " + index + " in a pool of "
+      throw PipelineException.invalidArgument("chunk reader", "there is no buffer " + index + " in a pool of "
           + buffers.size(), "use a buffer index below the pool size");
     }
     if (busy[index]) {
-      throw PipelineException.queueFull("chunk reader", "buffer " + index + " already has a read in flight",
+      throw PipelineException.busy("chunk reader", "buffer " + index + " already has a read in flight",
           "wait for its completion before reusing the buffer");
     }
     if (length < 1 || length > buffers.get(index).byteSize()) {
-      throw PipelineException.queueFull("chunk reader", "a read of " + length + " bytes does not fit buffer " + index
+      throw PipelineException.invalidArgument("chunk reader", "a read of " + length + " bytes does not fit buffer " + index
           + " of " + buffers.get(index).byteSize() + " bytes", "read 1 byte up to the buffer size");
     }
     busy[index] = true;

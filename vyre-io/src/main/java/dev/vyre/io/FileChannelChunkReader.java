@@ -86,7 +86,7 @@ public final class FileChannelChunkReader implements ChunkReader {
     ensureOpen();
     FileChannel channel = channel(file);
     if (fileOffset < 0) {
-      throw PipelineException.queueFull("chunk reader", "file offset " + fileOffset + " is negative",
+      throw PipelineException.invalidArgument("chunk reader", "file offset " + fileOffset + " is negative",
           "read at offset 0 or later");
     }
     pool.claim(bufferIndex, length);

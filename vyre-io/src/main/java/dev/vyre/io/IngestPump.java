@@ -24,7 +24,7 @@ import java.util.function.Function;
 /**
  * Reads file ranges into the chunks of one kernel resource and publishes a task for each range
  * once its bytes are there: the Java counterpart of vyre's {@code UringResidentQueuePump}
- * ({@code submit_file_scan}, vyre-runtime.md §7.2), with a future per range instead of FIFO
+ * ({@code submit_file_scan}), with a future per range instead of FIFO
  * pairing of completions. The resource (HOST_MAPPED, so that on CUDA the reader fills pinned
  * memory the kernel reads) is split into {@link #chunkCount()} equal chunks; chunk {@code c} starts
  * at byte {@link #chunkOffset(int) chunkOffset(c)} of it, which is what a task's arguments name to
@@ -32,7 +32,7 @@ import java.util.function.Function;
  *
  * <p>A chunk is busy from {@link #submit} until its task finished or its read failed, and is free
  * again before the returned future completes, so a stage chained on it may submit into the same
- * chunk. Submitting into a busy chunk is refused at once ({@code QueueFull}): the caller names the
+ * chunk. Submitting into a busy chunk is refused at once ({@code Busy}): the caller names the
  * chunk, as vyre's {@code chunk_idx}, so a busy one means two owners, and waiting would hide that
  * as a stall. A read that fails or ends short fails its future with a {@link PipelineException} and
  * leaves the other reads alone.
@@ -171,16 +171,17 @@ public final class IngestPump implements AutoCloseable {
    * that failed or found fewer bytes (the task is then not published), or with the error the kernel's
    * publish refused the task with. Cancelling the future stops neither the read nor the task.
    *
-   * @throws PipelineException {@code QueueFull}, changing nothing, when the chunk is busy or out of
-   *     range, the range is empty, longer than a chunk or at a negative offset, the task's tenant or
-   *     opcode cannot be published, or the pump is closed
+   * @throws PipelineException changing nothing: {@code Busy} when the chunk is busy;
+   *     {@code InvalidArgument} when the chunk is out of range, the range is empty, longer than a
+   *     chunk or at a negative offset, or the task's tenant or opcode cannot be published;
+   *     {@code Closed} when the pump is closed
    * @throws KernelException when the kernel is shut down or failed
    */
   public CompletableFuture<TaskResult> submit(Path file, long fileOffset, int length, int chunk, Task task) {
     Objects.requireNonNull(file, "file");
     checkChunk(chunk);
     if (fileOffset < 0 || length < 1 || length > chunkBytes) {
-      throw PipelineException.queueFull("ingest chunk", "a read of " + length + " bytes at file offset " + fileOffset
+      throw PipelineException.invalidArgument("ingest chunk", "a read of " + length + " bytes at file offset " + fileOffset
           + " does not fit a chunk of " + chunkBytes + " bytes", "read 1 up to chunkBytes() bytes at offset 0 or later");
     }
     ControlLayout.checkTenant(task.tenant());
@@ -189,14 +190,14 @@ public final class IngestPump implements AutoCloseable {
       throw kernelStopped();
     }
     if (!busy.compareAndSet(chunk, 0, 1)) {
-      throw PipelineException.queueFull("ingest chunk", "chunk " + chunk + " is busy: its read or task has not finished",
+      throw PipelineException.busy("ingest chunk", "chunk " + chunk + " is busy: its read or task has not finished",
           "submit into it once the future of its previous submission completed, or use another chunk");
     }
     Request request = new Request(file, fileOffset, length, chunk, task, new CompletableFuture<>());
     synchronized (inbox) {
       if (closing) {
         busy.set(chunk, 0);
-        throw failure != null ? stoppedBy(failure) : PipelineException.queueFull(SOURCE, "the pump is closed",
+        throw failure != null ? stoppedBy(failure) : PipelineException.closed(SOURCE,
             "submit before closing it, or open a new IngestPump");
       }
       inbox.add(request);
@@ -465,7 +466,7 @@ public final class IngestPump implements AutoCloseable {
 
   private void checkChunk(int chunk) {
     if (chunk < 0 || chunk >= reading.length) {
-      throw PipelineException.queueFull("ingest chunk", "there is no chunk " + chunk + " of " + reading.length,
+      throw PipelineException.invalidArgument("ingest chunk", "there is no chunk " + chunk + " of " + reading.length,
           "use a chunk index below chunkCount()");
     }
   }

@@ -49,7 +49,7 @@ class BufferPoolTest {
     pool.claim(1, 4096);
     assertTrue(pool.busy(1));
     assertEquals(1, pool.busyCount());
-    assertTrue(assertThrows(PipelineException.class, () -> pool.claim(1, 1)).isQueueFull());
+    assertEquals(PipelineException.Variant.Busy, assertThrows(PipelineException.class, () -> pool.claim(1, 1)).variant());
     assertThrows(PipelineException.class, () -> pool.claim(0, 4097));
     assertThrows(PipelineException.class, () -> pool.claim(0, 0));
     assertThrows(PipelineException.class, () -> pool.claim(2, 1));

@@ -41,7 +41,7 @@ class MegakernelLaunchGeometryTest {
   void itemCountsBeyondU32AreErrors() {
     for (long items : new long[] {1L << 32, -1L}) {
       BackendException error = assertThrows(BackendException.class, () -> MegakernelLaunchGeometry.fromItemCount(items, 64, 256));
-      assertEquals("Other", error.variant());
+      assertEquals(BackendException.Variant.Other, error.variant());
       assertTrue(error.getMessage().contains(Long.toUnsignedString(items)), error.getMessage());
       assertTrue(error.getMessage().contains("Fix: "), error.getMessage());
     }
@@ -52,7 +52,7 @@ class MegakernelLaunchGeometryTest {
     assertEquals(4_294_967_232L, MegakernelSizingPolicy.standard().geometryFromSlots(Unsigned.U32_MAX, 64, 256).slotCount());
     BackendException error =
         assertThrows(BackendException.class, () -> MegakernelLaunchGeometry.fromItemCount(Unsigned.U32_MAX, 64, 256));
-    assertEquals("Other", error.variant());
+    assertEquals(BackendException.Variant.Other, error.variant());
     assertTrue(error.getMessage().contains("4294967232"), error.getMessage());
     assertTrue(error.getMessage().contains("Fix: "), error.getMessage());
   }

@@ -91,7 +91,7 @@ class MegakernelLaunchPolicyTest {
   void r8PeakAboveBudgetIsDeviceOutOfMemory() {
     BackendException error = assertThrows(BackendException.class, () -> POLICY.recommend(
         direct(1024, 64, 256).expectedHitsPerItem(4).residentDeviceBytes(1024).deviceMemoryBudgetBytes(65536).build()));
-    assertEquals("DeviceOutOfMemory", error.variant());
+    assertEquals(BackendException.Variant.DeviceOutOfMemory, error.variant());
     assertEquals(Map.of("requested", 132_096L, "available", 65_536L), error.fields());
     assertTrue(error.getMessage().endsWith("available.          Fix: reduce buffer sizes or split the dispatch into smaller chunks."));
   }
@@ -283,7 +283,7 @@ class MegakernelLaunchPolicyTest {
         .estimatedPeakDeviceBytes());
     BackendException error = assertThrows(BackendException.class,
         () -> POLICY.recommend(direct(0, 64, 256).deviceMemoryBudgetBytes(16_383).build()));
-    assertEquals("DeviceOutOfMemory", error.variant());
+    assertEquals(BackendException.Variant.DeviceOutOfMemory, error.variant());
   }
 
   @Test
@@ -312,7 +312,7 @@ class MegakernelLaunchPolicyTest {
 
   private static void assertOther(String message, MegakernelLaunchRequest request) {
     BackendException error = assertThrows(BackendException.class, () -> POLICY.recommend(request));
-    assertEquals("Other", error.variant());
+    assertEquals(BackendException.Variant.Other, error.variant());
     assertEquals(message, error.getMessage());
   }
 }

@@ -104,7 +104,7 @@ class MegakernelSizingPolicyTest {
   private static void assertLimitError(String field, MegakernelGridLimits limits) {
     BackendException error = assertThrows(BackendException.class,
         () -> SIZING.calculateOptimalGrid(new MegakernelGridRequest(0, 0), limits));
-    assertEquals("Other", error.variant());
+    assertEquals(BackendException.Variant.Other, error.variant());
     assertEquals("megakernel " + field + " must be non-zero. Fix: pass live adapter limits instead of a zero limit.",
         error.getMessage());
   }

@@ -93,11 +93,11 @@ class PriorityScanProbeTest {
   @Test
   void fairnessOnAShortOrMisalignedControlIsATypedError() {
     MemorySegment shortControl = MemorySegment.ofArray(new byte[4 * 100]);
-    assertEquals("MissingWord",
+    assertEquals(ProtocolException.Variant.MissingWord,
         assertThrows(ProtocolException.class, () -> PriorityScanProbe.checkPriorityFairness(shortControl, 0)).variant());
     assertTrue(PriorityScanProbe.checkTenantFairness(shortControl, 3));
     assertThrows(ProtocolException.class, () -> PriorityScanProbe.checkTenantFairness(MemorySegment.ofArray(new byte[4 * 70]), 10));
-    assertEquals("MisalignedByteLength", assertThrows(ProtocolException.class,
+    assertEquals(ProtocolException.Variant.MisalignedByteLength, assertThrows(ProtocolException.class,
         () -> PriorityScanProbe.checkTenantFairness(MemorySegment.ofArray(new byte[641]), 0)).variant());
   }
 

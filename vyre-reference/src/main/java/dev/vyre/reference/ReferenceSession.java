@@ -82,7 +82,7 @@ final class ReferenceSession implements KernelSession {
   @Override
   public synchronized int allocateResource(long byteSize, dev.vyre.runtime.spi.ResourcePlacement placement) {
     if (byteSize < 0) {
-      throw PipelineException.queueFull("resource", "resource size " + byteSize + " is negative", "pass a size of at least 0 bytes");
+      throw PipelineException.invalidArgument("resource", "resource size " + byteSize + " is negative", "pass a size of at least 0 bytes");
     }
     // Under the lock close() takes too: the arena cannot close between this check and the allocation.
     checkOpen();
@@ -139,7 +139,7 @@ final class ReferenceSession implements KernelSession {
   private MemorySegment checkedResource(int handle) {
     MemorySegment segment = resource(handle);
     if (segment == null) {
-      throw PipelineException.queueFull("resource", "no resource has handle " + handle, "use a handle returned by allocateResource");
+      throw PipelineException.invalidArgument("resource", "no resource has handle " + handle, "use a handle returned by allocateResource");
     }
     return segment;
   }

@@ -243,10 +243,10 @@ class IngestPumpTest {
       for (int[] bad : new int[][] {{0, 0, 0}, {0, CHUNK + 1, 0}, {-1, 10, 0}, {0, 10, 2}, {0, 10, -1}}) {
         PipelineException e = assertThrows(PipelineException.class,
             () -> pump.submit(good, bad[0], bad[1], bad[2], Task.of(Opcodes.NOP)));
-        assertTrue(e.isQueueFull(), e.getMessage());
+        assertEquals(PipelineException.Variant.InvalidArgument, e.variant(), e.getMessage());
       }
-      assertTrue(assertThrows(PipelineException.class,
-          () -> pump.submit(good, 0, 10, 0, Task.of(Opcodes.NOP).withTenant(29))).isQueueFull());
+      assertEquals(PipelineException.Variant.InvalidArgument, assertThrows(PipelineException.class,
+          () -> pump.submit(good, 0, 10, 0, Task.of(Opcodes.NOP).withTenant(29))).variant());
       assertFalse(pump.isBusy(0));
       done(pump.submit(good, 0, 100, 0, Task.of(Opcodes.NOP)));
     }
@@ -277,13 +277,14 @@ class IngestPumpTest {
     IngestPump pump = pump(1, Reader.FILE_CHANNEL);
     pump.close();
     pump.close();
-    assertTrue(assertThrows(PipelineException.class, () -> pump.submit(good, 0, 10, 0, Task.of(Opcodes.NOP)))
-        .getMessage().contains("the pump is closed"));
+    PipelineException refused = assertThrows(PipelineException.class, () -> pump.submit(good, 0, 10, 0, Task.of(Opcodes.NOP)));
+    assertEquals(PipelineException.Variant.Closed, refused.variant());
+    assertTrue(refused.getMessage().contains("ingest pump is closed"), refused.getMessage());
     try (IngestPump open = pump(1, Reader.FILE_CHANNEL)) {
       kernel.close();
       KernelException closed = assertThrows(KernelException.class,
           () -> open.submit(good, 0, 10, 0, Task.of(Opcodes.NOP)));
-      assertEquals("Closed", closed.variant());
+      assertEquals(KernelException.Variant.Closed, closed.variant());
       assertFalse(open.isBusy(0));
     }
   }
@@ -305,7 +306,7 @@ class IngestPumpTest {
       assertTrue(pump.isBusy(0));
       PipelineException busy = assertThrows(PipelineException.class,
           () -> pump.submit(path, 0, 100, 0, checksumTask(pump, 0, content, 0, 100)));
-      assertTrue(busy.isQueueFull());
+      assertEquals(PipelineException.Variant.Busy, busy.variant());
       assertTrue(busy.getMessage().contains("chunk 0 is busy"), busy.getMessage());
       // Another chunk is taken meanwhile (its future completes after the held task's: tickets retire in order).
       CompletableFuture<TaskResult> other = pump.submit(path, 300, 700, 1, checksumTask(pump, 1, content, 300, 700));

@@ -69,7 +69,7 @@ class MegakernelShutdownRaceTest {
               loop.run();
             }
           } catch (KernelException e) {
-            if (!e.variant().equals("Closed")) {
+            if (e.variant() != KernelException.Variant.Closed) {
               unexpected.add(e);
             }
           } catch (Throwable t) {

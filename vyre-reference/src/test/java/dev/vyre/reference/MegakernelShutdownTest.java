@@ -136,7 +136,7 @@ class MegakernelShutdownTest {
       ExecutionException refused = assertThrows(ExecutionException.class, () -> submitted.get(30, TimeUnit.SECONDS),
           "round " + round + ": a submit that returned after shutdown has a future nobody completes");
       KernelException closed = assertInstanceOf(KernelException.class, refused.getCause());
-      assertEquals("Closed", closed.variant());
+      assertEquals(KernelException.Variant.Closed, closed.variant());
     }
   }
 
@@ -157,7 +157,7 @@ class MegakernelShutdownTest {
     CompletableFuture<TaskResult> crashed = kernel.submit(Task.of(CRASH.opcode()));
     ExecutionException error = assertThrows(ExecutionException.class, () -> crashed.get(30, TimeUnit.SECONDS));
     KernelException fault = assertInstanceOf(KernelException.class, error.getCause());
-    assertEquals("DeviceFault", fault.variant());
+    assertEquals(KernelException.Variant.DeviceFault, fault.variant());
     assertTrue(fault.getMessage().contains("handler bug") && fault.getMessage().contains("Fix:"), fault.getMessage());
     assertSame(fault, kernel.failure());
     assertFalse(kernel.isKernelRunning());
@@ -173,7 +173,7 @@ class MegakernelShutdownTest {
     Megakernel kernel = crashingKernel();
     long ticket = kernel.publish(Task.of(CRASH.opcode()));
     KernelException fault = assertThrows(KernelException.class, () -> kernel.await(ticket, Duration.ofSeconds(30)));
-    assertEquals("DeviceFault", fault.variant());
+    assertEquals(KernelException.Variant.DeviceFault, fault.variant());
     kernel.close();
   }
 
@@ -234,7 +234,7 @@ class MegakernelShutdownTest {
         () -> kernel.resource(handle), () -> kernel.writeResource(handle, 0, bytes), () -> kernel.readResource(handle, 0, bytes));
     for (Executable call : calls) {
       KernelException closed = assertThrows(KernelException.class, call, "the session's memory is freed");
-      assertEquals("Closed", closed.variant());
+      assertEquals(KernelException.Variant.Closed, closed.variant());
     }
   }
 }

@@ -93,7 +93,7 @@ class ReferenceSessionTest {
         () -> session.resource(handle), () -> session.writeResource(handle, 0, bytes), () -> session.readResource(handle, 0, bytes),
         () -> session.startCopy(handle, handle, 8))) {
       KernelException closed = assertThrows(KernelException.class, call::run);
-      assertEquals("Closed", closed.variant());
+      assertEquals(KernelException.Variant.Closed, closed.variant());
     }
   }
 

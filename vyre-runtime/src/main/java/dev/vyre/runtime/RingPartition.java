@@ -65,7 +65,7 @@ final class RingPartition {
     }
     int[] offsets = requested.clone();
     if (offsets.length != ControlLayout.PRIORITY_OFFSETS_SLOTS) {
-      throw PipelineException.queueFull("submission", "priority offsets need 6 words, got " + offsets.length,
+      throw PipelineException.invalidArgument("submission", "priority offsets need 6 words, got " + offsets.length,
           "pass start offsets for the 5 levels plus the total");
     }
     for (int p = 1; p < offsets.length; p++) {
@@ -73,11 +73,11 @@ final class RingPartition {
         offsets[p] = slots;
       }
       if (offsets[p] < offsets[p - 1]) {
-        throw PipelineException.queueFull("submission", "priority offsets must not decrease", "pass non-decreasing offsets");
+        throw PipelineException.invalidArgument("submission", "priority offsets must not decrease", "pass non-decreasing offsets");
       }
     }
     if (offsets[0] != 0 || offsets[offsets.length - 1] != slots) {
-      throw PipelineException.queueFull("submission", "priority offsets must start at 0 and end at the slot count " + slots,
+      throw PipelineException.invalidArgument("submission", "priority offsets must start at 0 and end at the slot count " + slots,
           "pass offsets from 0 to " + slots);
     }
     return offsets;

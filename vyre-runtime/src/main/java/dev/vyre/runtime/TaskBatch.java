@@ -22,7 +22,7 @@ public final class TaskBatch {
 
   public TaskBatch(int capacity) {
     if (capacity < 1) {
-      throw PipelineException.queueFull("submission", "batch capacity " + capacity + " is below 1", "create a batch of at least one task");
+      throw PipelineException.invalidArgument("submission", "batch capacity " + capacity + " is below 1", "create a batch of at least one task");
     }
     this.capacity = capacity;
     this.slotWords = new int[Math.multiplyExact(capacity, SlotLayout.SLOT_WORDS)];
@@ -69,6 +69,7 @@ public final class TaskBatch {
   /** Checks a task as every publisher does and writes its header words; returns its first word. */
   private int begin(int tenant, int opcode, int argCount) {
     if (size == capacity) {
+      // QueueFull, not InvalidArgument: the same add succeeds once the batch is published and cleared.
       throw PipelineException.queueFull("submission", "batch is full at " + capacity + " tasks", "publish the batch, clear() it, and continue");
     }
     RingPublisher.checkPayload(tenant, opcode, argCount);

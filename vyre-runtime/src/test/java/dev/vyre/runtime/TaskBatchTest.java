@@ -36,6 +36,6 @@ class TaskBatchTest {
     assertEquals(1, batch.size());
     batch.add3(0, Opcodes.NOP, 0, 0, 0).add3(0, Opcodes.NOP, 0, 0, 0).add3(0, Opcodes.NOP, 0, 0, 0);
     PipelineException full = assertThrows(PipelineException.class, () -> batch.add3(0, Opcodes.NOP, 0, 0, 0));
-    assertEquals(true, full.isQueueFull());
+    assertEquals(PipelineException.Variant.QueueFull, full.variant());
   }
 }

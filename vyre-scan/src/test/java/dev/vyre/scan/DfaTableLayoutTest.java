@@ -53,9 +53,9 @@ class DfaTableLayoutTest {
   @Test
   void rejectsLengthsThatCannotHoldAHeader() {
     ProtocolException misaligned = rejected(table().asSlice(0, 63));
-    assertEquals("MisalignedByteLength", misaligned.variant());
+    assertEquals(ProtocolException.Variant.MisalignedByteLength, misaligned.variant());
     ProtocolException shortOne = rejected(table().asSlice(0, 60));
-    assertEquals("MissingWord", shortOne.variant());
+    assertEquals(ProtocolException.Variant.MissingWord, shortOne.variant());
     assertTrue(shortOne.getMessage().startsWith("dfa is missing word 15 (byte length 60). Fix: "),
         shortOne.getMessage());
   }
@@ -80,7 +80,7 @@ class DfaTableLayoutTest {
       Words.set(table, corruption[0], corruption[1]);
       assertEquals(corruption[0], DfaTableLayout.headerProblem(table), "word " + corruption[0]);
       ProtocolException e = rejected(table);
-      assertEquals("InvalidWord", e.variant());
+      assertEquals(ProtocolException.Variant.InvalidWord, e.variant());
       assertEquals((long) corruption[0], e.fields().get("word_idx"));
       assertTrue(e.getMessage().startsWith("dfa word " + corruption[0] + " holds " + corruption[1]
           + " (byte length 1232): "), e.getMessage());

@@ -268,7 +268,7 @@ public final class Json {
     }
     ObjectNode object = object();
     object.put("type", error.errorType());
-    object.put("variant", error.variant());
+    object.put("variant", error.variant().name());
     for (Map.Entry<String, Object> field : error.fields().entrySet()) {
       object.set(field.getKey(), fieldValue(field.getValue()));
     }

@@ -1,5 +1,6 @@
 package dev.vyre.cuda.plan;
 
+import dev.vyre.driver.error.ErrorVariant;
 import dev.vyre.driver.error.PlanException;
 import dev.vyre.driver.planner.MegakernelBarrierPlanException;
 import dev.vyre.driver.planner.MegakernelFrontierMemoryPlanException;
@@ -14,8 +15,22 @@ import java.util.Map;
  */
 public final class CudaMegakernelFrontierExecutionPlanException extends PlanException {
 
-  private CudaMegakernelFrontierExecutionPlanException(String variant, Map<String, Object> fields, String message) {
+  /** This family's variants. */
+  public enum Variant implements ErrorVariant {
+    Barrier,
+    Memory,
+    ByteCountOverflow,
+    GroupOverBudget,
+    StorageReserveFailed
+  }
+
+  private CudaMegakernelFrontierExecutionPlanException(Variant variant, Map<String, Object> fields, String message) {
     super(variant, fields, message);
+  }
+
+  @Override
+  public Variant variant() {
+    return (Variant) super.variant();
   }
 
   @Override
@@ -24,22 +39,22 @@ public final class CudaMegakernelFrontierExecutionPlanException extends PlanExce
   }
 
   public static CudaMegakernelFrontierExecutionPlanException barrier(MegakernelBarrierPlanException inner) {
-    return new CudaMegakernelFrontierExecutionPlanException("Barrier", fieldMap("inner", inner), inner.display());
+    return new CudaMegakernelFrontierExecutionPlanException(Variant.Barrier, fieldMap("inner", inner), inner.display());
   }
 
   public static CudaMegakernelFrontierExecutionPlanException memory(MegakernelMemoryException inner) {
-    return new CudaMegakernelFrontierExecutionPlanException("Memory", fieldMap("inner", inner), inner.display());
+    return new CudaMegakernelFrontierExecutionPlanException(Variant.Memory, fieldMap("inner", inner), inner.display());
   }
 
   public static CudaMegakernelFrontierExecutionPlanException byteCountOverflow(String field) {
-    return new CudaMegakernelFrontierExecutionPlanException("ByteCountOverflow", fieldMap("field", field),
+    return new CudaMegakernelFrontierExecutionPlanException(Variant.ByteCountOverflow, fieldMap("field", field),
         "CUDA megakernel frontier execution planner overflowed while accumulating " + field
             + ". Fix: shard the frontier wave group or split the fused phase.");
   }
 
   public static CudaMegakernelFrontierExecutionPlanException groupOverBudget(long requiredBytes, long budgetBytes,
       String field) {
-    return new CudaMegakernelFrontierExecutionPlanException("GroupOverBudget",
+    return new CudaMegakernelFrontierExecutionPlanException(Variant.GroupOverBudget,
         fieldMap("required_bytes", requiredBytes, "budget_bytes", budgetBytes, "field", field),
         "CUDA megakernel frontier execution planner requires " + Long.toUnsignedString(requiredBytes) + " bytes for "
             + field + " but budget allows " + Long.toUnsignedString(budgetBytes)
@@ -48,7 +63,7 @@ public final class CudaMegakernelFrontierExecutionPlanException extends PlanExce
 
   public static CudaMegakernelFrontierExecutionPlanException storageReserveFailed(String field, long requested,
       String message) {
-    return new CudaMegakernelFrontierExecutionPlanException("StorageReserveFailed",
+    return new CudaMegakernelFrontierExecutionPlanException(Variant.StorageReserveFailed,
         fieldMap("field", field, "requested", requested, "message", message),
         "CUDA megakernel frontier execution planner could not reserve " + Long.toUnsignedString(requested) + " "
             + field + " entries: " + message + ". Fix: shard the frontier waves before planning.");
@@ -58,11 +73,11 @@ public final class CudaMegakernelFrontierExecutionPlanException extends PlanExce
   static CudaMegakernelFrontierExecutionPlanException from(MegakernelFrontierMemoryPlanException error) {
     Map<String, Object> fields = error.fields();
     return switch (error.variant()) {
-      case "Barrier" -> barrier((MegakernelBarrierPlanException) fields.get("inner"));
-      case "ByteCountOverflow" -> byteCountOverflow((String) fields.get("field"));
-      case "GroupOverBudget" -> groupOverBudget((Long) fields.get("required_bytes"), (Long) fields.get("budget_bytes"),
+      case Barrier -> barrier((MegakernelBarrierPlanException) fields.get("inner"));
+      case ByteCountOverflow -> byteCountOverflow((String) fields.get("field"));
+      case GroupOverBudget -> groupOverBudget((Long) fields.get("required_bytes"), (Long) fields.get("budget_bytes"),
           (String) fields.get("field"));
-      default -> storageReserveFailed((String) fields.get("field"), (Long) fields.get("requested"),
+      case StorageReserveFailed -> storageReserveFailed((String) fields.get("field"), (Long) fields.get("requested"),
           (String) fields.get("message"));
     };
   }

@@ -20,7 +20,7 @@ class NvrtcTest {
     List<String> candidates = List.of("libm.so.6", "/nonexistent/libnvrtc.so.12", "libc.so.6");
     DeviceException error = assertThrows(DeviceException.class, () -> Nvrtc.load(candidates));
     String message = error.getMessage();
-    assertEquals("Unavailable", error.variant());
+    assertEquals(DeviceException.Variant.Unavailable, error.variant());
     assertTrue(message.contains("libm.so.6 (opened, but symbol nvrtcVersion is missing"), message);
     assertTrue(message.contains("/nonexistent/libnvrtc.so.12 (not found"), message);
     assertTrue(message.contains("libc.so.6 (opened, but symbol nvrtcVersion is missing"), message);

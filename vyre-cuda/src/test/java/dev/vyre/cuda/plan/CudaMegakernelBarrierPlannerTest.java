@@ -91,7 +91,7 @@ class CudaMegakernelBarrierPlannerTest {
   void invalidOrCyclicDependenciesFailLoudly() {
     MegakernelBarrierPlanException invalid = assertThrows(MegakernelBarrierPlanException.class,
         () -> planCudaMegakernelBarriers(2, MegakernelWaveDependencies.of(0, 2)));
-    assertEquals("InvalidWave", invalid.variant());
+    assertEquals(MegakernelBarrierPlanException.Variant.InvalidWave, invalid.variant());
     MegakernelBarrierPlanException cycle = assertThrows(MegakernelBarrierPlanException.class,
         () -> planCudaMegakernelBarriers(2, MegakernelWaveDependencies.of(0, 1, 1, 0)));
     assertEquals(Map.of("unscheduled_waves", 2L), Map.copyOf(cycle.fields()));
@@ -138,14 +138,14 @@ class CudaMegakernelBarrierPlannerTest {
 
   @Test
   void frontierExecutionRejectsGraphBytesOverBudgetWithoutZeroBudgetDefault() { // F4
-    assertError("GroupOverBudget", Map.of("required_bytes", 1_600L, "budget_bytes", 1_000L, "field", "resident graph bytes"),
+    assertError(CudaMegakernelFrontierExecutionPlanException.Variant.GroupOverBudget, Map.of("required_bytes", 1_600L, "budget_bytes", 1_000L, "field", "resident graph bytes"),
         () -> plan(new CudaMegakernelPlanCache(), 910, Builtin.Dataflow, sample(0.50, 4_096),
             new MegakernelGraphShape(100, 100), 8, 8, List.of(wave(1, 1, 1)), NONE, 1_000));
   }
 
   @Test
   void frontierExecutionRejectsSingleWaveThatCannotFitGroupBudget() { // F5
-    CudaMegakernelFrontierExecutionPlanException error = assertError("GroupOverBudget",
+    CudaMegakernelFrontierExecutionPlanException error = assertError(CudaMegakernelFrontierExecutionPlanException.Variant.GroupOverBudget,
         Map.of("required_bytes", 600L, "budget_bytes", 500L, "field", "single fused frontier wave bytes"),
         () -> plan(new CudaMegakernelPlanCache(), 911, Builtin.Dataflow, sample(0.50, 4_096),
             new MegakernelGraphShape(1, 0), 0, 0, List.of(wave(100, 100, 100)), NONE, 500));
@@ -169,7 +169,7 @@ class CudaMegakernelBarrierPlannerTest {
 
   @Test
   void frontierExecutionPlanFailsLoudlyOnWaveByteOverflow() { // F7
-    CudaMegakernelFrontierExecutionPlanException error = assertError("ByteCountOverflow",
+    CudaMegakernelFrontierExecutionPlanException error = assertError(CudaMegakernelFrontierExecutionPlanException.Variant.ByteCountOverflow,
         Map.of("field", "fused wave bytes"),
         () -> plan(new CudaMegakernelPlanCache(), 42, Builtin.Dataflow, sample(0.90, MIB), new MegakernelGraphShape(1, 1),
             1, 1, List.of(wave(-1L, 1, 1), wave(1, 1, 1)), NONE, -1L));
@@ -179,14 +179,14 @@ class CudaMegakernelBarrierPlannerTest {
 
   @Test
   void graphBytesAreCheckedBeforeDependencies() {
-    assertError("ByteCountOverflow", Map.of("field", "node layout bytes"),
+    assertError(CudaMegakernelFrontierExecutionPlanException.Variant.ByteCountOverflow, Map.of("field", "node layout bytes"),
         () -> plan(new CudaMegakernelPlanCache(), 1, Builtin.Dataflow, sample(0.5, 0), new MegakernelGraphShape(-1L, 0), 2,
             0, List.of(wave(1, 1, 1)), MegakernelWaveDependencies.of(0, 9), 100));
     CudaMegakernelFrontierExecutionPlanException barrier = assertThrows(CudaMegakernelFrontierExecutionPlanException.class,
         () -> plan(new CudaMegakernelPlanCache(), 1, Builtin.Dataflow, sample(0.5, 0), G, 0, 0, List.of(wave(1, 1, 1)),
             MegakernelWaveDependencies.of(0, 9), 100));
-    assertEquals("Barrier", barrier.variant());
-    assertEquals("InvalidWave", ((VyreException) barrier.fields().get("inner")).variant());
+    assertEquals(CudaMegakernelFrontierExecutionPlanException.Variant.Barrier, barrier.variant());
+    assertEquals(MegakernelBarrierPlanException.Variant.InvalidWave, ((VyreException) barrier.fields().get("inner")).variant());
   }
 
   @Test
@@ -195,7 +195,7 @@ class CudaMegakernelBarrierPlannerTest {
     CudaMegakernelFrontierExecutionPlanException error = assertThrows(CudaMegakernelFrontierExecutionPlanException.class,
         () -> plan(cache, 3, Builtin.Dataflow, sample(0.5, 0), new MegakernelGraphShape(1, 0), 0, 0,
             List.of(wave(60, 0, 0), wave(0, 0, 60)), NONE, 100));
-    assertEquals("Memory", error.variant());
+    assertEquals(CudaMegakernelFrontierExecutionPlanException.Variant.Memory, error.variant());
     VyreException inner = (VyreException) error.fields().get("inner");
     assertEquals(Map.of("topology", "SparseFrontier", "required_bytes", 120L, "budget_bytes", 100L, "node_count", 1L,
         "edge_count", 0L), Map.copyOf(inner.fields()));
@@ -237,7 +237,7 @@ class CudaMegakernelBarrierPlannerTest {
     assertEquals(output, plan.peakOutputBytes());
   }
 
-  private static CudaMegakernelFrontierExecutionPlanException assertError(String variant, Map<String, Object> fields,
+  private static CudaMegakernelFrontierExecutionPlanException assertError(CudaMegakernelFrontierExecutionPlanException.Variant variant, Map<String, Object> fields,
       Runnable plan) {
     CudaMegakernelFrontierExecutionPlanException error =
         assertThrows(CudaMegakernelFrontierExecutionPlanException.class, plan::run);

@@ -16,13 +16,13 @@ class CudaMegakernelFrontierExecutionPlanExceptionTest {
     MegakernelBarrierPlanException cycle = MegakernelBarrierPlanException.cycle(2);
     CudaMegakernelFrontierExecutionPlanException barrier =
         CudaMegakernelFrontierExecutionPlanException.from(MegakernelFrontierMemoryPlanException.barrier(cycle));
-    assertEquals("Barrier", barrier.variant());
+    assertEquals(CudaMegakernelFrontierExecutionPlanException.Variant.Barrier, barrier.variant());
     assertSame(cycle, barrier.fields().get("inner"));
     assertEquals(cycle.display(), barrier.display());
 
     CudaMegakernelFrontierExecutionPlanException storage = CudaMegakernelFrontierExecutionPlanException.from(
         MegakernelFrontierMemoryPlanException.storageReserveFailed("split barrier groups", 9, "refused"));
-    assertEquals("StorageReserveFailed", storage.variant());
+    assertEquals(CudaMegakernelFrontierExecutionPlanException.Variant.StorageReserveFailed, storage.variant());
     assertEquals(Map.of("field", "split barrier groups", "requested", 9L, "message", "refused"),
         Map.copyOf(storage.fields()));
     assertEquals("CUDA megakernel frontier execution planner could not reserve 9 split barrier groups entries: refused. "

@@ -144,7 +144,7 @@ class CudaMegakernelPlanCacheTest {
     CudaMegakernelPlanCache cache = new CudaMegakernelPlanCache();
     MegakernelMemoryException error = assertThrows(MegakernelMemoryException.class,
         () -> cache.getOrPlanExecution(identity(5), sample(0.5, MIB), G, bytes(2_048, 40_000), 250, 0.9));
-    assertEquals("OverBudget", error.variant());
+    assertEquals(MegakernelMemoryException.Variant.OverBudget, error.variant());
     assertEquals("SparseFrontier", error.fields().get("topology"));
     assertEquals(new CudaMegakernelPlanCacheStats(0, 1, 0, 1), cache.stats());
     MegakernelMemoryException overflow = assertThrows(MegakernelMemoryException.class,

@@ -37,7 +37,7 @@ class CudaMegakernelSchedulerTest {
     MegakernelScheduleException error = assertThrows(MegakernelScheduleException.class,
         () -> CudaMegakernelScheduler.scheduleMegakernelFromCudaSamples(
             List.of(new MegakernelExecutionSample(10, 1.5, 0)), 0, 8, 0.25));
-    assertEquals("InvalidFrontierDensity", error.variant());
+    assertEquals(MegakernelScheduleException.Variant.InvalidFrontierDensity, error.variant());
     assertEquals(Map.of("index", 0L, "value", 1.5), Map.copyOf(error.fields()));
   }
 
@@ -66,11 +66,11 @@ class CudaMegakernelSchedulerTest {
   @Test
   void stepAndOverheadAreCheckedBeforeSamples() {
     List<MegakernelExecutionSample> bad = List.of(new MegakernelExecutionSample(-1, 2, 0));
-    assertEquals("InvalidStep", assertThrows(MegakernelScheduleException.class,
+    assertEquals(MegakernelScheduleException.Variant.InvalidStep, assertThrows(MegakernelScheduleException.class,
         () -> CudaMegakernelScheduler.scheduleMegakernelFromCudaSamples(bad, -1, 1, Double.NaN)).variant());
-    assertEquals("InvalidLaunchOverhead", assertThrows(MegakernelScheduleException.class,
+    assertEquals(MegakernelScheduleException.Variant.InvalidLaunchOverhead, assertThrows(MegakernelScheduleException.class,
         () -> CudaMegakernelScheduler.scheduleMegakernelFromCudaSamples(bad, -1, 1, 0.5)).variant());
-    assertEquals("InvalidCost", assertThrows(MegakernelScheduleException.class,
+    assertEquals(MegakernelScheduleException.Variant.InvalidCost, assertThrows(MegakernelScheduleException.class,
         () -> CudaMegakernelScheduler.scheduleMegakernelFromCudaSamples(bad, 0, 1, 0.5)).variant());
     assertArrayEquals(new double[] {0, 0}, CudaMegakernelScheduler.scheduleMegakernelFromCudaSamples(
         List.of(new MegakernelExecutionSample(0, 0.5, 0), new MegakernelExecutionSample(0, 0.5, 0)), 0, 8, 0.5));

@@ -9,11 +9,24 @@ import java.util.Map;
  */
 public final class DeviceException extends VyreException {
 
+  /** Which GPU API failure this is. */
+  public enum Variant implements ErrorVariant {
+    /** A call returned a non-success code. */
+    CallFailed,
+    /** The native library or one of its symbols is missing. */
+    Unavailable
+  }
+
   private final int code;
 
-  private DeviceException(String variant, Map<String, Object> fields, int code, String message, Throwable cause) {
+  private DeviceException(Variant variant, Map<String, Object> fields, int code, String message, Throwable cause) {
     super(variant, fields, message, cause);
     this.code = code;
+  }
+
+  @Override
+  public Variant variant() {
+    return (Variant) super.variant();
   }
 
   @Override
@@ -27,7 +40,7 @@ public final class DeviceException extends VyreException {
 
   /** A call returned a non-success code. */
   public static DeviceException callFailed(String api, String call, int code, String codeName, String detail, String fix) {
-    return new DeviceException("CallFailed",
+    return new DeviceException(Variant.CallFailed,
         fieldMap("api", api, "call", call, "code", (long) code, "code_name", codeName), code,
         api + " " + call + " failed with " + codeName + " (" + code + ")"
             + (detail == null || detail.isBlank() ? "" : ": " + detail) + ". Fix: " + fix, null);
@@ -35,7 +48,7 @@ public final class DeviceException extends VyreException {
 
   /** The native library or one of its symbols is missing. */
   public static DeviceException unavailable(String api, String why, String fix, Throwable cause) {
-    return new DeviceException("Unavailable", fieldMap("api", api, "why", why), -1,
+    return new DeviceException(Variant.Unavailable, fieldMap("api", api, "why", why), -1,
         api + " is unavailable: " + why + ". Fix: " + fix, cause);
   }
 }

@@ -6,8 +6,18 @@ package dev.vyre.driver.error;
  */
 public final class InputException extends VyreException {
 
-  private InputException(String variant, java.util.Map<String, Object> fields, String message) {
+  /** The family has one variant, named as the family is (the conformance JSON prints both). */
+  public enum Variant implements ErrorVariant {
+    InputError
+  }
+
+  private InputException(Variant variant, java.util.Map<String, Object> fields, String message) {
     super(variant, fields, message);
+  }
+
+  @Override
+  public Variant variant() {
+    return (Variant) super.variant();
   }
 
   @Override
@@ -17,11 +27,11 @@ public final class InputException extends VyreException {
 
   public static InputException at(String source, long line, String problem, String fix) {
     String message = source + ":" + line + ": " + problem + ". Fix: " + fix;
-    return new InputException("InputError", fieldMap("source", source, "line", line, "message", message), message);
+    return new InputException(Variant.InputError, fieldMap("source", source, "line", line, "message", message), message);
   }
 
   public static InputException of(String source, String problem, String fix) {
     String message = source + ": " + problem + ". Fix: " + fix;
-    return new InputException("InputError", fieldMap("source", source, "message", message), message);
+    return new InputException(Variant.InputError, fieldMap("source", source, "message", message), message);
   }
 }

@@ -6,8 +6,22 @@ package dev.vyre.driver.error;
  */
 public final class ProtocolException extends VyreException {
 
-  private ProtocolException(String variant, java.util.Map<String, Object> fields, String message) {
+  /** What is wrong with the buffer. */
+  public enum Variant implements ErrorVariant {
+    ByteLengthOverflow,
+    MisalignedByteLength,
+    MissingWord,
+    /** Not a vyre variant: a word holds a value its reader cannot accept. */
+    InvalidWord
+  }
+
+  private ProtocolException(Variant variant, java.util.Map<String, Object> fields, String message) {
     super(variant, fields, message);
+  }
+
+  @Override
+  public Variant variant() {
+    return (Variant) super.variant();
   }
 
   @Override
@@ -16,18 +30,18 @@ public final class ProtocolException extends VyreException {
   }
 
   public static ProtocolException byteLengthOverflow(String buffer, String fix) {
-    return new ProtocolException("ByteLengthOverflow", fieldMap("buffer", buffer, "fix", fix),
+    return new ProtocolException(Variant.ByteLengthOverflow, fieldMap("buffer", buffer, "fix", fix),
         buffer + " byte length overflows. Fix: " + fix);
   }
 
   public static ProtocolException misalignedByteLength(String buffer, long byteLen, String fix) {
-    return new ProtocolException("MisalignedByteLength",
+    return new ProtocolException(Variant.MisalignedByteLength,
         fieldMap("buffer", buffer, "byte_len", byteLen, "fix", fix),
         buffer + " byte length " + byteLen + " is not a multiple of 4. Fix: " + fix);
   }
 
   public static ProtocolException missingWord(String buffer, long wordIdx, long byteLen, String fix) {
-    return new ProtocolException("MissingWord",
+    return new ProtocolException(Variant.MissingWord,
         fieldMap("buffer", buffer, "word_idx", wordIdx, "byte_len", byteLen, "fix", fix),
         buffer + " is missing word " + wordIdx + " (byte length " + byteLen + "). Fix: " + fix);
   }
@@ -37,7 +51,7 @@ public final class ProtocolException extends VyreException {
    * Not a vyre variant: our own descriptors (e.g. the DFA table) validate content, not only length.
    */
   public static ProtocolException invalidWord(String buffer, long wordIdx, long value, long byteLen, String problem, String fix) {
-    return new ProtocolException("InvalidWord",
+    return new ProtocolException(Variant.InvalidWord,
         fieldMap("buffer", buffer, "word_idx", wordIdx, "value", value, "byte_len", byteLen, "fix", fix),
         buffer + " word " + wordIdx + " holds " + value + " (byte length " + byteLen + "): " + problem
             + ". Fix: " + fix);

@@ -1,5 +1,6 @@
 package dev.vyre.driver.planner;
 
+import dev.vyre.driver.error.ErrorVariant;
 import dev.vyre.driver.error.PlanException;
 import java.util.Map;
 
@@ -10,11 +11,24 @@ import java.util.Map;
  */
 public final class MegakernelFrontierMemoryPlanException extends PlanException {
 
+  /** This family's variants. */
+  public enum Variant implements ErrorVariant {
+    Barrier,
+    ByteCountOverflow,
+    GroupOverBudget,
+    StorageReserveFailed
+  }
+
   static final ReservationPolicy RESERVATION = new ReservationPolicy("megakernel frontier memory planner",
       "shard the frontier wave group or split the fused phase");
 
-  private MegakernelFrontierMemoryPlanException(String variant, Map<String, Object> fields, String message) {
+  private MegakernelFrontierMemoryPlanException(Variant variant, Map<String, Object> fields, String message) {
     super(variant, fields, message);
+  }
+
+  @Override
+  public Variant variant() {
+    return (Variant) super.variant();
   }
 
   @Override
@@ -24,17 +38,17 @@ public final class MegakernelFrontierMemoryPlanException extends PlanException {
 
   /** {@code Barrier(e)}: displayed as the inner error. */
   public static MegakernelFrontierMemoryPlanException barrier(MegakernelBarrierPlanException inner) {
-    return new MegakernelFrontierMemoryPlanException("Barrier", fieldMap("inner", inner), inner.display());
+    return new MegakernelFrontierMemoryPlanException(Variant.Barrier, fieldMap("inner", inner), inner.display());
   }
 
   public static MegakernelFrontierMemoryPlanException byteCountOverflow(String field) {
-    return new MegakernelFrontierMemoryPlanException("ByteCountOverflow", fieldMap("field", field),
+    return new MegakernelFrontierMemoryPlanException(Variant.ByteCountOverflow, fieldMap("field", field),
         "megakernel frontier memory planner overflowed while accumulating " + field
             + ". Fix: shard the frontier wave group or split the fused phase.");
   }
 
   public static MegakernelFrontierMemoryPlanException groupOverBudget(long requiredBytes, long budgetBytes, String field) {
-    return new MegakernelFrontierMemoryPlanException("GroupOverBudget",
+    return new MegakernelFrontierMemoryPlanException(Variant.GroupOverBudget,
         fieldMap("required_bytes", requiredBytes, "budget_bytes", budgetBytes, "field", field),
         "megakernel frontier memory planner requires " + Long.toUnsignedString(requiredBytes) + " bytes for " + field
             + " but budget allows " + Long.toUnsignedString(budgetBytes)
@@ -42,7 +56,7 @@ public final class MegakernelFrontierMemoryPlanException extends PlanException {
   }
 
   public static MegakernelFrontierMemoryPlanException storageReserveFailed(String field, long requested, String message) {
-    return new MegakernelFrontierMemoryPlanException("StorageReserveFailed",
+    return new MegakernelFrontierMemoryPlanException(Variant.StorageReserveFailed,
         fieldMap("field", field, "requested", requested, "message", message),
         "megakernel frontier memory planner could not reserve " + Long.toUnsignedString(requested) + " " + field
             + " entries: " + message + ". Fix: shard the frontier waves before planning.");

@@ -1,5 +1,6 @@
 package dev.vyre.driver.planner;
 
+import dev.vyre.driver.error.ErrorVariant;
 import dev.vyre.driver.error.PlanException;
 import java.util.Map;
 
@@ -9,8 +10,19 @@ import java.util.Map;
  */
 public final class MegakernelMemoryException extends PlanException {
 
-  private MegakernelMemoryException(String variant, Map<String, Object> fields, String message) {
+  /** This family's variants. */
+  public enum Variant implements ErrorVariant {
+    ByteCountOverflow,
+    OverBudget
+  }
+
+  private MegakernelMemoryException(Variant variant, Map<String, Object> fields, String message) {
     super(variant, fields, message);
+  }
+
+  @Override
+  public Variant variant() {
+    return (Variant) super.variant();
   }
 
   @Override
@@ -20,18 +32,18 @@ public final class MegakernelMemoryException extends PlanException {
 
   /** True for {@code OverBudget}: the plan was computed and does not fit. */
   public boolean isOverBudget() {
-    return variant().equals("OverBudget");
+    return variant() == Variant.OverBudget;
   }
 
   public static MegakernelMemoryException byteCountOverflow(String field) {
-    return new MegakernelMemoryException("ByteCountOverflow", fieldMap("field", field),
+    return new MegakernelMemoryException(Variant.ByteCountOverflow, fieldMap("field", field),
         "megakernel memory planner overflowed while computing " + field
             + ". Fix: shard the graph or lower the candidate topology before planning device residency.");
   }
 
   public static MegakernelMemoryException overBudget(MegakernelExecutionTopology topology, long requiredBytes,
       long budgetBytes, long nodeCount, long edgeCount) {
-    return new MegakernelMemoryException("OverBudget",
+    return new MegakernelMemoryException(Variant.OverBudget,
         fieldMap("topology", topology.name(), "required_bytes", requiredBytes, "budget_bytes", budgetBytes,
             "node_count", nodeCount, "edge_count", edgeCount),
         "megakernel " + topology.name() + " plan requires " + Long.toUnsignedString(requiredBytes)

@@ -12,7 +12,7 @@ class BackendExceptionTest {
   void otherIsUnknownAndDisplaysTheMessageVerbatim() {
     BackendException error = BackendException.other("something broke. Fix: try again.");
     assertEquals(ErrorCode.Unknown, error.code());
-    assertEquals("Other", error.variant());
+    assertEquals(BackendException.Variant.Other, error.variant());
     assertEquals("something broke. Fix: try again.", error.display());
     assertEquals("something broke. Fix: try again.", error.fields().get("message"));
   }

@@ -47,10 +47,10 @@ class MegakernelBarrierPlannerTest {
 
   @Test
   void invalidSelfAndCyclicDependenciesFailLoudly() { // A4, A5, A6
-    assertError(Map.of("wave_count", 2L, "before", 0L, "after", 2L), "InvalidWave",
+    assertError(Map.of("wave_count", 2L, "before", 0L, "after", 2L), MegakernelBarrierPlanException.Variant.InvalidWave,
         () -> planMegakernelBarriers(2, MegakernelWaveDependencies.of(0, 2)));
-    assertError(Map.of("wave", 1L), "SelfDependency", () -> planMegakernelBarriers(2, MegakernelWaveDependencies.of(1, 1)));
-    assertError(Map.of("unscheduled_waves", 2L), "Cycle",
+    assertError(Map.of("wave", 1L), MegakernelBarrierPlanException.Variant.SelfDependency, () -> planMegakernelBarriers(2, MegakernelWaveDependencies.of(1, 1)));
+    assertError(Map.of("unscheduled_waves", 2L), MegakernelBarrierPlanException.Variant.Cycle,
         () -> planMegakernelBarriers(2, MegakernelWaveDependencies.of(0, 1, 1, 0)));
   }
 
@@ -134,28 +134,28 @@ class MegakernelBarrierPlannerTest {
 
   @Test
   void errorPrecedenceFollowsVyre() { // A12, A13, A17
-    assertError(Map.of("unscheduled_waves", 2L), "Cycle",
+    assertError(Map.of("unscheduled_waves", 2L), MegakernelBarrierPlanException.Variant.Cycle,
         () -> planMegakernelBarriers(3, MegakernelWaveDependencies.of(0, 1, 1, 0)));
-    assertError(Map.of("wave_count", 0L, "before", 0L, "after", 0L), "InvalidWave",
+    assertError(Map.of("wave_count", 0L, "before", 0L, "after", 0L), MegakernelBarrierPlanException.Variant.InvalidWave,
         () -> planMegakernelBarriers(0, MegakernelWaveDependencies.of(0, 0)));
-    assertError(Map.of("wave", 2L), "SelfDependency",
+    assertError(Map.of("wave", 2L), MegakernelBarrierPlanException.Variant.SelfDependency,
         () -> planMegakernelBarriers(3, MegakernelWaveDependencies.of(2, 2, 0, 5)));
     // Out of range is checked before the self edge, and a cycle's downstream waves count as unscheduled.
-    assertError(Map.of("wave_count", 3L, "before", 7L, "after", 7L), "InvalidWave",
+    assertError(Map.of("wave_count", 3L, "before", 7L, "after", 7L), MegakernelBarrierPlanException.Variant.InvalidWave,
         () -> planMegakernelBarriers(3, MegakernelWaveDependencies.of(7, 7)));
-    assertError(Map.of("unscheduled_waves", 3L), "Cycle",
+    assertError(Map.of("unscheduled_waves", 3L), MegakernelBarrierPlanException.Variant.Cycle,
         () -> planMegakernelBarriers(4, MegakernelWaveDependencies.of(1, 2, 2, 1, 2, 3)));
-    assertError(Map.of("wave_count", 2L, "before", -1L, "after", 0L), "InvalidWave",
+    assertError(Map.of("wave_count", 2L, "before", -1L, "after", 0L), MegakernelBarrierPlanException.Variant.InvalidWave,
         () -> planMegakernelBarriers(2, MegakernelWaveDependencies.of(-1L, 0)));
   }
 
   @Test
   void waveCountsThatCannotBeRepresentedFailAsTypedErrors() { // CONFORMANCE §4
-    assertError(Map.of("field", "barrier scratch wave offsets"), "ByteCountOverflow",
+    assertError(Map.of("field", "barrier scratch wave offsets"), MegakernelBarrierPlanException.Variant.ByteCountOverflow,
         () -> planMegakernelBarriers(-1L, new MegakernelWaveDependencies()));
     MegakernelBarrierPlanException huge = assertThrows(MegakernelBarrierPlanException.class,
         () -> planMegakernelBarriers(1L << 40, MegakernelWaveDependencies.of(0, 1)));
-    assertEquals("StorageReserveFailed", huge.variant());
+    assertEquals(MegakernelBarrierPlanException.Variant.StorageReserveFailed, huge.variant());
     assertEquals("outgoing counts", huge.fields().get("field"));
     assertEquals(1L << 40, huge.fields().get("requested"));
     assertTrue(huge.display().endsWith("Fix: shard the dependency graph before barrier planning."));
@@ -244,7 +244,7 @@ class MegakernelBarrierPlannerTest {
     return dependencies;
   }
 
-  private static void assertError(Map<String, Object> fields, String variant, Runnable plan) {
+  private static void assertError(Map<String, Object> fields, MegakernelBarrierPlanException.Variant variant, Runnable plan) {
     MegakernelBarrierPlanException error = assertThrows(MegakernelBarrierPlanException.class, plan::run);
     assertEquals(variant, error.variant());
     assertEquals(fields, Map.copyOf(error.fields()));

@@ -30,7 +30,7 @@ class MegakernelBarrierScratchTest {
   void waveCountPlusOneMustFit() {
     MegakernelBarrierPlanException error = assertThrows(MegakernelBarrierPlanException.class,
         () -> MegakernelBarrierScratch.tryWithCapacity(-1L, 0));
-    assertEquals("ByteCountOverflow", error.variant());
+    assertEquals(MegakernelBarrierPlanException.Variant.ByteCountOverflow, error.variant());
     assertEquals("barrier scratch wave offsets", error.fields().get("field"));
     assertEquals("megakernel barrier planner overflowed while computing barrier scratch wave offsets. Fix: shard the "
         + "dependency graph before barrier planning.", error.display());

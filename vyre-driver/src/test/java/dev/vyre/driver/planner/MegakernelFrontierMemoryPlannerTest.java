@@ -54,9 +54,9 @@ class MegakernelFrontierMemoryPlannerTest {
 
   @Test
   void frontierMemoryRejectsGraphAndSingleWaveOverBudget() { // B4, B5
-    assertError("GroupOverBudget", Map.of("required_bytes", 1_600L, "budget_bytes", 1_000L, "field", "resident graph bytes"),
+    assertError(MegakernelFrontierMemoryPlanException.Variant.GroupOverBudget, Map.of("required_bytes", 1_600L, "budget_bytes", 1_000L, "field", "resident graph bytes"),
         () -> plan(List.of(wave(1, 1, 1)), NONE, 1_600, 1_000, 0));
-    assertError("GroupOverBudget",
+    assertError(MegakernelFrontierMemoryPlanException.Variant.GroupOverBudget,
         Map.of("required_bytes", 600L, "budget_bytes", 500L, "field", "single fused frontier wave bytes"),
         () -> plan(List.of(wave(100, 100, 100)), NONE, 0, 500, 0));
   }
@@ -64,13 +64,13 @@ class MegakernelFrontierMemoryPlannerTest {
   @Test
   void fusedWaveBudgetCountsScratchFourTimes() { // B6, B15
     assertEquals(96, fusedWaveBudgetBytes(wave(16, 16, 16)));
-    assertError("ByteCountOverflow", Map.of("field", "fused wave scratch bytes"),
+    assertError(MegakernelFrontierMemoryPlanException.Variant.ByteCountOverflow, Map.of("field", "fused wave scratch bytes"),
         () -> fusedWaveBudgetBytes(wave(1, 1L << 62, 0)));
   }
 
   @Test
   void frontierMemoryFailsLoudlyOnWaveByteOverflow() { // B7
-    MegakernelFrontierMemoryPlanException error = assertError("ByteCountOverflow", Map.of("field", "fused wave bytes"),
+    MegakernelFrontierMemoryPlanException error = assertError(MegakernelFrontierMemoryPlanException.Variant.ByteCountOverflow, Map.of("field", "fused wave bytes"),
         () -> plan(List.of(wave(-1L, 1, 1), wave(1, 1, 1)), NONE, 2, -1L, 0));
     assertEquals("megakernel frontier memory planner overflowed while accumulating fused wave bytes. Fix: shard the "
         + "frontier wave group or split the fused phase.", error.display());
@@ -121,7 +121,7 @@ class MegakernelFrontierMemoryPlannerTest {
     assertEquals(0, empty.maxGroupWidth());
     assertEquals(7, empty.amortizedReadbackBytes());
 
-    assertError("GroupOverBudget",
+    assertError(MegakernelFrontierMemoryPlanException.Variant.GroupOverBudget,
         Map.of("required_bytes", 1L, "budget_bytes", 0L, "field", "single fused frontier wave bytes"),
         () -> plan(List.of(wave(1, 0, 0)), NONE, 10, 10, 0));
   }
@@ -131,7 +131,7 @@ class MegakernelFrontierMemoryPlannerTest {
     MegakernelFrontierMemoryPlan accepted = plan(List.of(wave(1, 0, 0), wave(100, 0, 0)), NONE, 0, 50, 0);
     assertEquals("[[0], [1]]", accepted.barriers().toString());
     assertEquals(100, accepted.peakFrontierBytes());
-    assertError("GroupOverBudget",
+    assertError(MegakernelFrontierMemoryPlanException.Variant.GroupOverBudget,
         Map.of("required_bytes", 100L, "budget_bytes", 50L, "field", "single fused frontier wave bytes"),
         () -> plan(List.of(wave(100, 0, 0), wave(1, 0, 0)), NONE, 0, 50, 0));
   }
@@ -140,15 +140,15 @@ class MegakernelFrontierMemoryPlannerTest {
   void barrierErrorsComeFirstAndDisplayAsTheInnerError() {
     MegakernelFrontierMemoryPlanException error = assertThrows(MegakernelFrontierMemoryPlanException.class,
         () -> plan(List.of(wave(1, 1, 1)), MegakernelWaveDependencies.of(0, 1), 10, 1, 0));
-    assertEquals("Barrier", error.variant());
+    assertEquals(MegakernelFrontierMemoryPlanException.Variant.Barrier, error.variant());
     MegakernelBarrierPlanException inner = (MegakernelBarrierPlanException) error.fields().get("inner");
-    assertEquals("InvalidWave", inner.variant());
+    assertEquals(MegakernelBarrierPlanException.Variant.InvalidWave, inner.variant());
     assertEquals(inner.display(), error.display());
   }
 
   @Test
   void splitOverflowIsReportedEvenWhenTheWaveWouldStartANewChunk() { // CONFORMANCE §5
-    assertError("ByteCountOverflow", Map.of("field", "barrier group fused wave budget bytes"),
+    assertError(MegakernelFrontierMemoryPlanException.Variant.ByteCountOverflow, Map.of("field", "barrier group fused wave budget bytes"),
         () -> plan(List.of(wave(-2L, 0, 0), wave(5, 0, 0)), NONE, 0, -1L, 0));
   }
 
@@ -233,7 +233,7 @@ class MegakernelFrontierMemoryPlannerTest {
     assertEquals(output, plan.peakOutputBytes());
   }
 
-  private static MegakernelFrontierMemoryPlanException assertError(String variant, Map<String, Object> fields,
+  private static MegakernelFrontierMemoryPlanException assertError(MegakernelFrontierMemoryPlanException.Variant variant, Map<String, Object> fields,
       Runnable plan) {
     MegakernelFrontierMemoryPlanException error = assertThrows(MegakernelFrontierMemoryPlanException.class, plan::run);
     assertEquals(variant, error.variant());

@@ -27,7 +27,7 @@ class MegakernelMemoryPlannerTest {
   void memoryPlannerRejectsBudgetAndOverflowFailures() { // D2, D3
     MegakernelMemoryException overBudget = assertThrows(MegakernelMemoryException.class,
         () -> planMegakernelMemoryBudget(MegakernelExecutionTopology.DenseFrontier, G, bytes(2_048, 32 * 1024)));
-    assertEquals("OverBudget", overBudget.variant());
+    assertEquals(MegakernelMemoryException.Variant.OverBudget, overBudget.variant());
     assertEquals(Map.of("topology", "DenseFrontier", "required_bytes", 56_704L, "budget_bytes", 32_768L,
         "node_count", 1_000L, "edge_count", 4_000L), Map.copyOf(overBudget.fields()));
     assertEquals("megakernel DenseFrontier plan requires 56704 bytes but budget allows 32768 bytes for graph nodes=1000 "
@@ -37,7 +37,7 @@ class MegakernelMemoryPlannerTest {
     MegakernelMemoryException overflow = assertThrows(MegakernelMemoryException.class,
         () -> planMegakernelMemoryBudget(MegakernelExecutionTopology.SparseFrontier, new MegakernelGraphShape(-1L, 0),
             new MegakernelByteLayout(2, 0, 0, 0, 0, -1L)));
-    assertEquals("ByteCountOverflow", overflow.variant());
+    assertEquals(MegakernelMemoryException.Variant.ByteCountOverflow, overflow.variant());
     assertEquals("node layout bytes", overflow.fields().get("field"));
   }
 

@@ -25,7 +25,7 @@ class ReservationPolicyTest {
   void unrepresentableRequestsFailWithVyresMessage() {
     MegakernelBarrierPlanException overflow = assertThrows(MegakernelBarrierPlanException.class,
         () -> POLICY.reserveInts(new int[0], -2L, "outgoing counts", FAILURE));
-    assertEquals("StorageReserveFailed", overflow.variant());
+    assertEquals(MegakernelBarrierPlanException.Variant.StorageReserveFailed, overflow.variant());
     assertEquals(-2L, overflow.fields().get("requested"));
     String message = (String) overflow.fields().get("message");
     assertEquals("megakernel barrier planner could not reserve 18446744073709551614 outgoing counts(s): memory "

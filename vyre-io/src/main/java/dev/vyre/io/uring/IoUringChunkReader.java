@@ -121,7 +121,7 @@ public final class IoUringChunkReader implements ChunkReader {
   public void closeFile(int slot) {
     requireOpenFile(slot);
     if (readsPerFile[slot] > 0) {
-      throw PipelineException.queueFull("registered files", "file handle " + slot + " has " + readsPerFile[slot]
+      throw PipelineException.busy("registered files", "file handle " + slot + " has " + readsPerFile[slot]
           + " read(s) in flight", "await their completions before closing the file");
     }
     ring.updateFile(slot, -1);
@@ -134,7 +134,7 @@ public final class IoUringChunkReader implements ChunkReader {
     ensureOpen();
     requireOpenFile(slot);
     if (offset < 0) {
-      throw PipelineException.queueFull("chunk reader", "file offset " + offset + " is negative",
+      throw PipelineException.invalidArgument("chunk reader", "file offset " + offset + " is negative",
           "read at offset 0 or later");
     }
     pool.claim(bufferIndex, bytes);

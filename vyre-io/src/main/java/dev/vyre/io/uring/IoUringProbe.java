@@ -84,7 +84,7 @@ public final class IoUringProbe {
   }
 
   static String explain(PipelineException e) {
-    if (!e.variant().equals("IoUringSyscall")) {
+    if (e.variant() != PipelineException.Variant.IoUringSyscall) {
       return e.getMessage();
     }
     String syscall = String.valueOf(e.fields().get("syscall"));

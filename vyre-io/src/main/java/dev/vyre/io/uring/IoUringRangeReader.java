@@ -104,21 +104,22 @@ public final class IoUringRangeReader implements AutoCloseable {
    * start of {@code destination}, as {@code tag}; {@link #submit} starts it. The destination must
    * stay allocated until the read has ended.
    *
-   * @throws PipelineException ({@code QueueFull}) when the tag is in flight, the destination is not
-   *     native memory of at least {@code bytes}, or the offset is negative; nothing is queued then
+   * @throws PipelineException nothing queued: {@code Busy} when the tag is in flight,
+   *     {@code InvalidArgument} when the destination is not native memory of at least {@code bytes}
+   *     or the offset is negative, {@code QueueFull} when the submission ring is full
    */
   public void read(int tag, int fd, long fileOffset, MemorySegment destination, long bytes) {
     ensureOpen();
     if (busy[tag]) {
-      throw PipelineException.queueFull("io_uring read", "tag " + tag + " is still in flight",
+      throw PipelineException.busy("io_uring read", "tag " + tag + " is still in flight",
           "wait until Finished reports it before reading with the tag again");
     }
     if (!destination.isNative() || bytes < 0 || bytes > destination.byteSize()) {
-      throw PipelineException.queueFull("io_uring read", bytes + " bytes do not fit " + destination,
+      throw PipelineException.invalidArgument("io_uring read", bytes + " bytes do not fit " + destination,
           "read into native memory of at least the bytes asked for");
     }
     if (fileOffset < 0) {
-      throw PipelineException.queueFull("io_uring read", "file offset " + Long.toUnsignedString(fileOffset)
+      throw PipelineException.invalidArgument("io_uring read", "file offset " + Long.toUnsignedString(fileOffset)
           + " is past any file", "read at an offset below 2^63");
     }
     this.fd[tag] = fd;

@@ -160,7 +160,7 @@ class IoUringTest {
         refusing.registerBuffers(buffers);
         assertTrue(refusing.queueReadFixed(0, buffers.getFirst().address(), BUFFER_BYTES, 0, 0, 0, false));
         PipelineException e = assertThrows(PipelineException.class, () -> refusing.enter(0, handler));
-        assertEquals("IoUringSyscall", e.variant());
+        assertEquals(PipelineException.Variant.IoUringSyscall, e.variant());
         assertEquals((long) errno, e.fields().get("errno"));
         assertEquals(IoUring.MAX_FRUITLESS_RETRIES + 1, calls[0]);
         assertTrue(e.getMessage().startsWith("io_uring io_uring_enter failed with errno " + errno + ". Fix: "

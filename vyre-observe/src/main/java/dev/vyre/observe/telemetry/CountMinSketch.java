@@ -23,7 +23,7 @@ public final class CountMinSketch {
   /**
    * A zeroed sketch.
    *
-   * @throws PipelineException {@code QueueFull{queue:"telemetry"}} when depth or width is below 1
+   * @throws PipelineException {@code InvalidArgument{subject:"telemetry"}} when depth or width is below 1
    *     or depth·width overflows the counter array
    */
   public CountMinSketch(int depth, int width) {
@@ -80,7 +80,7 @@ public final class CountMinSketch {
   /**
    * Adds like {@link #add} but refuses to saturate: nothing changes when any row would overflow.
    *
-   * @throws PipelineException {@code QueueFull{queue:"telemetry"}} on u64 overflow
+   * @throws PipelineException {@code QueueFull{queue:"telemetry"}} on u64 overflow: the counters are full
    */
   public void tryAdd(long key, long amount) {
     if (amount == 0) {
@@ -112,11 +112,12 @@ public final class CountMinSketch {
    * Adds every counter of {@code other}, which must have the same shape; checked, so nothing
    * changes on overflow.
    *
-   * @throws PipelineException {@code QueueFull{queue:"telemetry"}} on a shape mismatch or u64 overflow
+   * @throws PipelineException {@code InvalidArgument{subject:"telemetry"}} on a shape mismatch,
+   *     {@code QueueFull{queue:"telemetry"}} on u64 overflow
    */
   public void merge(CountMinSketch other) {
     if (other.depth != depth || other.width != width) {
-      throw PipelineException.queueFull("telemetry",
+      throw PipelineException.invalidArgument("telemetry",
           "cannot merge a " + other.depth + "x" + other.width + " count-min sketch into a " + depth + "x" + width + " one",
           "merge sketches built with the same depth and width");
     }
@@ -149,19 +150,20 @@ public final class CountMinSketch {
 
   private static int checkedSize(int depth, int width) {
     if (depth < 1 || width < 1) {
-      throw PipelineException.queueFull("telemetry",
+      throw PipelineException.invalidArgument("telemetry",
           "count-min sketch needs depth and width of at least 1, got " + depth + "x" + width,
           "pass a non-zero sketch depth and width, e.g. 4x128");
     }
     long size = (long) depth * width;
     if (size > MAX_COUNTERS) {
-      throw PipelineException.queueFull("telemetry",
+      throw PipelineException.invalidArgument("telemetry",
           "count-min sketch shape " + depth + "x" + width + " overflows the counter array",
           "keep depth*width below 2^31");
     }
     return (int) size;
   }
 
+  /** A counter at u64::MAX is a full queue, not a bad argument: draining or clearing makes room. */
   private static PipelineException overflow() {
     return PipelineException.queueFull("telemetry", "count-min sketch counter overflowed u64",
         "drain or clear the sketch before its counters reach u64::MAX");

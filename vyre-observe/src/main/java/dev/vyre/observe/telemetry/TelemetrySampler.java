@@ -145,7 +145,7 @@ public final class TelemetrySampler implements AutoCloseable {
    */
   public synchronized TelemetrySampler start(Duration interval) {
     if (thread != null) {
-      throw PipelineException.queueFull("telemetry", "the sampler of " + source.name() + " is already started",
+      throw PipelineException.invalidArgument("telemetry", "the sampler of " + source.name() + " is already started",
           "start a sampler once, or create another sampler");
     }
     long nanos = Math.max(interval.toNanos(), 1_000_000L);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.vyre.driver.error.BackendException;
 import dev.vyre.driver.error.ErrorCode;
+import dev.vyre.driver.error.ErrorVariant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,8 @@ class ReplayFailureEvidenceTest {
 
   /** A backend error with a given code, as a backend module declares its own variants. */
   private static BackendException withCode(ErrorCode code) {
-    return new BackendException(code, code.name(), Map.of(), code.name() + ". Fix: none.") {};
+    ErrorVariant variant = code::name;
+    return new BackendException(code, variant, Map.of(), code.name() + ". Fix: none.") {};
   }
 
   @Test

@@ -117,7 +117,7 @@ class RingLogTest {
   void aFileWithTheWrongMagicIsAHeaderMismatch() throws IOException {
     writeHeader(log(), "XXXX0001".getBytes(), 1, 4, 0, 32 + 4 * 64);
     ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4));
-    assertEquals("HeaderMismatch", error.variant());
+    assertEquals(ReplayLogException.Variant.HeaderMismatch, error.variant());
     assertEquals("replay log `" + log() + "` header mismatch: expected magic \"VRRL0001\", found magic \"XXXX0001\"."
         + " Fix: regenerate the log; VRRL format may have changed.", error.getMessage());
   }
@@ -127,7 +127,7 @@ class RingLogTest {
   @Test
   void openRejectsZeroCapacity() {
     ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 0));
-    assertEquals("ZeroCapacity", error.variant());
+    assertEquals(ReplayLogException.Variant.ZeroCapacity, error.variant());
     assertEquals("replay log capacity must be > 0. Fix: construct with at least one slot.", error.getMessage());
     assertTrue(Files.notExists(log()), "nothing was created");
   }
@@ -136,25 +136,25 @@ class RingLogTest {
   void openRejectsACapacityAboveTheMaximum() {
     ReplayLogException error = assertThrows(ReplayLogException.class,
         () -> RingLog.open(log(), ReplayLogFormat.MAX_REPLAY_RECORDS + 1));
-    assertEquals("CapacityOverflow", error.variant());
+    assertEquals(ReplayLogException.Variant.CapacityOverflow, error.variant());
     assertEquals(1_048_577L, error.fields().get("count"));
     assertEquals(1_048_576L, error.fields().get("max"));
     assertEquals("replay log capacity 1048577 exceeds max 1048576. Fix: shard replay into smaller logs.", error.getMessage());
-    assertEquals("CapacityOverflow", assertThrows(ReplayLogException.class, () -> RingLog.open(log(), -1L)).variant(),
+    assertEquals(ReplayLogException.Variant.CapacityOverflow, assertThrows(ReplayLogException.class, () -> RingLog.open(log(), -1L)).variant(),
         "a capacity is a u64");
   }
 
   @Test
   void anExistingLogWithZeroCapacityIsRejectedBeforeTheCursorModulo() throws IOException {
     writeHeader(log(), ReplayLogFormat.MAGIC, 1, 0, 0, 32);
-    assertEquals("ZeroCapacity", assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4)).variant());
+    assertEquals(ReplayLogException.Variant.ZeroCapacity, assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4)).variant());
   }
 
   @Test
   void anExistingLogWithAHugeCapacityIsRejectedBeforeAnyAllocation() throws IOException {
     writeHeader(log(), ReplayLogFormat.MAGIC, 1, ReplayLogFormat.MAX_REPLAY_RECORDS + 1, 0, 32);
     ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4));
-    assertEquals("CapacityOverflow", error.variant());
+    assertEquals(ReplayLogException.Variant.CapacityOverflow, error.variant());
     assertEquals(ReplayLogFormat.MAX_REPLAY_RECORDS + 1, error.fields().get("count"));
   }
 
@@ -162,7 +162,7 @@ class RingLogTest {
   void aWrongVersionIsAHeaderMismatch() throws IOException {
     writeHeader(log(), ReplayLogFormat.MAGIC, 2, 4, 0, 32 + 4 * 64);
     ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4));
-    assertEquals("HeaderMismatch", error.variant());
+    assertEquals(ReplayLogException.Variant.HeaderMismatch, error.variant());
     assertTrue(error.getMessage().contains("found magic \"VRRL0001\" version 2"), error.getMessage());
   }
 
@@ -256,18 +256,18 @@ class RingLogTest {
       file.setLength(32 + 2 * 64 + 10);
     }
     ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4));
-    assertEquals("Truncated", error.variant());
+    assertEquals(ReplayLogException.Variant.Truncated, error.variant());
     assertEquals(32L + 2 * 64 + 10, error.fields().get("byte_len"));
     assertEquals(32L + 4 * 64, error.fields().get("expected"));
     assertTrue(error.getMessage().contains("Fix: keep a copy for inspection and start a new log"), error.getMessage());
-    assertEquals("Truncated", assertThrows(ReplayLogException.class, () -> RingLog.read(log())).variant());
+    assertEquals(ReplayLogException.Variant.Truncated, assertThrows(ReplayLogException.class, () -> RingLog.read(log())).variant());
   }
 
   @Test
   void aShortFileThatIsNotALogIsAHeaderMismatch() throws IOException {
     Files.write(log(), new byte[] {'h', 'i', 0});
     ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4));
-    assertEquals("HeaderMismatch", error.variant());
+    assertEquals(ReplayLogException.Variant.HeaderMismatch, error.variant());
     assertTrue(error.getMessage().contains("found magic \"hi\\x00\""), error.getMessage());
   }
 
@@ -275,7 +275,7 @@ class RingLogTest {
   void aFileShorterThanTheHeaderIsTruncatedNotReinitialised() throws IOException {
     Files.write(log(), new byte[] {'V', 'R', 'R', 'L'});
     ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4));
-    assertEquals("Truncated", error.variant());
+    assertEquals(ReplayLogException.Variant.Truncated, error.variant());
     assertEquals(4, Files.size(log()), "the file is left as it was");
   }
 
@@ -295,7 +295,7 @@ class RingLogTest {
     byte[] damaged = new byte[32 + 2 * 64];
     damaged[32] = (byte) 0xEF;
     Files.write(log(), damaged);
-    assertEquals("HeaderMismatch", assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 2)).variant());
+    assertEquals(ReplayLogException.Variant.HeaderMismatch, assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 2)).variant());
     assertEquals(damaged.length, Files.size(log()));
   }
 
@@ -307,7 +307,7 @@ class RingLogTest {
     try (RandomAccessFile file = new RandomAccessFile(log().toFile(), "rw")) {
       file.setLength(32 + 3 * 64);
     }
-    assertEquals("Truncated", assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 2)).variant());
+    assertEquals(ReplayLogException.Variant.Truncated, assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 2)).variant());
   }
 
   @Test
@@ -317,7 +317,7 @@ class RingLogTest {
       log.append(rec(2, 11));
       overwrite(log(), ReplayLogFormat.recordOffset(1), new byte[] {0x78, 0x56, 0x34, 0x12});
       ReplayLogException error = assertThrows(ReplayLogException.class, log::replayAll);
-      assertEquals("HeaderMismatch", error.variant());
+      assertEquals(ReplayLogException.Variant.HeaderMismatch, error.variant());
       assertTrue(error.getMessage().contains("record 1 (byte 96) has magic 0x12345678, neither 0xdeadbeef nor 0"), error.getMessage());
       assertTrue(error.getMessage().contains("Fix: "), error.getMessage());
     }
@@ -330,7 +330,7 @@ class RingLogTest {
       try (RandomAccessFile file = new RandomAccessFile(log().toFile(), "rw")) {
         file.setLength(32 + 64);
       }
-      assertEquals("Truncated", assertThrows(ReplayLogException.class, log::scan).variant());
+      assertEquals(ReplayLogException.Variant.Truncated, assertThrows(ReplayLogException.class, log::scan).variant());
     }
   }
 
@@ -347,7 +347,7 @@ class RingLogTest {
     assertEquals(2, scan.emptyRecords());
     assertArrayEquals(before, Files.readAllBytes(log()));
     ReplayLogException missing = assertThrows(ReplayLogException.class, () -> RingLog.read(dir.resolve("missing.vrrl")));
-    assertEquals("Io", missing.variant());
+    assertEquals(ReplayLogException.Variant.Io, missing.variant());
     assertInstanceOf(NoSuchFileException.class, missing.getCause());
     assertTrue(missing.getMessage().endsWith("Fix: check disk space + permissions."), missing.getMessage());
     assertTrue(Files.notExists(dir.resolve("missing.vrrl")), "reading creates nothing");

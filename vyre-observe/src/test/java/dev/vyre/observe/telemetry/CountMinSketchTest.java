@@ -50,10 +50,10 @@ class CountMinSketchTest {
   }
 
   @Test
-  void zeroShapeIsRefusedAsTelemetryQueueFull() {
+  void zeroShapeIsRefusedAsAnInvalidTelemetryArgument() {
     PipelineException depth = assertThrows(PipelineException.class, () -> new CountMinSketch(0, 128));
-    assertEquals("QueueFull", depth.variant());
-    assertEquals("telemetry", depth.fields().get("queue"));
+    assertEquals(PipelineException.Variant.InvalidArgument, depth.variant());
+    assertEquals("telemetry", depth.fields().get("subject"));
     assertThrows(PipelineException.class, () -> new CountMinSketch(4, 0));
     assertThrows(PipelineException.class, () -> new CountMinSketch(-1, 4));
   }

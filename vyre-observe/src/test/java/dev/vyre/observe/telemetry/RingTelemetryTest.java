@@ -56,7 +56,7 @@ class RingTelemetryTest {
   @Test
   void shortControlIsRejectedFirstNamingBufferLengthAndFix() {
     PipelineException error = assertThrows(PipelineException.class, () -> RingTelemetry.tryDecode(new byte[636], new byte[65]));
-    assertEquals("Backend", error.variant());
+    assertEquals(PipelineException.Variant.Backend, error.variant());
     assertEquals("megakernel control snapshot has 636 bytes, expected at least 640 and 4-byte alignment. "
         + "Fix: capture the full control buffer.", error.fields().get("message"));
     assertTrue(error.display().startsWith("backend error: megakernel control snapshot"));
@@ -348,7 +348,7 @@ class RingTelemetryTest {
     slot(ring, 0, STATUS_REQUEUE, Opcodes.NOP, 0);
     MegakernelLaunchRequest request = MegakernelLaunchRequest.directBuilder(8, 64, 256).requeueCount(-1L).build();
     BackendException error = assertThrows(BackendException.class, () -> RingTelemetry.tryDecode(control(), ring).recommendLaunch(request));
-    assertEquals("Other", error.variant());
+    assertEquals(BackendException.Variant.Other, error.variant());
     assertEquals("megakernel requeue count overflowed u64. Fix: shard telemetry windows before launch recommendation.",
         error.fields().get("message"));
   }

@@ -1,5 +1,6 @@
 package dev.vyre.policy.mixed;
 
+import dev.vyre.driver.error.ErrorVariant;
 import dev.vyre.driver.error.PlanException;
 import java.util.Map;
 
@@ -10,8 +11,25 @@ import java.util.Map;
  */
 public final class MixedWorkException extends PlanException {
 
-  private MixedWorkException(String variant, Map<String, Object> fields, String message) {
+  /** This family's variants. */
+  public enum Variant implements ErrorVariant {
+    EmptyPlan,
+    ZeroDrainWatchdogBudget,
+    UnitCountOverflow,
+    ZeroUnitWatchdogBudget,
+    ZeroResidentArtifactId,
+    ZeroOutputSlabId,
+    QueueClassMismatch,
+    WatchdogBudgetExceeded
+  }
+
+  private MixedWorkException(Variant variant, Map<String, Object> fields, String message) {
     super(variant, fields, message);
+  }
+
+  @Override
+  public Variant variant() {
+    return (Variant) super.variant();
   }
 
   @Override
@@ -20,49 +38,49 @@ public final class MixedWorkException extends PlanException {
   }
 
   static MixedWorkException emptyPlan() {
-    return new MixedWorkException("EmptyPlan", fieldMap(),
+    return new MixedWorkException(Variant.EmptyPlan, fieldMap(),
         "mixed-work plan has no units. Fix: add at least one unit, or skip the dispatch.");
   }
 
   static MixedWorkException zeroDrainWatchdogBudget() {
-    return new MixedWorkException("ZeroDrainWatchdogBudget", fieldMap(),
+    return new MixedWorkException(Variant.ZeroDrainWatchdogBudget, fieldMap(),
         "mixed-work plan has a drain watchdog budget of 0 ticks, so the drain is unbounded. Fix: give the plan a"
             + " non-zero drain budget at least the sum of its unit budgets.");
   }
 
   static MixedWorkException unitCountOverflow(long units) {
-    return new MixedWorkException("UnitCountOverflow", fieldMap(),
+    return new MixedWorkException(Variant.UnitCountOverflow, fieldMap(),
         "mixed-work plan has " + units + " units, above u32. Fix: split the batch into plans of at most 4294967295"
             + " units.");
   }
 
   static MixedWorkException zeroUnitWatchdogBudget(long sequence) {
-    return new MixedWorkException("ZeroUnitWatchdogBudget", fieldMap("sequence", sequence),
+    return new MixedWorkException(Variant.ZeroUnitWatchdogBudget, fieldMap("sequence", sequence),
         "mixed-work unit " + Long.toUnsignedString(sequence) + " has a watchdog budget of 0 ticks. Fix: give every"
             + " unit a non-zero watchdog budget.");
   }
 
   static MixedWorkException zeroResidentArtifactId(long sequence) {
-    return new MixedWorkException("ZeroResidentArtifactId", fieldMap("sequence", sequence),
+    return new MixedWorkException(Variant.ZeroResidentArtifactId, fieldMap("sequence", sequence),
         "mixed-work unit " + Long.toUnsignedString(sequence) + " names resident artifact 0. Fix: make the artifact"
             + " resident first and pass its non-zero id.");
   }
 
   static MixedWorkException zeroOutputSlabId(long sequence) {
-    return new MixedWorkException("ZeroOutputSlabId", fieldMap("sequence", sequence),
+    return new MixedWorkException(Variant.ZeroOutputSlabId, fieldMap("sequence", sequence),
         "mixed-work unit " + Long.toUnsignedString(sequence) + " writes output slab 0. Fix: allocate an output slab"
             + " and pass its non-zero id.");
   }
 
   static MixedWorkException queueClassMismatch(long sequence, String queueClass, String unitType) {
-    return new MixedWorkException("QueueClassMismatch",
+    return new MixedWorkException(Variant.QueueClassMismatch,
         fieldMap("sequence", sequence, "class", queueClass, "unit_type", unitType),
         "mixed-work unit " + Long.toUnsignedString(sequence) + " files a " + unitType + " unit under the "
             + queueClass + " queue. Fix: file each unit type under its own queue class (MixedWorkUnitType.queueClass()).");
   }
 
   static MixedWorkException watchdogBudgetExceeded(long total, long drain) {
-    return new MixedWorkException("WatchdogBudgetExceeded", fieldMap("total", total, "drain", drain),
+    return new MixedWorkException(Variant.WatchdogBudgetExceeded, fieldMap("total", total, "drain", drain),
         "mixed-work units need " + Long.toUnsignedString(total) + " watchdog ticks but the drain budget is "
             + Long.toUnsignedString(drain) + ". Fix: raise the drain budget or split the plan.");
   }

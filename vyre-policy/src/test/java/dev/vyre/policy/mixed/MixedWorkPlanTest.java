@@ -80,7 +80,7 @@ class MixedWorkPlanTest {
     List<MixedWorkUnit> units = vectorUnits().subList(0, 2);
     MixedWorkException error = assertThrows(MixedWorkException.class, () -> new MixedWorkPlan(units, 19).evidence());
     assertEquals("MixedWorkError", error.errorType());
-    assertEquals("WatchdogBudgetExceeded", error.variant());
+    assertEquals(MixedWorkException.Variant.WatchdogBudgetExceeded, error.variant());
     assertEquals(Map.of("total", 20L, "drain", 19L), error.fields());
     assertTrue(error.display().endsWith("Fix: raise the drain budget or split the plan."));
     assertEquals(20, new MixedWorkPlan(units, 20).evidence().totalWatchdogBudgetTicks());
@@ -91,7 +91,7 @@ class MixedWorkPlanTest {
     MixedWorkUnit unit = new MixedWorkUnit(9, MixedWorkQueueClass.Parser, MixedWorkUnitType.FlowFixpointStep, 1, 1, 1, 0);
     MixedWorkException error = assertThrows(MixedWorkException.class,
         () -> new MixedWorkPlan(List.of(unit), 64).evidence());
-    assertEquals("QueueClassMismatch", error.variant());
+    assertEquals(MixedWorkException.Variant.QueueClassMismatch, error.variant());
     assertEquals(List.of("sequence", "class", "unit_type"), List.copyOf(error.fields().keySet()));
     assertEquals(9L, error.fields().get("sequence"));
     assertEquals("parser", error.fields().get("class"));
@@ -100,9 +100,9 @@ class MixedWorkPlanTest {
 
   @Test
   void planLevelChecksComeFirst() {
-    assertEquals("EmptyPlan", variantOf(new MixedWorkPlan(List.of(), 0)));
+    assertEquals(MixedWorkException.Variant.EmptyPlan, variantOf(new MixedWorkPlan(List.of(), 0)));
     MixedWorkUnit broken = new MixedWorkUnit(1, MixedWorkQueueClass.Scan, MixedWorkUnitType.DrainSentinel, 0, 0, 0, 0);
-    assertEquals("ZeroDrainWatchdogBudget", variantOf(new MixedWorkPlan(List.of(broken), 0)));
+    assertEquals(MixedWorkException.Variant.ZeroDrainWatchdogBudget, variantOf(new MixedWorkPlan(List.of(broken), 0)));
   }
 
   @Test
@@ -111,7 +111,7 @@ class MixedWorkPlanTest {
     MixedWorkUnit noSlab = new MixedWorkUnit(2, MixedWorkQueueClass.Scan, MixedWorkUnitType.ScanChunk, 1, 0, 1, 0);
     MixedWorkException error = assertThrows(MixedWorkException.class,
         () -> new MixedWorkPlan(List.of(huge, noSlab), 1).evidence());
-    assertEquals("ZeroOutputSlabId", error.variant());
+    assertEquals(MixedWorkException.Variant.ZeroOutputSlabId, error.variant());
     assertEquals(Map.of("sequence", 2L), error.fields());
   }
 
@@ -148,14 +148,14 @@ class MixedWorkPlanTest {
     MixedWorkUnitType type = mismatch ? MixedWorkUnitType.GraphCompaction : MixedWorkUnitType.ScanVerifier;
     units.add(new MixedWorkUnit(77, MixedWorkQueueClass.Scan, type, zeroArtifact ? 0 : 5, zeroSlab ? 0 : 6,
         zeroBudget ? 0 : 1_000, 0));
-    String expected = zeroBudget ? "ZeroUnitWatchdogBudget"
-        : zeroArtifact ? "ZeroResidentArtifactId"
-        : zeroSlab ? "ZeroOutputSlabId"
-        : mismatch ? "QueueClassMismatch"
-        : "WatchdogBudgetExceeded";
+    MixedWorkException.Variant expected = zeroBudget ? MixedWorkException.Variant.ZeroUnitWatchdogBudget
+        : zeroArtifact ? MixedWorkException.Variant.ZeroResidentArtifactId
+        : zeroSlab ? MixedWorkException.Variant.ZeroOutputSlabId
+        : mismatch ? MixedWorkException.Variant.QueueClassMismatch
+        : MixedWorkException.Variant.WatchdogBudgetExceeded;
     MixedWorkException error = assertThrows(MixedWorkException.class, () -> new MixedWorkPlan(units, 64).evidence());
     assertEquals(expected, error.variant());
-    if (!expected.equals("WatchdogBudgetExceeded")) {
+    if (expected != MixedWorkException.Variant.WatchdogBudgetExceeded) {
       assertEquals(77L, error.fields().get("sequence"));
     }
   }
@@ -215,7 +215,7 @@ class MixedWorkPlanTest {
     }
   }
 
-  private static String variantOf(MixedWorkPlan plan) {
+  private static MixedWorkException.Variant variantOf(MixedWorkPlan plan) {
     return assertThrows(MixedWorkException.class, plan::evidence).variant();
   }
 }

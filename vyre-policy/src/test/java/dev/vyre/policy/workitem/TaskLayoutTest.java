@@ -60,7 +60,7 @@ class TaskLayoutTest {
     assertDoesNotThrow(() -> TaskLayout.checkTask(ring, 0));
     assertDoesNotThrow(() -> TaskLayout.checkTask(ring, 1));
     ProtocolException partial = assertThrows(ProtocolException.class, () -> TaskLayout.checkTask(ring, 2));
-    assertEquals("MissingWord", partial.variant());
+    assertEquals(ProtocolException.Variant.MissingWord, partial.variant());
     assertTrue(partial.getMessage().contains("task ring is missing word 47 (byte length 188)"), partial.getMessage());
     assertTrue(partial.getMessage().contains("Fix: "));
     assertThrows(ProtocolException.class, () -> TaskLayout.checkTask(ring, -1));

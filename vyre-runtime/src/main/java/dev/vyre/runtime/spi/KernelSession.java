@@ -44,7 +44,7 @@ public interface KernelSession extends AutoCloseable {
   default long startCopy(int from, int to, long bytes) {
     java.lang.foreign.MemorySegment source = resource(from);
     if (source == null) {
-      throw dev.vyre.driver.error.PipelineException.queueFull("resource", "resource " + from + " has no host view",
+      throw dev.vyre.driver.error.PipelineException.invalidArgument("resource", "resource " + from + " has no host view",
           "copy from a HOST_MAPPED resource");
     }
     writeResource(to, 0, source.asSlice(0, bytes));

@@ -57,8 +57,8 @@ public final class TenantRegistry {
 
   private TenantRegistry(int authorizedTenants, TenantRing ring) {
     if (authorizedTenants < 1 || authorizedTenants > ControlLayout.MAX_TENANTS) {
-      throw PipelineException.queueFull("tenant", "tenant count " + authorizedTenants + " is outside 1..29",
-          "pass the tenant_count the control block was encoded with, between 1 and 29 (ids 0..28; DECISIONS.md §3.4)");
+      throw PipelineException.invalidArgument("tenant", "tenant count " + authorizedTenants + " is outside 1..29",
+          "pass the tenant_count the control block was encoded with, between 1 and 29 (ids 0..28)");
     }
     this.authorizedTenants = authorizedTenants;
     this.ring = ring;

@@ -33,7 +33,7 @@ public record BatchDescriptor(long startSlot, List<SlotDescriptor> items) {
   private static void addWindowSlots(List<SlotDescriptor> items, int tenant, int opcode, int ticket, int windowClass, List<int[]> payloads) {
     for (int[] payload : payloads) {
       if (payload.length > SlotLayout.ARGS_PER_SLOT - 2) {
-        throw PipelineException.queueFull("submission",
+        throw PipelineException.invalidArgument("submission",
             "too many args for one window payload; ticket plus class plus payload must fit in 12 u32 args",
             "split the payload into payloads of at most 10 words");
       }
@@ -52,7 +52,7 @@ public record BatchDescriptor(long startSlot, List<SlotDescriptor> items) {
       return 0;
     }
     if (startSlot < 0 || startSlot > Unsigned.U32_MAX - (n - 1)) {
-      throw PipelineException.queueFull("submission", "batch start " + startSlot + " plus item count " + n + " overflows u32",
+      throw PipelineException.invalidArgument("submission", "batch start " + startSlot + " plus item count " + n + " overflows u32",
           "split the descriptor batch before publishing");
     }
     long slots = SlotLayout.slotCount(ring.byteSize());

@@ -77,8 +77,8 @@ public final class ControlLayout {
   /** Refuses a tenant id outside the 29-entry mask table: higher ids alias other control words. */
   public static void checkTenant(int tenant) {
     if (tenant < 0 || tenant >= MAX_TENANTS) {
-      throw PipelineException.queueFull("tenant", "tenant id " + Integer.toUnsignedString(tenant) + " is outside 0..28",
-          "publish with a tenant id below 29; ids at or above 29 would alias other control words (DECISIONS.md §3.4)");
+      throw PipelineException.invalidArgument("tenant", "tenant id " + Integer.toUnsignedString(tenant) + " is outside 0..28",
+          "publish with a tenant id below 29; ids at or above 29 would alias other control words");
     }
   }
 
@@ -121,7 +121,7 @@ public final class ControlLayout {
    */
   public static void encodeInto(MemorySegment control, boolean shutdown, long tenantCount) {
     if (control.byteSize() < 4L * CONTROL_MIN_WORDS || control.byteSize() % 4 != 0) {
-      throw PipelineException.queueFull("submission", "control buffer of " + control.byteSize() + " bytes is too small",
+      throw PipelineException.invalidArgument("submission", "control buffer of " + control.byteSize() + " bytes is too small",
           "allocate ControlLayout.byteLength(observables) bytes");
     }
     control.fill((byte) 0);
@@ -143,7 +143,7 @@ public final class ControlLayout {
 
   private static void checkObservables(long observableSlots) {
     if (observableSlots < 0 || observableSlots > MAX_ENCODED_OBSERVABLE_SLOTS) {
-      throw PipelineException.queueFull("submission",
+      throw PipelineException.invalidArgument("submission",
           "observable_slots " + observableSlots + " exceeds the megakernel allocation cap of " + MAX_ENCODED_OBSERVABLE_SLOTS,
           "shard observable results or reduce observable_slots to the megakernel allocation cap before encoding control");
     }
@@ -163,11 +163,11 @@ public final class ControlLayout {
   /** Writes the six partition offsets (five starts and the total) into words 129..134 only. */
   public static void writePriorityOffsets(MemorySegment control, int[] offsets) {
     if (offsets.length != PRIORITY_OFFSETS_SLOTS) {
-      throw PipelineException.queueFull("submission", offsets.length + " priority offsets instead of " + PRIORITY_OFFSETS_SLOTS,
+      throw PipelineException.invalidArgument("submission", offsets.length + " priority offsets instead of " + PRIORITY_OFFSETS_SLOTS,
           "pass one start per priority level followed by the total slot count");
     }
     if (control.byteSize() % 4 != 0 || control.byteSize() < 4L * (PRIORITY_OFFSETS_BASE + PRIORITY_OFFSETS_SLOTS)) {
-      throw PipelineException.queueFull("submission", "control buffer of " + control.byteSize() + " bytes cannot hold priority offsets",
+      throw PipelineException.invalidArgument("submission", "control buffer of " + control.byteSize() + " bytes cannot hold priority offsets",
           "pass a full control buffer");
     }
     for (int i = 0; i < PRIORITY_OFFSETS_SLOTS; i++) {

@@ -44,7 +44,7 @@ public final class DebugLogLayout {
   /** An all-zero (empty) log of {@code capacity} records. */
   public static byte[] encodeEmpty(int capacity) {
     if (capacity < 0 || capacity > MAX_ENCODED_RECORDS) {
-      throw PipelineException.queueFull("submission", "debug log capacity " + capacity + " exceeds the megakernel allocation cap of "
+      throw PipelineException.invalidArgument("submission", "debug log capacity " + capacity + " exceeds the megakernel allocation cap of "
           + MAX_ENCODED_RECORDS + " records", "reduce debug-log record_capacity to the megakernel allocation cap before encoding");
     }
     return new byte[(int) byteLength(capacity)];

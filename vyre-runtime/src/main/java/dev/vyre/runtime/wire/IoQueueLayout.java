@@ -52,7 +52,7 @@ public final class IoQueueLayout {
   /** An all-EMPTY queue of 1..64 slots. */
   public static byte[] encodeEmpty(int slots) {
     if (slots < 1 || slots > IO_SLOT_COUNT) {
-      throw PipelineException.queueFull("submission", "io_queue of " + slots + " slots is empty or exceeds the compiled IO poll window of 64 slots",
+      throw PipelineException.invalidArgument("submission", "io_queue of " + slots + " slots is empty or exceeds the compiled IO poll window of 64 slots",
           "use between 1 and 64 IO slots");
     }
     return new byte[(int) byteLength(slots)];
@@ -69,7 +69,7 @@ public final class IoQueueLayout {
           + ". Fix: pass whole IO slots.");
     }
     if (len / SLOT_BYTES > IO_SLOT_COUNT) {
-      throw PipelineException.queueFull("submission", "io_queue byte view of " + len / SLOT_BYTES
+      throw PipelineException.invalidArgument("submission", "io_queue byte view of " + len / SLOT_BYTES
           + " slots exceeds the compiled IO poll window of 64 slots", "split the queue or rebuild the megakernel with a larger IO_SLOT_COUNT");
     }
     return (int) (len / SLOT_BYTES);
@@ -82,11 +82,11 @@ public final class IoQueueLayout {
   public static void submitRead(MemorySegment queue, int slot, int src, int dst, int byteCount, int tag) {
     int slots = validate(queue);
     if (slot < 0 || slot >= slots) {
-      throw PipelineException.queueFull("submission", "io_queue slot " + slot + " exceeds the queue's " + slots + " slots",
+      throw PipelineException.invalidArgument("submission", "io_queue slot " + slot + " exceeds the queue's " + slots + " slots",
           "enlarge the queue or submit into a valid slot id");
     }
     if (Words.getAcquire(queue, word(slot, STATUS)) != SlotLayout.STATUS_EMPTY) {
-      throw PipelineException.queueFull("submission", "io_queue slot " + slot + " still in flight",
+      throw PipelineException.busy("submission", "io_queue slot " + slot + " still in flight",
           "wait for completion before submitting a new request");
     }
     publishRead(queue, slot, src, dst, 0, byteCount, tag);
@@ -158,11 +158,11 @@ public final class IoQueueLayout {
     for (Completion completion : completions) {
       int slot = completion.slot();
       if (slot < 0 || slot >= count) {
-        throw PipelineException.queueFull("submission", "io_queue completion slot " + slot + " exceeds queue length " + count,
+        throw PipelineException.invalidArgument("submission", "io_queue completion slot " + slot + " exceeds queue length " + count,
             "complete a valid slot id");
       }
       if (Words.getAcquire(queue, word(slot, STATUS)) != SlotLayout.STATUS_CLAIMED) {
-        throw PipelineException.queueFull("submission", "io_queue completion requires a CLAIMED request (slot " + slot + ")",
+        throw PipelineException.invalidArgument("submission", "io_queue completion requires a CLAIMED request (slot " + slot + ")",
             "claim the request (IoQueueLayout.claim) before completing it so the same DMA is not completed without ownership");
       }
     }

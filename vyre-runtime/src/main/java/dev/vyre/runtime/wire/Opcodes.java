@@ -38,7 +38,7 @@ public final class Opcodes {
   /** User opcodes are 8..0xFFEF and 0x10000..0x7FFFFFFF. */
   public static void validateUserOpcode(int op) {
     if (isSystem(op)) {
-      throw PipelineException.queueFull("submission",
+      throw PipelineException.invalidArgument("submission",
           "User opcode overlaps with reserved system range or uses the high bit (opcode 0x" + Integer.toHexString(op) + ")",
           "use a user opcode in 8..0xFFEF or 0x10000..0x7FFFFFFF");
     }

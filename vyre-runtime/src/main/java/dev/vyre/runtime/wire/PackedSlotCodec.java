@@ -29,12 +29,12 @@ public final class PackedSlotCodec {
   /** The 12 argument words for {@code ops}; validates everything first. */
   public static int[] encode(PackedOp... ops) {
     if (ops.length > MAX_OPS) {
-      throw PipelineException.queueFull("submission", "packed slot supports at most 255 inner opcodes",
+      throw PipelineException.invalidArgument("submission", "packed slot supports at most 255 inner opcodes",
           "split the operations over several slots");
     }
     int metadata = metadataWords(ops.length);
     if (metadata > SlotLayout.ARGS_PER_SLOT) {
-      throw PipelineException.queueFull("submission", "packed slot metadata exceeds the 12-word slot argument budget",
+      throw PipelineException.invalidArgument("submission", "packed slot metadata exceeds the 12-word slot argument budget",
           "pack fewer operations per slot");
     }
     int[] words = new int[SlotLayout.ARGS_PER_SLOT];
@@ -44,11 +44,11 @@ public final class PackedSlotCodec {
     for (int i = 0; i < ops.length; i++) {
       PackedOp op = ops[i];
       if (op.opcode() < 0 || op.opcode() > 0xFF) {
-        throw PipelineException.queueFull("submission", "packed opcode " + Integer.toUnsignedString(op.opcode()) + " does not fit a byte",
+        throw PipelineException.invalidArgument("submission", "packed opcode " + Integer.toUnsignedString(op.opcode()) + " does not fit a byte",
             "pack only opcodes 0..255");
       }
       if (op.args().length > SlotLayout.ARGS_PER_SLOT - metadata - argWords) {
-        throw PipelineException.queueFull("submission", "packed slot payload exceeds the 12-word slot argument budget",
+        throw PipelineException.invalidArgument("submission", "packed slot payload exceeds the 12-word slot argument budget",
             "pack fewer or shorter operations per slot");
       }
       meta[2 + 2 * i] = (byte) op.opcode();

@@ -166,7 +166,7 @@ public final class RingPublisher {
   public static int transition(MemorySegment ring, long slot, Transition transition) {
     long slots = SlotLayout.slotCount(ring.byteSize());
     if (slot < 0 || slot >= slots) {
-      throw PipelineException.queueFull("submission", "slot status of slot " + slot + " is outside the validated ring buffer of "
+      throw PipelineException.invalidArgument("submission", "slot status of slot " + slot + " is outside the validated ring buffer of "
           + slots + " slots", "validate the ring length before the transition");
     }
     long word = SlotLayout.statusWord(slot);
@@ -180,7 +180,7 @@ public final class RingPublisher {
       case CANCEL -> inFlight ? null : "cancel requires an unclaimed in-flight slot status";
     };
     if (problem != null) {
-      throw PipelineException.queueFull("submission", "illegal ring slot transition: " + problem + " (slot " + slot + " is "
+      throw PipelineException.invalidArgument("submission", "illegal ring slot transition: " + problem + " (slot " + slot + " is "
           + (status == SlotStatus.UNKNOWN ? Integer.toUnsignedString(current) : status) + ")", "check the slot status before the transition");
     }
     int target = switch (transition) {
@@ -258,7 +258,7 @@ public final class RingPublisher {
   /** Refuses a range of {@code count} slots from {@code start} that does not fit the ring. */
   static void checkRange(long slots, long start, long count, String what) {
     if (start < 0 || start > slots || count > slots - start) {
-      throw PipelineException.queueFull("submission", what + " of " + count + " slots from slot " + start + " exceeds ring slot count " + slots,
+      throw PipelineException.invalidArgument("submission", what + " of " + count + " slots from slot " + start + " exceeds ring slot count " + slots,
           "enlarge the ring or split the batch");
     }
   }
@@ -278,7 +278,7 @@ public final class RingPublisher {
 
   private static void checkSlot(long slots, long slot) {
     if (slot < 0 || slot >= slots) {
-      throw PipelineException.queueFull("submission", "slot_idx " + slot + " exceeds ring slot count " + slots,
+      throw PipelineException.invalidArgument("submission", "slot_idx " + slot + " exceeds ring slot count " + slots,
           "enlarge the ring via SlotLayout.encodeEmptyRing or publish below slot " + slots);
     }
   }
@@ -286,7 +286,7 @@ public final class RingPublisher {
   private static void checkStatus(MemorySegment ring, long slot) {
     int status = Words.getAcquire(ring, SlotLayout.statusWord(slot));
     if (status != SlotLayout.STATUS_EMPTY && status != SlotLayout.STATUS_DONE) {
-      throw PipelineException.queueFull("submission",
+      throw PipelineException.busy("submission",
           "slot " + slot + " is not publishable; only EMPTY and DONE slots may be written by the host",
           "wait for the slot to reach DONE or publish into another slot");
     }
@@ -301,7 +301,7 @@ public final class RingPublisher {
 
   private static void checkWorkItemRing(int slotCount, int tenant, List<WorkItem> items) {
     if (Integer.toUnsignedLong(items.size()) > Integer.toUnsignedLong(slotCount)) {
-      throw PipelineException.queueFull("submission", "work item count " + items.size() + " exceeds ring slot count "
+      throw PipelineException.invalidArgument("submission", "work item count " + items.size() + " exceeds ring slot count "
           + Integer.toUnsignedString(slotCount), "enlarge the launch geometry before publishing");
     }
     checkWorkItems(tenant, items);

@@ -54,7 +54,7 @@ public final class SlotLayout {
   /** Refuses more argument words than a slot holds (vyre's exact text). */
   public static void checkArgCount(int argCount) {
     if (argCount > ARGS_PER_SLOT) {
-      throw PipelineException.queueFull("submission", "too many args for one slot; 12 u32 args max per slot", "pass at most 12 args");
+      throw PipelineException.invalidArgument("submission", "too many args for one slot; 12 u32 args max per slot", "pass at most 12 args");
     }
   }
 
@@ -92,7 +92,7 @@ public final class SlotLayout {
   /** Refuses a slot count the encoders will not materialize. */
   static void checkEncodable(long slots) {
     if (slots < 0 || slots > MAX_ENCODED_RING_SLOTS) {
-      throw PipelineException.queueFull("submission", "slot_count " + slots + " exceeds the megakernel allocation cap of "
+      throw PipelineException.invalidArgument("submission", "slot_count " + slots + " exceeds the megakernel allocation cap of "
           + MAX_ENCODED_RING_SLOTS + " slots", "split the dispatch into smaller ring shards before encoding");
     }
   }
@@ -100,7 +100,7 @@ public final class SlotLayout {
   /** The number of slots in a ring buffer, rejecting a length that is not a whole number of slots. */
   public static long slotCount(long ringByteLength) {
     if (ringByteLength % SLOT_BYTES != 0) {
-      throw PipelineException.queueFull("submission",
+      throw PipelineException.invalidArgument("submission",
           "ring buffer byte length " + ringByteLength + " is not an exact multiple of SLOT_WORDS * 4",
           "rebuild it with SlotLayout.encodeEmptyRing or allocate slot_count * 64 bytes");
     }

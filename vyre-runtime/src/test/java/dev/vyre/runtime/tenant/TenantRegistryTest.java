@@ -50,7 +50,7 @@ class TenantRegistryTest {
     assertEquals(1, registry.register("a").id());
     assertEquals(2, registry.register("b").id());
     TenantException full = assertThrows(TenantException.class, () -> registry.register("c"));
-    assertEquals("RegistryFull", full.variant());
+    assertEquals(TenantException.Variant.RegistryFull, full.variant());
     assertEquals(2L, full.fields().get("issued"));
     assertEquals(3L, full.fields().get("authorized_tenants"));
     assertTrue(full.getMessage().endsWith("ids are not reused after unregister."), full.getMessage());
@@ -67,17 +67,17 @@ class TenantRegistryTest {
     assertEquals(28, last.id());
     assertEquals(0x41C0_0000, last.baseOpcode());
     Opcodes.validateUserOpcode(last.globalOpcode(TenantRegistry.OPCODE_RANGE_PER_TENANT - 1));
-    assertEquals("RegistryFull", assertThrows(TenantException.class, () -> registry.register("one too many")).variant());
+    assertEquals(TenantException.Variant.RegistryFull, assertThrows(TenantException.class, () -> registry.register("one too many")).variant());
   }
 
   @Test
   void aRegistryWithOnlyTheHostsTenantRegistersNothing() {
-    assertEquals("RegistryFull", assertThrows(TenantException.class, () -> new TenantRegistry(1).register("a")).variant());
+    assertEquals(TenantException.Variant.RegistryFull, assertThrows(TenantException.class, () -> new TenantRegistry(1).register("a")).variant());
   }
 
   @Test
   void refusesAControlBlockOutsideTheMaskTable() {
-    assertTrue(assertThrows(PipelineException.class, () -> new TenantRegistry(0)).isQueueFull());
+    assertEquals(PipelineException.Variant.InvalidArgument, assertThrows(PipelineException.class, () -> new TenantRegistry(0)).variant());
     PipelineException tooMany = assertThrows(PipelineException.class, () -> new TenantRegistry(30));
     assertTrue(tooMany.getMessage().contains("outside 1..29"), tooMany.getMessage());
   }
@@ -129,9 +129,9 @@ class TenantRegistryTest {
     assertTrue(removed.isRevoked());
     assertTrue(registry.lookup(tenant.id()).isEmpty());
     assertTrue(registry.unregister(tenant.id()).isEmpty(), "a second unregister finds nothing");
-    assertEquals("Revoked", assertThrows(TenantException.class, () -> tenant.reserveStagingBytes(1)).variant());
-    assertEquals("Revoked", assertThrows(TenantException.class, () -> tenant.reserveResidentHandles(1)).variant());
-    assertEquals("Revoked", assertThrows(TenantException.class, () -> tenant.globalOpcode(0)).variant());
+    assertEquals(TenantException.Variant.Revoked, assertThrows(TenantException.class, () -> tenant.reserveStagingBytes(1)).variant());
+    assertEquals(TenantException.Variant.Revoked, assertThrows(TenantException.class, () -> tenant.reserveResidentHandles(1)).variant());
+    assertEquals(TenantException.Variant.Revoked, assertThrows(TenantException.class, () -> tenant.globalOpcode(0)).variant());
     assertEquals(2, registry.register("next").id(), "ids are not reused");
   }
 

@@ -29,13 +29,13 @@ class TenantTest {
     Tenant tenant = new TenantRegistry().register("soleno");
     assertEquals(tenant.baseOpcode() + 42, tenant.globalOpcode(42));
     TenantException error = assertThrows(TenantException.class, () -> tenant.globalOpcode(TenantRegistry.OPCODE_RANGE_PER_TENANT));
-    assertEquals("OpcodeOutOfRange", error.variant());
+    assertEquals(TenantException.Variant.OpcodeOutOfRange, error.variant());
     assertEquals((long) tenant.id(), error.fields().get("tenant_id"));
     assertEquals(1L << 20, error.fields().get("local_opcode"));
     assertEquals(1L << 20, error.fields().get("cap"));
     assertEquals("tenant 1 published local opcode 1048576; out of range [0, 1048576). Fix: caller must stay inside the opcode"
         + " window returned by `register()`.", error.getMessage());
-    assertEquals("OpcodeOutOfRange", assertThrows(TenantException.class, () -> tenant.globalOpcode(-1)).variant(),
+    assertEquals(TenantException.Variant.OpcodeOutOfRange, assertThrows(TenantException.class, () -> tenant.globalOpcode(-1)).variant(),
         "a local opcode is a u32");
   }
 
@@ -59,7 +59,7 @@ class TenantTest {
     tenant.publishSlot(ring, 0, 0, 0, 0, 0);
     registry.unregister(tenant.id()).orElseThrow();
     TenantException error = assertThrows(TenantException.class, () -> tenant.publishSlot(ring, 1, 0, 0, 0, 0));
-    assertEquals("Revoked", error.variant());
+    assertEquals(TenantException.Variant.Revoked, error.variant());
     assertEquals("tenant 1 was revoked; handle is stale. Fix: acquire a fresh handle from the registry.", error.getMessage());
     assertEquals(SlotLayout.STATUS_EMPTY, Words.get(ring, SlotLayout.statusWord(1)));
   }
@@ -71,7 +71,7 @@ class TenantTest {
     tenant.publishSlot(ring, 0, 0, 1);
     tenant.publishSlot(ring, 1, 0, 2);
     TenantException error = assertThrows(TenantException.class, () -> tenant.publishSlot(ring, 2, 0, 3));
-    assertEquals("Backpressure", error.variant());
+    assertEquals(TenantException.Variant.Backpressure, error.variant());
     assertEquals(2L, error.fields().get("outstanding"));
     assertEquals(2L, error.fields().get("cap"));
     assertTrue(error.isBackpressure());
@@ -87,7 +87,7 @@ class TenantTest {
     Tenant tenant = new TenantRegistry().registerWithBackpressure("bounded", 1);
     MemorySegment ring = emptyRing(2);
     tenant.publishSlot(ring, 0, 0, 1);
-    assertEquals("Backpressure", assertThrows(TenantException.class, () -> tenant.publishSlot(ring, 1, 0, 2)).variant());
+    assertEquals(TenantException.Variant.Backpressure, assertThrows(TenantException.class, () -> tenant.publishSlot(ring, 1, 0, 2)).variant());
     tenant.noteDrained(1);
     tenant.publishSlot(ring, 1, 0, 2);
     assertEquals(2, tenant.publishedCount());
@@ -118,7 +118,7 @@ class TenantTest {
     Tenant tenant = new TenantRegistry().registerWithQuotas("quota", TenantQuota.bounded(2, 16, 1));
     tenant.reserveStagingBytes(8);
     TenantException staging = assertThrows(TenantException.class, () -> tenant.reserveStagingBytes(9));
-    assertEquals("StagingBackpressure", staging.variant());
+    assertEquals(TenantException.Variant.StagingBackpressure, staging.variant());
     assertEquals(9L, staging.fields().get("requested"));
     assertEquals(8L, staging.fields().get("used"));
     assertEquals(16L, staging.fields().get("cap"));
@@ -128,7 +128,7 @@ class TenantTest {
     tenant.reserveStagingBytes(12);
     assertEquals(16, tenant.quotaCounters().stagingBytes());
     TenantException underflow = assertThrows(TenantException.class, () -> tenant.releaseStagingBytes(17));
-    assertEquals("ResourceUnderflow", underflow.variant());
+    assertEquals(TenantException.Variant.ResourceUnderflow, underflow.variant());
     assertEquals("staging bytes", underflow.fields().get("resource"));
     assertEquals(17L, underflow.fields().get("requested"));
     assertEquals(16L, underflow.fields().get("used"));
@@ -136,7 +136,7 @@ class TenantTest {
 
     tenant.reserveResidentHandles(1);
     TenantException handles = assertThrows(TenantException.class, () -> tenant.reserveResidentHandles(1));
-    assertEquals("ResidentHandleBackpressure", handles.variant());
+    assertEquals(TenantException.Variant.ResidentHandleBackpressure, handles.variant());
     assertEquals(1L, handles.fields().get("requested"));
     assertEquals(1L, handles.fields().get("cap"));
     assertEquals(1, tenant.quotaCounters().residentHandles());
@@ -151,7 +151,7 @@ class TenantTest {
     Tenant tenant = new TenantRegistry().register("huge");
     tenant.reserveStagingBytes(-2L);
     TenantException error = assertThrows(TenantException.class, () -> tenant.reserveStagingBytes(2));
-    assertEquals("CounterOverflow", error.variant());
+    assertEquals(TenantException.Variant.CounterOverflow, error.variant());
     assertTrue(error.getMessage().contains("Fix: "), error.getMessage());
     assertEquals(-2L, tenant.quotaCounters().stagingBytes());
   }
@@ -177,7 +177,7 @@ class TenantTest {
     Tenant tenant = new TenantRegistry().register("t2");
     tenant.publishSlot(emptyRing(1), 0, 0, 0, 0, 0);
     TenantException error = assertThrows(TenantException.class, () -> tenant.quiesce(4));
-    assertEquals("QuiesceTimeout", error.variant());
+    assertEquals(TenantException.Variant.QuiesceTimeout, error.variant());
     assertEquals(1L, error.fields().get("outstanding"));
     TenantRuntimeCounters counters = tenant.runtimeCounters();
     assertEquals(1, counters.outstandingSlots());
@@ -222,7 +222,7 @@ class TenantTest {
     Tenant tenant = new TenantRegistry().register("t5");
     tenant.noteDrained(1);
     TenantException error = assertThrows(TenantException.class, () -> tenant.publishSlot(emptyRing(1), 0, 0));
-    assertEquals("CounterOverflow", error.variant());
+    assertEquals(TenantException.Variant.CounterOverflow, error.variant());
     assertEquals(0, tenant.runtimeCounters().outstandingSlots(), "counters saturate");
   }
 
@@ -309,7 +309,7 @@ class TenantTest {
     batch.clear();
     tenant.add(tenant.add(batch, 7), 7);
     TenantException refused = assertThrows(TenantException.class, () -> tenant.publish(batch));
-    assertEquals("Backpressure", refused.variant());
+    assertEquals(TenantException.Variant.Backpressure, refused.variant());
     assertEquals(3L, refused.fields().get("outstanding"));
     assertEquals(3, tenant.publishedCount());
     assertEquals(3, ring.published.size());
@@ -321,7 +321,7 @@ class TenantTest {
     for (int i = 0; i < 5; i++) {
       tenant.add(tooBig, 1);
     }
-    assertEquals("BatchOverCap", assertThrows(TenantException.class, () -> tenant.publish(tooBig)).variant());
+    assertEquals(TenantException.Variant.BatchOverCap, assertThrows(TenantException.class, () -> tenant.publish(tooBig)).variant());
 
     // A task that is not this tenant's refuses the whole batch, and names itself.
     Tenant other = registry.register("other");
@@ -329,12 +329,12 @@ class TenantTest {
     tenant.add(mixed, 1);
     other.add(mixed, 1);
     TenantException foreign = assertThrows(TenantException.class, () -> tenant.publish(mixed));
-    assertEquals("ForeignTask", foreign.variant());
+    assertEquals(TenantException.Variant.ForeignTask, foreign.variant());
     assertEquals(1L, foreign.fields().get("index"));
     assertEquals((long) other.id(), foreign.fields().get("task_tenant"));
     assertTrue(foreign.getMessage().contains("Fix: "), foreign.getMessage());
     TaskBatch hostTask = new TaskBatch(1).add(tenant.id(), 0x1234);
-    assertEquals("ForeignTask", assertThrows(TenantException.class, () -> tenant.publish(hostTask)).variant(),
+    assertEquals(TenantException.Variant.ForeignTask, assertThrows(TenantException.class, () -> tenant.publish(hostTask)).variant(),
         "an opcode outside the tenant's window");
     assertEquals(5, tenant.publishedCount());
 
@@ -369,7 +369,7 @@ class TenantTest {
     Tenant tenant = new TenantRegistry(ring).register("a");
     ring.authorized = false;
     TenantException error = assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, 0));
-    assertEquals("Unauthorized", error.variant());
+    assertEquals(TenantException.Variant.Unauthorized, error.variant());
     assertTrue(error.getMessage().endsWith("Fix: authorize it again with Megakernel.setTenantAuthorized(1, true) before publishing."),
         error.getMessage());
     assertEquals(0, tenant.publishedCount());
@@ -393,7 +393,7 @@ class TenantTest {
   void aTenantWithoutAKernelPublishesOnlyIntoItsOwnRing() {
     Tenant tenant = new TenantRegistry().register("standalone");
     TenantException error = assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, 0));
-    assertEquals("Unbound", error.variant());
+    assertEquals(TenantException.Variant.Unbound, error.variant());
     assertFalse(error.getMessage().isEmpty());
     assertEquals(0, tenant.publishedCount());
   }
@@ -403,10 +403,10 @@ class TenantTest {
     RecordingRing ring = new RecordingRing();
     TenantRegistry registry = new TenantRegistry(ring);
     Tenant tenant = registry.register("a");
-    assertEquals("OpcodeOutOfRange", assertThrows(TenantException.class,
+    assertEquals(TenantException.Variant.OpcodeOutOfRange, assertThrows(TenantException.class,
         () -> tenant.publish(Priority.NORMAL, TenantRegistry.OPCODE_RANGE_PER_TENANT)).variant());
     registry.unregister(tenant.id());
-    assertEquals("Revoked", assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, 0)).variant());
+    assertEquals(TenantException.Variant.Revoked, assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, 0)).variant());
     assertTrue(ring.published.isEmpty());
   }
 

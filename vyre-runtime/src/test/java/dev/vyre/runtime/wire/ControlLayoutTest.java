@@ -117,7 +117,7 @@ class ControlLayoutTest {
   void encodeRefusesMoreObservablesThanTheAllocationCap() {
     assertEquals(4L * (160 + 1_048_576), ControlLayout.encode(false, 1, ControlLayout.MAX_ENCODED_OBSERVABLE_SLOTS).length);
     PipelineException e = assertThrows(PipelineException.class, () -> ControlLayout.encode(false, 1, 1_048_577));
-    assertTrue(e.isQueueFull());
+    assertEquals(PipelineException.Variant.InvalidArgument, e.variant());
     assertTrue(e.getMessage().contains("observable"), e.getMessage());
   }
 
@@ -150,7 +150,7 @@ class ControlLayoutTest {
   @Test
   void strictObservableNeedsTheWordToExist() {
     ProtocolException e = assertThrows(ProtocolException.class, () -> ControlLayout.tryReadObservable(seg(new byte[640]), 0));
-    assertEquals("MissingWord", e.variant());
+    assertEquals(ProtocolException.Variant.MissingWord, e.variant());
     assertEquals(160L, e.fields().get("word_idx"));
     byte[] control = new byte[644];
     setWord(control, 160, 0xFFFF_FFFE);
@@ -163,7 +163,7 @@ class ControlLayoutTest {
   void strictObservableRefusesAnIndexPastTheU32WordOffset() {
     ProtocolException e = assertThrows(ProtocolException.class,
         () -> ControlLayout.tryReadObservable(seg(new byte[644]), ControlLayout.MAX_OBSERVABLE_SLOTS + 1));
-    assertEquals("ByteLengthOverflow", e.variant());
+    assertEquals(ProtocolException.Variant.ByteLengthOverflow, e.variant());
     assertThrows(ProtocolException.class, () -> ControlLayout.tryReadObservable(seg(new byte[644]), Long.MAX_VALUE));
     assertEquals(0, ControlLayout.readObservable(seg(new byte[644]), Long.MAX_VALUE));
   }
@@ -174,7 +174,7 @@ class ControlLayoutTest {
     for (ProtocolException e : List.of(assertThrows(ProtocolException.class, () -> ControlLayout.tryReadEpoch(seg(shortOne))),
         assertThrows(ProtocolException.class, () -> ControlLayout.tryReadDoneCount(seg(shortOne))),
         assertThrows(ProtocolException.class, () -> ControlLayout.tryReadObservable(seg(shortOne), 0)))) {
-      assertEquals("MissingWord", e.variant());
+      assertEquals(ProtocolException.Variant.MissingWord, e.variant());
       assertTrue(e.getMessage().contains("control"), e.getMessage());
       assertTrue(e.getMessage().contains("Fix: "), e.getMessage());
     }
@@ -199,7 +199,7 @@ class ControlLayoutTest {
   void misalignedControlIsMisalignedByteLength() {
     byte[] control = Arrays.copyOf(ControlLayout.encode(false, 1, 0), 641);
     ProtocolException e = assertThrows(ProtocolException.class, () -> ControlLayout.tryReadEpoch(seg(control)));
-    assertEquals("MisalignedByteLength", e.variant());
+    assertEquals(ProtocolException.Variant.MisalignedByteLength, e.variant());
     assertEquals(641L, e.fields().get("byte_len"));
     assertEquals(0, ControlLayout.readEpoch(seg(control)));
   }
@@ -267,7 +267,8 @@ class ControlLayoutTest {
     ControlLayout.checkTenant(28);
     for (int tenant : new int[] {29, -1, 157}) {
       PipelineException e = assertThrows(PipelineException.class, () -> ControlLayout.checkTenant(tenant));
-      assertEquals("tenant", e.fields().get("queue"));
+      assertEquals(PipelineException.Variant.InvalidArgument, e.variant());
+      assertEquals("tenant", e.fields().get("subject"));
     }
   }
 

@@ -59,7 +59,7 @@ class DebugLogLayoutTest {
   void encodeEmptyRefusesMoreThanTheAllocationCap() {
     assertEquals(DebugLogLayout.byteLength(1_048_576), DebugLogLayout.encodeEmpty(DebugLogLayout.MAX_ENCODED_RECORDS).length);
     PipelineException e = assertThrows(PipelineException.class, () -> DebugLogLayout.encodeEmpty(1_048_577));
-    assertTrue(e.isQueueFull());
+    assertEquals(PipelineException.Variant.InvalidArgument, e.variant());
     assertTrue(e.getMessage().contains("debug"), e.getMessage());
     assertThrows(PipelineException.class, () -> DebugLogLayout.encodeEmpty(-1));
   }
@@ -79,7 +79,7 @@ class DebugLogLayoutTest {
   @Test
   void zeroByteLogIsAnErrorAndACapacityZeroLogIsEmpty() {
     ProtocolException e = assertThrows(ProtocolException.class, () -> DebugLogLayout.tryRead(seg(new byte[0])));
-    assertEquals("MissingWord", e.variant());
+    assertEquals(ProtocolException.Variant.MissingWord, e.variant());
     assertEquals(0L, e.fields().get("word_idx"));
     assertTrue(DebugLogLayout.tryRead(seg(new byte[4])).isEmpty());
   }
@@ -87,7 +87,7 @@ class DebugLogLayoutTest {
   @Test
   void misalignedLogIsMisalignedByteLength() {
     ProtocolException e = assertThrows(ProtocolException.class, () -> DebugLogLayout.tryRead(seg(new byte[1029])));
-    assertEquals("MisalignedByteLength", e.variant());
+    assertEquals(ProtocolException.Variant.MisalignedByteLength, e.variant());
     assertEquals("debug_log", e.fields().get("buffer"));
   }
 
@@ -96,7 +96,7 @@ class DebugLogLayoutTest {
     byte[] log = DebugLogLayout.encodeEmpty(3);
     setWord(log, 0, 16);
     ProtocolException past = assertThrows(ProtocolException.class, () -> DebugLogLayout.tryRead(seg(log)));
-    assertEquals("MissingWord", past.variant());
+    assertEquals(ProtocolException.Variant.MissingWord, past.variant());
     assertEquals(17L, past.fields().get("word_idx"));
     setWord(log, 0, 6);
     ProtocolException partial = assertThrows(ProtocolException.class, () -> DebugLogLayout.tryRead(seg(log)));
@@ -134,7 +134,7 @@ class DebugLogLayoutTest {
     setWord(log, 0, 6);
     ProtocolException partial = assertThrows(ProtocolException.class, () -> DebugLogLayout.readKept(seg(log)));
     assertEquals(7L, partial.fields().get("word_idx"));
-    assertEquals("MisalignedByteLength", assertThrows(ProtocolException.class, () -> DebugLogLayout.readKept(seg(new byte[7]))).variant());
+    assertEquals(ProtocolException.Variant.MisalignedByteLength, assertThrows(ProtocolException.class, () -> DebugLogLayout.readKept(seg(new byte[7]))).variant());
     assertEquals(new DebugLogLayout.Contents(List.of(), 0), DebugLogLayout.readKept(seg(new byte[4])));
   }
 

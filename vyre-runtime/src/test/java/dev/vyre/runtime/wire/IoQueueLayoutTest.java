@@ -46,7 +46,7 @@ class IoQueueLayoutTest {
     assertArrayEquals(new byte[32], IoQueueLayout.encodeEmpty(1));
     assertEquals(2048, IoQueueLayout.encodeEmpty(64).length);
     for (int slots : new int[] {0, 65, -1}) {
-      assertTrue(assertThrows(PipelineException.class, () -> IoQueueLayout.encodeEmpty(slots)).isQueueFull());
+      assertEquals(PipelineException.Variant.InvalidArgument, assertThrows(PipelineException.class, () -> IoQueueLayout.encodeEmpty(slots)).variant());
     }
   }
 
@@ -55,13 +55,13 @@ class IoQueueLayoutTest {
     assertEquals(2, IoQueueLayout.validate(seg(new byte[64])));
     assertEquals(0, IoQueueLayout.validate(seg(new byte[0])));
     PipelineException misaligned = assertThrows(PipelineException.class, () -> IoQueueLayout.validate(seg(new byte[33])));
-    assertEquals("Backend", misaligned.variant());
+    assertEquals(PipelineException.Variant.Backend, misaligned.variant());
     assertTrue(misaligned.getMessage().contains("not 4-byte aligned"), misaligned.getMessage());
     PipelineException partial = assertThrows(PipelineException.class, () -> IoQueueLayout.validate(seg(new byte[36])));
-    assertEquals("Backend", partial.variant());
+    assertEquals(PipelineException.Variant.Backend, partial.variant());
     assertTrue(partial.getMessage().contains("not a multiple of slot size 32"), partial.getMessage());
     PipelineException big = assertThrows(PipelineException.class, () -> IoQueueLayout.validate(seg(new byte[65 * 32])));
-    assertTrue(big.isQueueFull());
+    assertEquals(PipelineException.Variant.InvalidArgument, big.variant());
     assertTrue(big.getMessage().contains("exceeds the compiled IO poll window of 64 slots"), big.getMessage());
   }
 
@@ -119,8 +119,8 @@ class IoQueueLayoutTest {
     byte[] before = queue.clone();
     PipelineException notClaimed = assertThrows(PipelineException.class,
         () -> IoQueueLayout.complete(seg(queue), List.of(new Completion(0, true), new Completion(1, true))));
-    assertTrue(notClaimed.isQueueFull());
-    assertEquals("submission", notClaimed.fields().get("queue"));
+    assertEquals(PipelineException.Variant.InvalidArgument, notClaimed.variant());
+    assertEquals("submission", notClaimed.fields().get("subject"));
     assertTrue(notClaimed.getMessage().contains("completion requires a CLAIMED request"), notClaimed.getMessage());
     assertArrayEquals(before, queue);
     PipelineException outside = assertThrows(PipelineException.class,
@@ -136,9 +136,10 @@ class IoQueueLayoutTest {
     IoQueueLayout.submitRead(seg(queue), 5, 11, 12, 4096, 99);
     assertEquals(List.of(new IoRequest(5, IoQueueLayout.OP_READ, 11, 12, 0, 4096, 99)), IoQueueLayout.poll(seg(queue)));
     PipelineException inFlight = assertThrows(PipelineException.class, () -> IoQueueLayout.submitRead(seg(queue), 5, 1, 1, 1, 1));
+    assertEquals(PipelineException.Variant.Busy, inFlight.variant());
     assertTrue(inFlight.getMessage().contains("still in flight"), inFlight.getMessage());
     PipelineException sixtyFifth = assertThrows(PipelineException.class, () -> IoQueueLayout.submitRead(seg(queue), 64, 1, 1, 1, 1));
-    assertTrue(sixtyFifth.isQueueFull());
+    assertEquals(PipelineException.Variant.InvalidArgument, sixtyFifth.variant());
   }
 
   @Test

@@ -50,7 +50,7 @@ class PackedSlotCodecTest {
       ops[i] = new PackedOp(i, new int[] {1, 2, 3});
     }
     PipelineException e = assertThrows(PipelineException.class, () -> PackedSlotCodec.encode(ops));
-    assertTrue(e.isQueueFull());
+    assertEquals(PipelineException.Variant.InvalidArgument, e.variant());
     assertTrue(e.getMessage().contains("packed slot payload exceeds the 12-word slot argument budget"), e.getMessage());
   }
 
@@ -83,7 +83,7 @@ class PackedSlotCodecTest {
   void decodeRefusesMetadataAndArgumentsBeyondTwelveWords() {
     ProtocolException count = assertThrows(ProtocolException.class,
         () -> PackedSlotCodec.decode(new int[] {0x0000_0018, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
-    assertEquals("InvalidWord", count.variant());
+    assertEquals(ProtocolException.Variant.InvalidWord, count.variant());
     assertThrows(ProtocolException.class, () -> PackedSlotCodec.decode(new int[] {0x0000_0C01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
     assertThrows(ProtocolException.class, () -> PackedSlotCodec.decode(new int[] {0x0200_0202, 0x0000_0100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
     assertThrows(ProtocolException.class, () -> PackedSlotCodec.decode(new int[11]));

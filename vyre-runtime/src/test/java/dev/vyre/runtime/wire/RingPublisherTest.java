@@ -53,10 +53,20 @@ class RingPublisherTest {
     return args;
   }
 
+  /** A publish the ring can never accept as made: {@code InvalidArgument}, nothing mutated. */
   private static void assertRejectedUnchanged(byte[] ring, String fragment, Runnable publish) {
+    assertRefusedUnchanged(ring, PipelineException.Variant.InvalidArgument, fragment, publish);
+  }
+
+  /** A publish into a slot still in flight: {@code Busy}, nothing mutated. */
+  private static void assertBusyUnchanged(byte[] ring, String fragment, Runnable publish) {
+    assertRefusedUnchanged(ring, PipelineException.Variant.Busy, fragment, publish);
+  }
+
+  private static void assertRefusedUnchanged(byte[] ring, PipelineException.Variant variant, String fragment, Runnable publish) {
     byte[] before = ring.clone();
     PipelineException e = assertThrows(PipelineException.class, publish::run);
-    assertTrue(e.isQueueFull(), e.getMessage());
+    assertEquals(variant, e.variant(), e.getMessage());
     assertTrue(e.getMessage().contains(fragment), e.getMessage());
     assertTrue(e.getMessage().contains("Fix: "), e.getMessage());
     assertArrayEquals(before, ring, "a rejected publish mutates nothing");
@@ -95,7 +105,7 @@ class RingPublisherTest {
         continue;
       }
       setSlotWord(ring, 0, SlotLayout.STATUS_WORD, inFlight);
-      assertRejectedUnchanged(ring, "not publishable", () -> RingPublisher.publishSlot(seg(ring), 0, 1, Opcodes.STORE_U32, 2));
+      assertBusyUnchanged(ring, "not publishable", () -> RingPublisher.publishSlot(seg(ring), 0, 1, Opcodes.STORE_U32, 2));
     }
   }
 
@@ -176,7 +186,7 @@ class RingPublisherTest {
   void batchPublishRefusesAFenceCollisionWithoutPartialPublish() {
     byte[] ring = ring(4);
     setSlotWord(ring, 1, SlotLayout.STATUS_WORD, SlotLayout.STATUS_PUBLISHED);
-    assertRejectedUnchanged(ring, "not publishable",
+    assertBusyUnchanged(ring, "not publishable",
         () -> RingPublisher.batchPublish(seg(ring), 0, 1, List.of(new Item(Opcodes.STORE_U32, new int[] {10, 20})), 99));
   }
 
@@ -216,7 +226,7 @@ class RingPublisherTest {
     byte[] ring = ring(4);
     setSlotWord(ring, 3, SlotLayout.STATUS_WORD, SlotLayout.STATUS_CLAIMED);
     List<WorkItem> items = List.of(new WorkItem(8, 0, 0, 0), new WorkItem(8, 0, 0, 0));
-    assertRejectedUnchanged(ring, "not publishable", () -> RingPublisher.publishWorkItems(seg(ring), 2, 0, items));
+    assertBusyUnchanged(ring, "not publishable", () -> RingPublisher.publishWorkItems(seg(ring), 2, 0, items));
     assertRejectedUnchanged(ring, "exceeds ring slot count", () -> RingPublisher.publishWorkItems(seg(ring), 3, 0, items));
     assertRejectedUnchanged(ring, "User opcode overlaps",
         () -> RingPublisher.publishWorkItems(seg(ring), 0, 0, List.of(new WorkItem(8, 0, 0, 0), new WorkItem(Opcodes.LOAD_MISS, 0, 0, 0))));
@@ -311,7 +321,7 @@ class RingPublisherTest {
     assertRejectedUnchanged(ring, "too many args",
         () -> RingPublisher.publishWindow(seg(ring), 0, 5, Opcodes.NOP, 77, List.of(new int[1]), List.of(new int[11])));
     setSlotWord(ring, 1, SlotLayout.STATUS_WORD, SlotLayout.STATUS_CLAIMED);
-    assertRejectedUnchanged(ring, "not publishable",
+    assertBusyUnchanged(ring, "not publishable",
         () -> RingPublisher.publishWindow(seg(ring), 0, 5, Opcodes.NOP, 77, List.of(new int[1]), List.of(new int[10])));
   }
 
@@ -403,9 +413,9 @@ class RingPublisherTest {
     assertEquals(2, RingPublisher.tryCountDoneSlots(seg(ring), 4));
     assertEquals(0, RingPublisher.tryCountDoneSlots(seg(new byte[3]), 0));
     ProtocolException misaligned = assertThrows(ProtocolException.class, () -> RingPublisher.tryCountDoneSlots(seg(Arrays.copyOf(ring, 255)), 3));
-    assertEquals("MisalignedByteLength", misaligned.variant());
+    assertEquals(ProtocolException.Variant.MisalignedByteLength, misaligned.variant());
     ProtocolException shortRing = assertThrows(ProtocolException.class, () -> RingPublisher.tryCountDoneSlots(seg(ring), 5));
-    assertEquals("MissingWord", shortRing.variant());
+    assertEquals(ProtocolException.Variant.MissingWord, shortRing.variant());
     assertEquals(80L, shortRing.fields().get("word_idx"));
     assertThrows(ProtocolException.class, () -> RingPublisher.tryCountDoneSlots(seg(ring), Long.MAX_VALUE));
   }

@@ -39,7 +39,7 @@ class SlotLayoutTest {
   @Test
   void wordIndexRefusesAWordOutsideTheSlot() {
     ProtocolException e = assertThrows(ProtocolException.class, () -> SlotLayout.wordIndex(0, SlotLayout.SLOT_WORDS));
-    assertEquals("ByteLengthOverflow", e.variant());
+    assertEquals(ProtocolException.Variant.ByteLengthOverflow, e.variant());
     assertTrue(e.getMessage().contains("outside SLOT_WORDS"), e.getMessage());
     assertThrows(ProtocolException.class, () -> SlotLayout.wordIndex(0, -1));
   }
@@ -74,7 +74,7 @@ class SlotLayoutTest {
     assertEquals(1_048_576 * 64, SlotLayout.encodeEmptyRing(SlotLayout.MAX_ENCODED_RING_SLOTS).length);
     for (long slots : new long[] {SlotLayout.MAX_ENCODED_RING_SLOTS + 1L, SlotLayout.MAX_RING_SLOTS + 1, -1}) {
       PipelineException e = assertThrows(PipelineException.class, () -> SlotLayout.encodeEmptyRing(slots));
-      assertTrue(e.isQueueFull());
+      assertEquals(PipelineException.Variant.InvalidArgument, e.variant());
       assertTrue(e.getMessage().contains("slot"), e.getMessage());
     }
   }
@@ -84,7 +84,7 @@ class SlotLayoutTest {
     assertEquals(3, SlotLayout.slotCount(192));
     assertEquals(0, SlotLayout.slotCount(0));
     PipelineException e = assertThrows(PipelineException.class, () -> SlotLayout.slotCount(100));
-    assertTrue(e.isQueueFull());
+    assertEquals(PipelineException.Variant.InvalidArgument, e.variant());
     assertTrue(e.getMessage().contains("not an exact multiple of SLOT_WORDS * 4"), e.getMessage());
   }
 
