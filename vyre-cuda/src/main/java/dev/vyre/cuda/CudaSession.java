@@ -188,8 +188,11 @@ final class CudaSession implements KernelSession {
 
   @Override
   public synchronized int allocateResource(long byteSize, ResourcePlacement placement) {
-    if (byteSize < 0 || resources.size() == RESOURCE_CAPACITY) {
-      throw PipelineException.queueFull("resource", "resource table holds " + RESOURCE_CAPACITY + " buffers of at least 0 bytes",
+    if (byteSize < 0) {
+      throw PipelineException.invalidArgument("resource", "resource size " + byteSize + " is negative", "pass a size of at least 0 bytes");
+    }
+    if (resources.size() == RESOURCE_CAPACITY) {
+      throw PipelineException.queueFull("resource", "resource table holds " + RESOURCE_CAPACITY + " buffers",
           "free a megakernel or use fewer, larger resources");
     }
     checkOpen();
@@ -299,7 +302,7 @@ final class CudaSession implements KernelSession {
     Resource source = checkedResource(from, 0, bytes);
     Resource target = checkedResource(to, 0, bytes);
     if (source.host() == null) {
-      throw PipelineException.queueFull("resource", "resource " + from + " is not HOST_MAPPED", "copy from a HOST_MAPPED resource");
+      throw PipelineException.invalidArgument("resource", "resource " + from + " is not HOST_MAPPED", "copy from a HOST_MAPPED resource");
     }
     if (copies == null) {
       copies = new CopyQueue(driver, context);
@@ -326,11 +329,11 @@ final class CudaSession implements KernelSession {
   private Resource checkedResource(int handle, long offset, long length) {
     checkOpen();
     if (handle < 0 || handle >= resources.size()) {
-      throw PipelineException.queueFull("resource", "no resource has handle " + handle, "use a handle returned by allocateResource");
+      throw PipelineException.invalidArgument("resource", "no resource has handle " + handle, "use a handle returned by allocateResource");
     }
     Resource resource = resources.get(handle);
     if (offset < 0 || length < 0 || offset + length > resource.byteSize()) {
-      throw PipelineException.queueFull("resource", "range [" + offset + ", " + (offset + length) + ") is outside resource "
+      throw PipelineException.invalidArgument("resource", "range [" + offset + ", " + (offset + length) + ") is outside resource "
           + handle + " of " + resource.byteSize() + " bytes", "copy within the resource's size");
     }
     return resource;
