@@ -230,7 +230,8 @@ final class ScanCommand implements Callable<Integer> {
     String source;
     if (patterns.isEmpty() && patternFiles.isEmpty()) {
       if (paths.isEmpty()) {
-        throw InputException.of("vyre scan", "no pattern given",
+        // Named after the missing operand: the handler already prefixes "vyre: " (it read "vyre: vyre scan: ...").
+        throw InputException.of("PATTERN", "no pattern given",
             "pass a pattern first (vyre scan PATTERN PATH...), or use -e PATTERN or -f FILE");
       }
       source = "PATTERN";

@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       "2:An error: a usage error, bad input, a file that cannot be read or written. The message ends with Fix: ...",
       "130:Interrupted (Ctrl-C)."},
     subcommands = {
+      CommandLine.HelpCommand.class,
       DoctorCommand.class,
       RunCommand.class,
       ScanCommand.class,

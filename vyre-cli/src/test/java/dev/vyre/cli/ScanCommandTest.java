@@ -234,7 +234,7 @@ class ScanCommandTest {
   void missingOrEmptyPatternsAreErrorsWithAFix() throws IOException {
     CliRun none = run();
     assertEquals(2, none.status());
-    assertTrue(none.err().startsWith("vyre: vyre scan: no pattern given. Fix: "), none.err());
+    assertTrue(none.err().startsWith("vyre: PATTERN: no pattern given. Fix: "), none.err());
     Path blank = Files.writeString(dir.resolve("blank"), "he\n\nshe\n");
     CliRun blankLine = run("-f", blank.toString(), a.toString());
     assertEquals(2, blankLine.status());

@@ -1,6 +1,7 @@
 package dev.vyre.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.runtime.Backends;
@@ -43,6 +44,31 @@ class VyreCommandTest {
       assertEquals("vyre 0.1.0 (JVM)\n", run.out(), command.toString());
     }
     assertEquals("vyre 0.1.0 (JVM)\n", CliRun.of("plan", "barriers", "-V").out());
+  }
+
+  @Test
+  void helpIsACommandToo() {
+    CliRun help = CliRun.of("help");
+    assertEquals(0, help.status(), help.err());
+    assertEquals(CliRun.of("--help").out(), help.out());
+    assertTrue(help.out().matches("(?s).*\n  help +Display help information about the specified command\\..*"), help.out());
+    CliRun scan = CliRun.of("help", "scan");
+    assertEquals(0, scan.status(), scan.err());
+    assertEquals(CliRun.of("scan", "--help").out(), scan.out());
+    CliRun unknown = CliRun.of("help", "scna");
+    assertEquals(2, unknown.status());
+    assertTrue(unknown.err().contains("Fix: "), unknown.err());
+  }
+
+  @Test
+  void noMessageNamesVyreTwice() {
+    for (String[] args : new String[][] {{"scan"}, {"scan", "--backend", "bogus", "x"}, {"run", "/nonexistent"},
+        {"bench", "dispatch", "--tasks", "0"}, {"conform", "--bogus"}}) {
+      CliRun run = CliRun.of(args);
+      assertEquals(2, run.status(), List.of(args) + ": " + run.err());
+      assertTrue(run.err().matches("vyre( [a-z]+)*: .*Fix: .*\\n"), run.err());
+      assertFalse(run.err().matches("(?s)vyre( [a-z]+)*: vyre.*"), run.err());
+    }
   }
 
   @Test
