@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "vyre",
     mixinStandardHelpOptions = true,
-    version = "vyre 0.1.0 (JVM)",
+    versionProvider = VersionInfo.class,
     description = "A persistent GPU megakernel runtime for the JVM.",
     exitCodeListHeading = "Exit status:%n",
     exitCodeList = {
@@ -107,7 +107,7 @@ public final class VyreCommand implements Runnable {
   /** Subcommands answer --version with vyre's version (they printed an empty line). */
   private static void inheritVersion(CommandLine parent) {
     for (CommandLine sub : parent.getSubcommands().values()) {
-      sub.getCommandSpec().version(parent.getCommandSpec().version());
+      sub.getCommandSpec().versionProvider(parent.getCommandSpec().versionProvider());
       inheritVersion(sub);
     }
   }
