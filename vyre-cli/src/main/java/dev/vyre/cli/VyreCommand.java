@@ -57,6 +57,15 @@ public final class VyreCommand implements Runnable {
     inheritVersion(commandLine);
     commandLine.setParameterExceptionHandler(VyreCommand::usageError);
     commandLine.setExecutionExceptionHandler(VyreCommand::failure);
+    // The libraries' INFO log lines are part of what --verbose tells, for that command only.
+    commandLine.setExecutionStrategy(parsed -> {
+      CliLoggerFinder.verbose(verbose(parsed));
+      try {
+        return new CommandLine.RunLast().execute(parsed);
+      } finally {
+        CliLoggerFinder.verbose(false);
+      }
+    });
     int status = commandLine.execute(args);
     // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
     if (System.out.checkError() && status != 2) {
