@@ -18,6 +18,10 @@ module dev.vyre.cli {
 
   uses dev.vyre.cli.conform.ConformModule;
 
+  // Library warnings print as the command's own messages (the jar runs on the class path, where
+  // META-INF/services names it).
+  provides java.lang.System.LoggerFinder with dev.vyre.cli.CliLoggerFinder;
+
   provides dev.vyre.cli.conform.ConformModule with
       dev.vyre.cli.conform.PlannerConformModule,
       dev.vyre.cli.policy.PolicyConformModule,

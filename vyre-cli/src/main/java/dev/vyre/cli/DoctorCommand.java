@@ -4,6 +4,7 @@ import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.spi.Availability;
 import dev.vyre.runtime.spi.MegakernelBackend;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
@@ -15,8 +16,8 @@ final class DoctorCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintStream out = System.out;
-    out.printf("jdk        %s (%s), %d core(s), %s %s%n", Runtime.version(), System.getProperty("java.vm.vendor"),
-        Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"), System.getProperty("os.arch"));
+    out.printf("jdk        %s, %d core(s), %s %s%n", jdk(), Runtime.getRuntime().availableProcessors(),
+        System.getProperty("os.name"), System.getProperty("os.arch"));
     boolean anyUsable = false;
     for (MegakernelBackend backend : Backends.all()) {
       Availability availability = backend.availability();
@@ -27,5 +28,15 @@ final class DoctorCommand implements Callable<Integer> {
       out.println(line);
     }
     return anyUsable ? 0 : 1;
+  }
+
+  /** The running JDK: its version and vendor. */
+  static String jdk() {
+    return Runtime.version() + " (" + System.getProperty("java.vm.vendor") + ")";
+  }
+
+  /** The names of the backends usable here, highest precedence first. */
+  static List<String> usableBackends() {
+    return Backends.all().stream().filter(backend -> backend.availability().usable()).map(MegakernelBackend::name).toList();
   }
 }

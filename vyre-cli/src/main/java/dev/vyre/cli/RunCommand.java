@@ -87,6 +87,8 @@ final class RunCommand implements Callable<Integer> {
     if (recordCapacity != null && recordFile == null) {
       throw InputException.of("--record-capacity", "there is no log to size without --record", "add --record FILE, or drop it");
     }
+    // Before the program is read: a directory or a missing directory here is the person's to fix, not the disk's.
+    OutputFiles.requireWritable("--record", recordFile);
     String text;
     String slotProgram = "pass a slot program (text, one task per line, e.g. examples/hello.vslot)";
     try {

@@ -128,14 +128,14 @@ final class ScanCommand implements Callable<Integer> {
     // grep reads stdin for "-"; a file of that name is ./-
     boolean stdin = paths.contains("-");
     if (stdin) {
-      err.println("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices; save it to a"
-          + " file first)");
+      err.println("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices). Fix: save"
+          + " it to a file first and scan that");
     }
     ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of(""))
         : paths.stream().filter(path -> !path.equals("-")).map(Path::of).toList(), files.filter);
     if (!noMessages) {
       for (ScanTargets.Problem problem : targets.problems()) {
-        err.println("vyre scan: " + problem.path() + ": " + problem.reason());
+        err.println(ScanFileErrors.message(problem.path(), problem.reason()));
       }
     }
     DfaTable table = AhoCorasickCompiler.compile(patternSet);
@@ -230,7 +230,8 @@ final class ScanCommand implements Callable<Integer> {
     String source;
     if (patterns.isEmpty() && patternFiles.isEmpty()) {
       if (paths.isEmpty()) {
-        throw InputException.of("vyre scan", "no pattern given",
+        // Named after the missing operand: the handler already prefixes "vyre: " (it read "vyre: vyre scan: ...").
+        throw InputException.of("PATTERN", "no pattern given",
             "pass a pattern first (vyre scan PATTERN PATH...), or use -e PATTERN or -f FILE");
       }
       source = "PATTERN";

@@ -23,7 +23,7 @@ import java.util.Base64;
  * (the path's and the pattern's bytes as they are), {@code path:count} lines, one JSON object
  * per match, the paths of the files that matched ({@code -l}) or did not ({@code -L}), as lines or
  * JSON objects, or nothing ({@code -q}). A file's error goes to stderr as
- * {@code vyre scan: path: error}, after the matches found before it (with {@code -s}, not when the
+ * {@code vyre scan: path: error. Fix: ...}, after the matches found before it (with {@code -s}, not when the
  * file could not be opened or read). An interrupted scan keeps every file printed before the
  * interrupt, whole.
  *
@@ -120,7 +120,7 @@ final class ScanOutput implements AutoCloseable {
     }
     if (result.failed() && !(noMessages && result.unreadable())) {
       flush();
-      err.println("vyre scan: " + result.file().path() + ": " + result.error());
+      err.println(ScanFileErrors.message(result.file().path(), result.error()));
     }
   }
 

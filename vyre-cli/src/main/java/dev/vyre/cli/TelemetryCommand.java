@@ -88,6 +88,9 @@ final class TelemetryCommand implements Runnable {
       } catch (NoSuchFileException e) {
         throw InputException.of(file.toString(), "no such file", "pass a raw snapshot file");
       } catch (IOException e) {
+        if (Files.isDirectory(file)) {
+          throw InputException.of(file.toString(), "is a directory", "pass a raw snapshot file");
+        }
         throw InputException.of(file.toString(), "cannot read: " + e.getMessage(), "check the file's permissions");
       }
     }

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "vyre",
     mixinStandardHelpOptions = true,
-    version = "vyre 0.1.0 (JVM)",
+    versionProvider = VersionInfo.class,
     description = "A persistent GPU megakernel runtime for the JVM.",
     exitCodeListHeading = "Exit status:%n",
     exitCodeList = {
@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       "2:An error: a usage error, bad input, a file that cannot be read or written. The message ends with Fix: ...",
       "130:Interrupted (Ctrl-C)."},
     subcommands = {
+      CommandLine.HelpCommand.class,
       DoctorCommand.class,
       RunCommand.class,
       ScanCommand.class,
@@ -56,6 +57,15 @@ public final class VyreCommand implements Runnable {
     inheritVersion(commandLine);
     commandLine.setParameterExceptionHandler(VyreCommand::usageError);
     commandLine.setExecutionExceptionHandler(VyreCommand::failure);
+    // The libraries' INFO log lines are part of what --verbose tells, for that command only.
+    commandLine.setExecutionStrategy(parsed -> {
+      CliLoggerFinder.verbose(verbose(parsed));
+      try {
+        return new CommandLine.RunLast().execute(parsed);
+      } finally {
+        CliLoggerFinder.verbose(false);
+      }
+    });
     int status = commandLine.execute(args);
     // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
     if (System.out.checkError() && status != 2) {
@@ -106,7 +116,7 @@ public final class VyreCommand implements Runnable {
   /** Subcommands answer --version with vyre's version (they printed an empty line). */
   private static void inheritVersion(CommandLine parent) {
     for (CommandLine sub : parent.getSubcommands().values()) {
-      sub.getCommandSpec().version(parent.getCommandSpec().version());
+      sub.getCommandSpec().versionProvider(parent.getCommandSpec().versionProvider());
       inheritVersion(sub);
     }
   }

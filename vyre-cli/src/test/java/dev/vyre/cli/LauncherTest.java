@@ -1,28 +1,33 @@
 package dev.vyre.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The {@code ./vyre} launcher script, run against a stub JDK that reports what it was given. */
+/** The {@code ./vyre} launcher script, run against a stub JDK that reports what it was given and a stub Maven. */
 class LauncherTest {
 
   @TempDir Path dir;
 
-  /** The locale the launcher runs Java under, given {@code env}. */
-  private String javaLocale(Map<String, String> env) throws IOException, InterruptedException {
+  /** A repository root holding the launcher, with a stub JDK that prints the locale it was given. */
+  private Path root() throws IOException {
     Path root = dir.resolve("root");
     Files.createDirectories(root.resolve("vyre-cli/target"));
     Files.copy(Path.of("..", "vyre"), root.resolve("vyre"), StandardCopyOption.REPLACE_EXISTING);
-    Files.writeString(root.resolve("vyre-cli/target/vyre.jar"), "");
     Path java = dir.resolve("jdk/bin/java");
     Files.createDirectories(java.getParent());
     Files.writeString(java, """
@@ -31,14 +36,139 @@ class LauncherTest {
         echo "${LC_ALL:-}|${LC_CTYPE:-}|${LANG:-}"
         """);
     Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return root;
+  }
+
+  private Process launch(Path root, Map<String, String> env) throws IOException {
     ProcessBuilder builder = new ProcessBuilder("bash", root.resolve("vyre").toString(), "doctor");
     builder.environment().keySet().removeIf(name -> name.startsWith("LC_") || name.equals("LANG"));
     builder.environment().putAll(env);
     builder.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
-    Process process = builder.redirectErrorStream(true).start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-    assertEquals(0, process.waitFor(), out);
-    return out;
+    return builder.start();
+  }
+
+  /** Exit status, stdout and stderr of one launcher run. */
+  private record Launch(int status, String out, String err) {}
+
+  private static Launch finish(Process process) throws IOException, InterruptedException {
+    process.getOutputStream().close();
+    // Small outputs: reading one stream to its end first cannot fill the other's pipe.
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    return new Launch(process.waitFor(), out, err);
+  }
+
+  /** The locale the launcher runs Java under, given {@code env}. */
+  private String javaLocale(Map<String, String> env) throws IOException, InterruptedException {
+    Path root = root();
+    Files.writeString(root.resolve("vyre-cli/target/vyre.jar"), "");
+    Launch launch = finish(launch(root, env));
+    assertEquals(0, launch.status(), launch.out() + launch.err());
+    return launch.out().strip();
+  }
+
+  /** A stub ./mvnw that counts its calls, prints Maven-like lines, takes a second and writes the jar (or fails). */
+  private static void stubMaven(Path root, boolean fails) throws IOException {
+    Path mvnw = root.resolve("mvnw");
+    Files.writeString(mvnw, """
+        #!/bin/sh
+        echo call >> mvnw-calls
+        echo '[INFO] Scanning for projects...'
+        echo '[INFO] Building vyre-cli 0.1.0-SNAPSHOT                                   [1/1]'
+        echo '[INFO] --- maven-compiler-plugin:3.13.0:compile (default-compile) @ vyre-cli ---'
+        sleep 1
+        """ + (fails ? """
+        echo '[ERROR] /src/main/java/A.java:[1,1] class, interface, enum, or record expected'
+        echo '[INFO] BUILD FAILURE'
+        exit 1
+        """ : """
+        echo jar > vyre-cli/target/vyre.jar
+        echo '[INFO] BUILD SUCCESS'
+        """));
+    Files.setPosixFilePermissions(mvnw, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  private static long mavenCalls(Path root) throws IOException {
+    Path calls = root.resolve("mvnw-calls");
+    return Files.exists(calls) ? Files.readAllLines(calls).size() : 0;
+  }
+
+  private static Path touch(Path file, Instant time) throws IOException {
+    Files.createDirectories(file.getParent());
+    if (!Files.exists(file)) {
+      Files.writeString(file, "");
+    }
+    Files.setLastModifiedTime(file, FileTime.from(time));
+    return file;
+  }
+
+  @Test
+  void onlyPomsAndMainSourcesNewerThanTheJarRebuildIt() throws Exception {
+    Path root = root();
+    stubMaven(root, false);
+    Instant now = Instant.now();
+    touch(root.resolve("vyre-cli/target/vyre.jar"), now.minusSeconds(60));
+    touch(root.resolve("vyre-cli/src/main/java/A.java"), now.minusSeconds(120));
+    touch(root.resolve("vyre-cli/src/main/java"), now.minusSeconds(120));
+    touch(root.resolve("vyre-cli/src/main"), now.minusSeconds(120));
+    // Generated sources under any target/ (vyre-bench's), tests and hidden directories are no inputs of the jar.
+    touch(root.resolve("vyre-bench/target/generated-sources/annotations/B.java"), now);
+    touch(root.resolve("vyre-cli/src/test/java/ATest.java"), now);
+    touch(root.resolve(".git/index"), now);
+    Launch untouched = finish(launch(root, Map.of()));
+    assertEquals(0, untouched.status(), untouched.err());
+    assertEquals("", untouched.err());
+    assertEquals(0, mavenCalls(root));
+
+    touch(root.resolve("vyre-cli/src/main/java/A.java"), now);
+    Launch changed = finish(launch(root, Map.of()));
+    assertEquals(0, changed.status(), changed.err());
+    assertEquals(1, mavenCalls(root));
+    // Progress on stderr: the build's module lines, not its plugin chatter; stdout is the command's alone.
+    assertTrue(changed.err().startsWith("vyre: building "), changed.err());
+    assertTrue(changed.err().contains("[INFO] Building vyre-cli 0.1.0-SNAPSHOT"), changed.err());
+    assertTrue(changed.err().contains("[INFO] BUILD SUCCESS"), changed.err());
+    assertFalse(changed.err().contains("maven-compiler-plugin"), changed.err());
+    assertFalse(changed.err().contains("\u001b"), changed.err());
+    assertEquals("C.UTF-8||", changed.out().strip());
+
+    Launch again = finish(launch(root, Map.of()));
+    assertEquals("", again.err());
+    assertEquals(1, mavenCalls(root), "built once, not on every call");
+
+    touch(root.resolve("vyre-io/pom.xml"), Instant.now().plusSeconds(5));
+    finish(launch(root, Map.of()));
+    assertEquals(2, mavenCalls(root), "a pom is an input");
+  }
+
+  @Test
+  void twoCallsAtOnceBuildOnce() throws Exception {
+    Assumptions.assumeTrue(new ProcessBuilder("sh", "-c", "command -v flock").start().waitFor() == 0, "no flock here");
+    Path root = root();
+    stubMaven(root, false);
+    Process first = launch(root, Map.of());
+    Thread.sleep(300);
+    Process second = launch(root, Map.of());
+    List<Launch> launches = List.of(finish(first), finish(second));
+    for (Launch launch : launches) {
+      assertEquals(0, launch.status(), launch.err());
+      assertEquals("C.UTF-8||", launch.out().strip());
+    }
+    assertEquals(1, mavenCalls(root), "the second call waits for the first call's build and uses it");
+    assertTrue(launches.stream().anyMatch(l -> l.err().contains("waiting for another vyre call to finish building")),
+        launches.toString());
+  }
+
+  @Test
+  void aFailedBuildShowsItsErrorsAndExitsTwo() throws Exception {
+    Path root = root();
+    stubMaven(root, true);
+    Launch failed = finish(launch(root, Map.of()));
+    assertEquals(2, failed.status(), failed.err());
+    assertEquals("", failed.out(), "the command does not run");
+    assertTrue(failed.err().contains("[ERROR] /src/main/java/A.java:[1,1]"), failed.err());
+    assertTrue(failed.err().strip().endsWith("vyre: the build failed (exit 1). Fix: see the errors above and "
+        + root.toAbsolutePath().resolve("target/vyre-build.log")), failed.err());
   }
 
   @Test

@@ -190,7 +190,8 @@ class ScanCommandTest {
     CliRun run = run("-e", "sells", missing.toString(), a.toString());
     assertEquals(2, run.status(), "grep exits 2 when an error occurred, even with matches");
     assertEquals(a + ":4:sells\n", run.out());
-    assertEquals("vyre scan: " + missing + ": No such file or directory\n", run.err());
+    assertEquals("vyre scan: " + missing + ": No such file or directory. Fix: check the path; -s leaves out files that do"
+        + " not exist or cannot be read\n", run.err());
   }
 
   @Test
@@ -201,7 +202,8 @@ class ScanCommandTest {
     CliRun run = run("-e", "sells", locked.toString(), a.toString());
     assertEquals(2, run.status());
     assertEquals(a + ":4:sells\n", run.out());
-    assertEquals("vyre scan: " + locked + ": Permission denied\n", run.err());
+    assertEquals("vyre scan: " + locked + ": Permission denied. Fix: make it readable (chmod, or run as a user who may"
+        + " read it), or leave it out with --exclude or --exclude-dir\n", run.err());
   }
 
   @Test
@@ -209,8 +211,8 @@ class ScanCommandTest {
     CliRun run = run("-e", "sells", "/dev/null", a.toString());
     assertEquals(2, run.status());
     assertEquals(a + ":4:sells\n", run.out());
-    assertEquals("vyre scan: /dev/null: not a regular file or directory (vyre scan reads files, not pipes or devices)\n",
-        run.err());
+    assertEquals("vyre scan: /dev/null: not a regular file or directory (vyre scan reads files, not pipes or devices)."
+        + " Fix: save what it holds to a file and scan that, or leave it out\n", run.err());
   }
 
   @Test
@@ -234,7 +236,7 @@ class ScanCommandTest {
   void missingOrEmptyPatternsAreErrorsWithAFix() throws IOException {
     CliRun none = run();
     assertEquals(2, none.status());
-    assertTrue(none.err().startsWith("vyre: vyre scan: no pattern given. Fix: "), none.err());
+    assertTrue(none.err().startsWith("vyre: PATTERN: no pattern given. Fix: "), none.err());
     Path blank = Files.writeString(dir.resolve("blank"), "he\n\nshe\n");
     CliRun blankLine = run("-f", blank.toString(), a.toString());
     assertEquals(2, blankLine.status());
@@ -359,8 +361,8 @@ class ScanCommandTest {
     CliRun run = CliRun.withStdin("sells\n", "scan", "--backend=reference", "-e", "sells", "-", a.toString());
     assertEquals(2, run.status(), run.err());
     assertEquals(a + ":4:sells\n", run.out());
-    assertEquals("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices; save it to a"
-        + " file first)\n", run.err());
+    assertEquals("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices). Fix: save"
+        + " it to a file first and scan that\n", run.err());
   }
 
   @Test
@@ -418,7 +420,8 @@ class ScanCommandTest {
     }
     CliRun matchAndError = run("-q", "-e", "he", missing.toString(), dir.toString());
     assertEquals(0, matchAndError.status(), "grep -q: a match is the answer even after an error");
-    assertEquals("vyre scan: " + missing + ": No such file or directory\n", matchAndError.err());
+    assertTrue(matchAndError.err().startsWith("vyre scan: " + missing + ": No such file or directory. Fix: "),
+        matchAndError.err());
     assertEquals(2, run("-q", "-e", "absent", missing.toString(), dir.toString()).status());
     assertEquals(1, run("-q", "-e", "absent", dir.toString()).status());
   }

@@ -220,7 +220,8 @@ class ScanGrepDifferentialTest {
     return text.isEmpty() ? List.of() : text.lines().sorted().toList();
   }
 
-  private static final Pattern MESSAGE = Pattern.compile("^(?:grep: |vyre scan: )(.*)$");
+  /** A message without its prefix and, for vyre's, without the Fix that grep's lack. */
+  private static final Pattern MESSAGE = Pattern.compile("^(?:grep: |vyre scan: )(.*?)(?:\\. Fix: .*)?$");
 
   private static List<String> messages(String err, String prefix) {
     List<String> messages = new ArrayList<>();

@@ -101,7 +101,9 @@ class ScanOutputTest {
   @Test
   void noMessagesKeepsLimitErrorsAndFilesWithoutMatchSkipsFailedFiles() throws IOException {
     FileResult unreadable = new FileResult(new ScanFile(Path.of("u"), 1), 0, 0, null, "Permission denied", true, true);
-    FileResult limited = new FileResult(new ScanFile(Path.of("l"), 1), 1, 0, null, "too many matches", false, false);
+    String tooMany = "16777217 matches in the chunk at offset 0 exceed the 16777216 a hit buffer holds; the matches there"
+        + " are not reported";
+    FileResult limited = new FileResult(new ScanFile(Path.of("l"), 1), 1, 0, null, tooMany, false, false);
     FileResult clean = new FileResult(new ScanFile(Path.of("c"), 1), 2, 0, null, null, false, false);
     try (ScanOutput output = new ScanOutput(stdout, new PrintStream(stderr, true, StandardCharsets.UTF_8),
         PatternSet.fromArguments(List.of("he"), false), ScanOutput.Format.PATHS, true, Long.MAX_VALUE, true)) {
@@ -110,7 +112,8 @@ class ScanOutputTest {
       output.file(clean);
     }
     assertEquals("c\n", stdout.toString(StandardCharsets.UTF_8));
-    assertEquals("vyre scan: l: too many matches\n", stderr.toString(StandardCharsets.UTF_8));
+    assertEquals("vyre scan: l: " + tooMany + ". Fix: scan it with a smaller --chunk-size, or count its matches with -c,"
+        + " which has no such limit\n", stderr.toString(StandardCharsets.UTF_8));
   }
 
   /** As grep -c: no count for a file that could not be opened, its count so far for one that failed part-way. */
@@ -125,7 +128,8 @@ class ScanOutputTest {
       output.file(cutShort);
     }
     assertEquals("r:2\n", stdout.toString(StandardCharsets.UTF_8));
-    assertEquals("vyre scan: u: Permission denied\nvyre scan: r: read failed at offset 0: Input/output error\n",
-        stderr.toString(StandardCharsets.UTF_8));
+    assertEquals("vyre scan: u: Permission denied. Fix: make it readable (chmod, or run as a user who may read it), or"
+        + " leave it out with --exclude or --exclude-dir\nvyre scan: r: read failed at offset 0: Input/output error. Fix:"
+        + " check the disk it is on (dmesg may say more), then scan again\n", stderr.toString(StandardCharsets.UTF_8));
   }
 }

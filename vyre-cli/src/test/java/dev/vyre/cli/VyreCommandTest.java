@@ -1,6 +1,7 @@
 package dev.vyre.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.runtime.Backends;
@@ -34,15 +35,49 @@ class VyreCommandTest {
 
   @Test
   void everyCommandThatTakesVersionPrintsIt() {
-    for (List<String> command : COMMANDS.subList(0, 3)) {
+    String version = CliRun.of("--version").out();
+    List<String> lines = version.lines().toList();
+    assertEquals(3, lines.size(), version);
+    // The version and commit come from the build; the commit is "unknown" for a build outside a git checkout.
+    assertTrue(lines.get(0).matches("vyre \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\(commit ([0-9a-f]{7,40}|unknown)\\)"),
+        lines.get(0));
+    assertEquals("jdk " + Runtime.version() + " (" + System.getProperty("java.vm.vendor") + ")", lines.get(1));
+    assertTrue(lines.get(2).matches("usable backends: ([a-z]+(, [a-z]+)*|none .*)"), lines.get(2));
+    assertTrue(lines.get(2).contains("reference"), "the reference backend is always usable: " + lines.get(2));
+    for (List<String> command : COMMANDS.subList(1, 3)) {
       String[] args = new String[command.size() + 1];
       command.toArray(args);
       args[command.size()] = "--version";
       CliRun run = CliRun.of(args);
       assertEquals(0, run.status(), command + ": " + run.err());
-      assertEquals("vyre 0.1.0 (JVM)\n", run.out(), command.toString());
+      assertEquals(version, run.out(), command.toString());
     }
-    assertEquals("vyre 0.1.0 (JVM)\n", CliRun.of("plan", "barriers", "-V").out());
+    assertEquals(version, CliRun.of("plan", "barriers", "-V").out());
+  }
+
+  @Test
+  void helpIsACommandToo() {
+    CliRun help = CliRun.of("help");
+    assertEquals(0, help.status(), help.err());
+    assertEquals(CliRun.of("--help").out(), help.out());
+    assertTrue(help.out().matches("(?s).*\n  help +Display help information about the specified command\\..*"), help.out());
+    CliRun scan = CliRun.of("help", "scan");
+    assertEquals(0, scan.status(), scan.err());
+    assertEquals(CliRun.of("scan", "--help").out(), scan.out());
+    CliRun unknown = CliRun.of("help", "scna");
+    assertEquals(2, unknown.status());
+    assertTrue(unknown.err().contains("Fix: "), unknown.err());
+  }
+
+  @Test
+  void noMessageNamesVyreTwice() {
+    for (String[] args : new String[][] {{"scan"}, {"scan", "--backend", "bogus", "x"}, {"run", "/nonexistent"},
+        {"bench", "dispatch", "--tasks", "0"}, {"conform", "--bogus"}}) {
+      CliRun run = CliRun.of(args);
+      assertEquals(2, run.status(), List.of(args) + ": " + run.err());
+      assertTrue(run.err().matches("vyre( [a-z]+)*: .*Fix: .*\\n"), run.err());
+      assertFalse(run.err().matches("(?s)vyre( [a-z]+)*: vyre.*"), run.err());
+    }
   }
 
   @Test

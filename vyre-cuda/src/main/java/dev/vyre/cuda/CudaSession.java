@@ -49,6 +49,9 @@ import java.util.Map;
  */
 final class CudaSession implements KernelSession {
 
+  // Warnings go through System.Logger, so that an application embedding vyre routes or silences them.
+  private static final System.Logger LOG = System.getLogger(CudaSession.class.getName());
+
   static final int BLOCK_SIZE = 256;
   /** Builds the kernel with -DVYRE_TRACE: per-stage device timings for round trips (vyre bench dispatch). */
   private static final boolean TRACE = Boolean.getBoolean("vyre.cuda.trace");
@@ -544,7 +547,7 @@ final class CudaSession implements KernelSession {
       if (!awaitExit(Duration.ofSeconds(5))) {
         // The memory stays (the kernel may still use it), but the host's views end like on any close.
         endViews(Words.toBytes(memory.control()), Words.toBytes(memory.debugLog()));
-        System.err.println("vyre: the CUDA megakernel ignores SHUTDOWN and abort (every warp is inside a handler that "
+        LOG.log(System.Logger.Level.WARNING, "the CUDA megakernel ignores SHUTDOWN and abort (every warp is inside a handler that "
             + "never returns); its context and memory stay allocated until the process exits");
         return;
       }
@@ -553,7 +556,7 @@ final class CudaSession implements KernelSession {
       // A trap or device fault leaves a sticky error: reset the context so the process can bootstrap again.
       // The reset destroys every allocation (the mapped ones too), but it does not drop this session's retain.
       if (!endViews(Words.toBytes(memory.control()), Words.toBytes(memory.debugLog()))) {
-        System.err.println("vyre: an operation still holds the faulted CUDA session's memory " + VIEW_PATIENCE.toSeconds()
+        LOG.log(System.Logger.Level.WARNING, "an operation still holds the faulted CUDA session's memory " + VIEW_PATIENCE.toSeconds()
             + " s after shutdown; its context is not reset (the reset would free that memory under it), so CUDA "
             + "refuses further work in this process");
         return;
@@ -565,7 +568,7 @@ final class CudaSession implements KernelSession {
       return;
     }
     if (!endViews(snapshotControl(), snapshotDebugLog())) {
-      System.err.println("vyre: an operation still holds the CUDA session's memory (a read into a chunk buffer) "
+      LOG.log(System.Logger.Level.WARNING, "an operation still holds the CUDA session's memory (a read into a chunk buffer) "
           + VIEW_PATIENCE.toSeconds() + " s after shutdown; its context and memory stay allocated until the process exits");
       return;
     }

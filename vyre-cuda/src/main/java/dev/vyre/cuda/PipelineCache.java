@@ -30,6 +30,8 @@ import java.util.List;
  */
 public final class PipelineCache {
 
+  // Warnings go through System.Logger, so that an application embedding vyre routes or silences them.
+  private static final System.Logger LOG = System.getLogger(PipelineCache.class.getName());
   private static final byte[] MAGIC = "VYREPC01".getBytes(StandardCharsets.US_ASCII);
   private static final String SUFFIX = ".cubin";
   static final long DEFAULT_MAX_ENTRIES = 256;
@@ -73,8 +75,8 @@ public final class PipelineCache {
     } catch (NumberFormatException e) {
       // warned below
     }
-    System.err.println("vyre: " + variable + "=" + value + " is not a positive whole number; the pipeline cache keeps its"
-        + " default of " + fallback + ". Fix: set it to a positive number or unset it");
+    LOG.log(System.Logger.Level.WARNING, variable + "=" + value + " is not a positive whole number; the pipeline cache"
+        + " keeps its default of " + fallback + ". Fix: set it to a positive number or unset it");
     return fallback;
   }
 
@@ -135,8 +137,8 @@ public final class PipelineCache {
         return new Entry(payload, Outcome.HIT, file);
       }
       outcome = Outcome.REBUILT_CORRUPT;
-      System.err.println("vyre: pipeline cache entry " + file + " is truncated or corrupt (a crash while it was written?); "
-          + "recompiling it");
+      LOG.log(System.Logger.Level.WARNING, "pipeline cache entry " + file + " is truncated or corrupt (a crash while it was"
+          + " written?); recompiling it");
       try {
         Files.deleteIfExists(file);
       } catch (IOException e) {
@@ -232,7 +234,7 @@ public final class PipelineCache {
         Files.deleteIfExists(temp);
       }
     } catch (IOException e) {
-      System.err.println("vyre: could not write pipeline cache entry " + file + ": " + e.getMessage());
+      LOG.log(System.Logger.Level.WARNING, "could not write pipeline cache entry " + file + ": " + e.getMessage());
     }
   }
 

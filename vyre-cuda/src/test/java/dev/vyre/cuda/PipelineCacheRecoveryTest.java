@@ -3,10 +3,7 @@ package dev.vyre.cuda;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,18 +23,6 @@ class PipelineCacheRecoveryTest {
       compiles.incrementAndGet();
       return CUBIN.clone();
     };
-  }
-
-  private static String stderrOf(Runnable body) {
-    PrintStream saved = System.err;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      body.run();
-    } finally {
-      System.setErr(saved);
-    }
-    return captured.toString(StandardCharsets.UTF_8);
   }
 
   @Test
@@ -65,11 +50,11 @@ class PipelineCacheRecoveryTest {
     };
     for (byte[] bad : damaged) {
       Files.write(file, bad);
-      PipelineCache.Entry[] rebuilt = new PipelineCache.Entry[1];
-      String err = stderrOf(() -> rebuilt[0] = cache.getOrCompile("k", counting(compiles)));
-      assertEquals(PipelineCache.Outcome.REBUILT_CORRUPT, rebuilt[0].outcome(), "a damaged entry of " + bad.length + " bytes");
-      assertArrayEquals(CUBIN, rebuilt[0].cubin());
-      assertTrue(err.contains("corrupt") && err.contains("recompiling"), err);
+      // Reported as the entry's outcome, and as a warning through System.Logger (not asserted: where that goes is
+      // the application's choice, JUL's console here).
+      PipelineCache.Entry rebuilt = cache.getOrCompile("k", counting(compiles));
+      assertEquals(PipelineCache.Outcome.REBUILT_CORRUPT, rebuilt.outcome(), "a damaged entry of " + bad.length + " bytes");
+      assertArrayEquals(CUBIN, rebuilt.cubin());
       assertArrayEquals(good, Files.readAllBytes(file), "the entry is rewritten whole");
       assertEquals(PipelineCache.Outcome.HIT, cache.getOrCompile("k", counting(compiles)).outcome(), "and the next run hits it");
     }
@@ -93,7 +78,7 @@ class PipelineCacheRecoveryTest {
     // The target is a non-empty directory: the move fails after the temp file was written.
     Path file = dir.resolve("k.cubin");
     Files.createDirectories(file.resolve("child"));
-    stderrOf(() -> PipelineCache.write(file, CUBIN));
+    PipelineCache.write(file, CUBIN);
     try (Stream<Path> files = Files.list(dir)) {
       assertEquals(1, files.count(), "only the directory that blocked the move");
     }

@@ -30,6 +30,8 @@ final class ReferenceSession implements KernelSession {
 
   /** How long close() waits for an operation holding the arena (a FileChannel read into a chunk buffer). */
   private static final Duration VIEW_PATIENCE = Duration.ofSeconds(5);
+  // Through System.Logger, so that an application embedding vyre routes or silences it.
+  private static final System.Logger LOG = System.getLogger(ReferenceSession.class.getName());
 
   private final KernelSpec spec;
   private final Arena arena = Arena.ofShared();
@@ -313,8 +315,8 @@ final class ReferenceSession implements KernelSession {
     finalControl = Words.toBytes(memory.control());
     finalDebugLog = Words.toBytes(memory.debugLog());
     if (!HostViews.end(arena, VIEW_PATIENCE)) {
-      System.err.println("vyre: an operation still holds the reference session's memory (a read into a chunk buffer) "
-          + VIEW_PATIENCE.toSeconds() + " s after shutdown; the memory stays allocated until the process exits");
+      LOG.log(System.Logger.Level.WARNING, "an operation still holds the reference session's memory (a read into a chunk"
+          + " buffer) " + VIEW_PATIENCE.toSeconds() + " s after shutdown; the memory stays allocated until the process exits");
     }
   }
 }

@@ -51,8 +51,10 @@ public final class ConformRunner {
     } catch (VyreException e) {
       return write(Json.error(e));
     } catch (IOException | RuntimeException e) {
+      // Not one of vyre's errors, so no Fix of its own: every message ends with one.
       ObjectNode error = Json.object();
-      error.set("error", Json.inputError(String.valueOf(e.getMessage())));
+      error.set("error", Json.inputError("conform: " + e.getMessage() + ". Fix: check the line's fields and their types"
+          + " against those its fn takes"));
       return write(error);
     }
   }

@@ -1,6 +1,7 @@
 package dev.vyre.cli.conform;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.JsonToken;
@@ -58,23 +59,31 @@ public final class Json {
    * an error (serde_json's "number out of range") rather than infinity. Duplicate keys keep the
    * last value.
    *
-   * @throws IOException for text that is not JSON
-   * @throws InputException for an empty line, trailing content or an out-of-range number
+   * @throws InputException for text that is not JSON, an empty line, trailing content or an out-of-range number
    */
   public static JsonNode parseLine(String line) throws IOException {
     try (JsonParser parser = MAPPER.getFactory().createParser(line)) {
-      JsonToken first = parser.nextToken();
-      if (first == null) {
-        throw InputException.of("conform", "the line holds no JSON value", "write one JSON object per line");
-      }
-      JsonNode value = readValue(parser, first);
-      JsonToken after = parser.nextToken();
-      if (after != null) {
-        throw InputException.of("conform", "the line goes on after its JSON value with " + after,
-            "write exactly one JSON object per line");
-      }
-      return value;
+      return parseValue(parser);
+    } catch (JsonProcessingException e) {
+      // Jackson's own message spans two lines, quotes a redacted source and has no fix.
+      String column = e.getLocation() == null ? "" : " (column " + e.getLocation().getColumnNr() + ")";
+      throw InputException.of("conform", "the line is not valid JSON: " + e.getOriginalMessage() + column,
+          "write one complete JSON object per line, e.g. {\"fn\":\"recommend\",...}");
     }
+  }
+
+  private static JsonNode parseValue(JsonParser parser) throws IOException {
+    JsonToken first = parser.nextToken();
+    if (first == null) {
+      throw InputException.of("conform", "the line holds no JSON value", "write one JSON object per line");
+    }
+    JsonNode value = readValue(parser, first);
+    JsonToken after = parser.nextToken();
+    if (after != null) {
+      throw InputException.of("conform", "the line goes on after its JSON value with " + after,
+          "write exactly one JSON object per line");
+    }
+    return value;
   }
 
   private static JsonNode readValue(JsonParser parser, JsonToken token) throws IOException {
