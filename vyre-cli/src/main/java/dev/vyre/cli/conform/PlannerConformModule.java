@@ -16,6 +16,9 @@ import dev.vyre.driver.planner.MegakernelTopologySelector;
 /** The planner functions of {@code vyre conform} (docs/CONFORMANCE.md, "Barrier planner" to "Plan cache sequences"). */
 public final class PlannerConformModule implements ConformModule {
 
+  /** The service instance; {@link java.util.ServiceLoader} calls this. */
+  public PlannerConformModule() {}
+
   @Override
   public void register(ConformRegistry registry) {
     registry.add("plan_megakernel_barriers", input -> PlannerJson.barrierPlan(MegakernelBarrierPlanner

@@ -26,6 +26,9 @@ import dev.vyre.policy.RecommendationWithEvidence;
  */
 public final class PolicyConformModule implements ConformModule {
 
+  /** The service instance; {@link java.util.ServiceLoader} calls this. */
+  public PolicyConformModule() {}
+
   private static final String SOURCE = "conform";
   private static final MegakernelLaunchPolicy POLICY = MegakernelLaunchPolicy.standard();
 
