@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The repository explains itself: no tracked file sends a reader to a document that is not in it,
- * and every citation of one of our own docs ({@code docs/NAME.md, "Section"}) names a section that
+ * and every citation of one of our own docs ({@code docs/<NAME>.md, "<Section>"}) names a section that
  * exists. The documents the project started from are restated in {@code docs/} (DESIGN, PORTS,
  * PROTOCOL, CONFORMANCE, ANCHORS); cite those.
  */
@@ -54,7 +54,7 @@ class SelfContainedRepositoryTest {
       "vyre-cuda/src/main/resources/",
       "vyre-driver/src/main/java/dev/vyre/driver/error/");
 
-  /** {@code docs/NAME.md, "Title"} or {@code docs/NAME.md, 'Title'}, after comment prefixes are folded away. */
+  /** {@code docs/<NAME>.md, "<Title>"} or the same with single quotes, after comment prefixes are folded away. */
   private static final Pattern CITATION =
       Pattern.compile("docs/([A-Z]+)\\.md`?,\\s+(?:\"([^\"]+)\"|'([^']+)')");
 
