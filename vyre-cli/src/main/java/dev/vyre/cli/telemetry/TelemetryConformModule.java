@@ -17,6 +17,9 @@ import dev.vyre.policy.MegakernelLaunchRequest;
  */
 public final class TelemetryConformModule implements ConformModule {
 
+  /** The service instance; {@link java.util.ServiceLoader} calls this. */
+  public TelemetryConformModule() {}
+
   private static final String SOURCE = "conform";
 
   @Override
