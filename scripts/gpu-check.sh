@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU suite in one command, for a machine with an NVIDIA GPU and no Maven or network.
-# Build here first:  ./mvnw -q -DskipTests package && JRE_MODULES=java.base,jdk.unsupported,java.logging,java.management,jdk.management,jdk.jfr,java.net.http,jdk.zipfs ../shared/tools/make-jre.sh
+# Build here first:  ./mvnw -q -DskipTests package && JRE_MODULES=java.base,jdk.unsupported,java.logging,java.management,jdk.management,jdk.jfr,java.net.http,jdk.zipfs scripts/make-jre.sh
 # Then run on the GPU machine from the repository root:  scripts/gpu-check.sh
 # Runs: vyre doctor; the GPU tests (tag gpu: parity with the reference backend, faults, pipeline
 # cache, exactly-once at speed); the backend-neutral reference suites against CUDA; a short run
@@ -14,7 +14,7 @@ out=${OUT:-/tmp/vyre-gpu}
 mkdir -p "$out"
 java=${JAVA:-.jre/bin/java}
 [ -x "$java" ] || java=$(command -v java || true)
-[ -n "$java" ] || { echo "gpu-check: no java (make .jre with ../shared/tools/make-jre.sh and carry it)"; exit 2; }
+[ -n "$java" ] || { echo "gpu-check: no java (make .jre with scripts/make-jre.sh and carry it)"; exit 2; }
 export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}:/usr/local/cuda/lib64"
 jvm=("$java" --enable-native-access=ALL-UNNAMED -Dvyre.cache.dir="$out/pipeline-cache")
 vyre=("${jvm[@]}" -jar vyre-cli/target/vyre.jar)
@@ -52,7 +52,8 @@ else
   echo "== sanitizer: compute-sanitizer not found, skipped"
 fi
 # A run recorded on the GPU (EPOCH per record, fences in flight), its log read back, and re-run on
-# the CPU and compared word for word (DECISIONS.md §6); then one recorded on the CPU re-run on the GPU.
+# the CPU and compared word for word (docs/DESIGN.md, 'One protocol, two backends'); then one recorded
+# on the CPU re-run on the GPU.
 step record-replay bash -c '"${@:2}" run --backend cuda --record "$1/run.vrrl" examples/hello.vslot && "${@:2}" replay "$1/run.vrrl"; rc=$?; rm -f "$1"/run.vrrl*; exit $rc' _ "$out" "${vyre[@]}"
 step rerun-across-backends bash -c 'set -e; trap '\''rm -f "$1"/gpu.vrrl* "$1"/cpu.vrrl*'\'' EXIT
   "${@:2}" run --backend cuda --record "$1/gpu.vrrl" examples/rerun.vslot >/dev/null || [ $? -eq 1 ]

@@ -20,8 +20,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Barrier planning of 1,000,000 waves and about 1,000,000 dependencies with a reused scratch
- * (anchors.md goal: at most 150 ms, no per-wave allocation). Shapes: a chain (a million layers),
- * a wide fan-out (one hub releasing every wave), a 1000 × 1000 layered grid, and a random DAG.
+ * (docs/ANCHORS.md, "Goals": at most 150 ms, no per-wave allocation). Shapes: a chain (a million
+ * layers), a wide fan-out (one hub releasing every wave), a 1000 × 1000 layered grid, and a random
+ * DAG.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

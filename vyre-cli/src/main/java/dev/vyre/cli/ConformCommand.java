@@ -10,8 +10,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code vyre conform}: the JSON-lines contract of CONFORMANCE.md on stdin/stdout. */
-@Command(name = "conform", mixinStandardHelpOptions = true, description = "Read JSON lines on stdin, answer one JSON line each (CONFORMANCE.md).")
+/** {@code vyre conform}: the JSON-lines contract of docs/CONFORMANCE.md on stdin/stdout. */
+@Command(name = "conform", mixinStandardHelpOptions = true, description = "Read JSON lines on stdin, answer one JSON line each (docs/CONFORMANCE.md).")
 final class ConformCommand implements Callable<Integer> {
 
   @Option(names = "--list", description = "List the supported fn names and exit.")

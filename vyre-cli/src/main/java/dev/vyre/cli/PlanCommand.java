@@ -80,7 +80,7 @@ final class PlanCommand implements Runnable {
 
   @Command(name = "cuda-frontier", mixinStandardHelpOptions = true,
       description = "Frontier plan plus the CUDA topology, memory plan and the reason for the topology (fields as "
-          + "plan_cuda_frontier_megakernel_execution in CONFORMANCE.md §7a).")
+          + "plan_cuda_frontier_megakernel_execution in docs/CONFORMANCE.md, 'CUDA frontier execution').")
   int cudaFrontier(@Option(names = "--json", required = true, paramLabel = "FILE", description = "Input JSON, - for stdin.")
       String file) {
     JsonNode input = read(file);

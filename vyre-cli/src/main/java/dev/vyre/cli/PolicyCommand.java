@@ -36,7 +36,7 @@ final class PolicyCommand implements Runnable {
   /** {@code vyre policy recommend}: the standard policy's recommendation for one request. */
   @Command(name = "recommend", mixinStandardHelpOptions = true, description = {
       "Recommend geometry, workers, hit capacity, topology and route for a launch request.",
-      "REQUEST is a JSON object with the 17 fields of CONFORMANCE.md §3 (queue_len, requested_worker_groups, "
+      "REQUEST is a JSON object with the 17 fields of docs/CONFORMANCE.md, 'Launch policy' (queue_len, requested_worker_groups, "
           + "max_workgroup_size_x, ..., device_memory_budget_bytes)."})
   static final class Recommend implements Callable<Integer> {
 

@@ -53,7 +53,7 @@ final class TelemetryCommand implements Runnable {
         description = "Opcodes whose slots group into route windows by ticket (arg0): names, decimal or 0x hex, comma-separated.")
     List<String> windowOpcodes = List.of();
 
-    @Option(names = "--json", description = "Print telemetry, runtime counters and priority accounting as JSON (CONFORMANCE.md §8).")
+    @Option(names = "--json", description = "Print telemetry, runtime counters and priority accounting as JSON (docs/CONFORMANCE.md, 'Telemetry').")
     boolean json;
 
     @Override

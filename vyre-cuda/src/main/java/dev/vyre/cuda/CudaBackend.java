@@ -11,6 +11,9 @@ import dev.vyre.runtime.spi.MegakernelBackend;
 /** The CUDA backend: a persistent megakernel on an NVIDIA GPU, driven through FFM. */
 public final class CudaBackend implements MegakernelBackend {
 
+  /** The service instance; {@link java.util.ServiceLoader} calls this. */
+  public CudaBackend() {}
+
   @Override
   public String name() {
     return "cuda";

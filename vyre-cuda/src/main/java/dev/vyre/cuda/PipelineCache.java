@@ -20,13 +20,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * vyre's pipeline cache: compiled CUBIN on disk under a content hash of source, options and
- * device, so a warm start skips NVRTC. Each entry carries the SHA-256 of its payload; an entry
- * that fails the check (truncated, corrupted) is deleted and rebuilt. Bounded as vyre bounds it
- * (vyre-driver-cuda.md §1.7): at most 256 entries and 256 MiB unless {@code VYRE_PIPELINE_CACHE_ENTRIES}
- * or {@code VYRE_PIPELINE_CACHE_BYTES} say otherwise; a new entry evicts the least recently used
- * ones (a hit marks an entry used by its modification time, so several processes sharing the
- * directory agree without a lock file).
+ * vyre's pipeline cache: compiled CUBIN on disk under a content hash of source, options and device,
+ * so a warm start skips NVRTC. Each entry carries the SHA-256 of its payload; an entry that fails
+ * the check (truncated, corrupted) is deleted and rebuilt. Bounded as vyre bounds it
+ * (docs/PORTS.md, "Pipeline cache"): at most 256 entries and 256 MiB unless
+ * {@code VYRE_PIPELINE_CACHE_ENTRIES} or {@code VYRE_PIPELINE_CACHE_BYTES} say otherwise; a new
+ * entry evicts the least recently used ones (a hit marks an entry used by its modification time, so
+ * several processes sharing the directory agree without a lock file).
  */
 public final class PipelineCache {
 

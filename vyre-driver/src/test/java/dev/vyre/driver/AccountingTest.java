@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** vyre-driver-cuda.md §1.1 checked count arithmetic and the §2.5 H2 vectors. */
+/** Checked count arithmetic (docs/PORTS.md, "Checked arithmetic and accounting") and vyre's H2 vectors. */
 class AccountingTest {
 
   private static final BigInteger U64_LIMIT = BigInteger.ONE.shiftLeft(64);

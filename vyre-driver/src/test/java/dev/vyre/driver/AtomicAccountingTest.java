@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** vyre-driver-cuda.md §1.1 atomic accounting and the §2.5 H3 vectors. */
+/** Atomic accounting (docs/PORTS.md, "Checked arithmetic and accounting") and vyre's H3 vectors. */
 class AtomicAccountingTest {
 
   private static final CounterEvent NEVER = (first, second) -> fail("unexpected event " + first + ", " + second);
@@ -102,7 +102,7 @@ class AtomicAccountingTest {
   }
 
   @Test
-  void repairingSubStoresZeroOnUnderflowAndReportsIt() { // §1.1: counter 3, subtract 5
+  void repairingSubStoresZeroOnUnderflowAndReportsIt() { // vyre's vector: counter 3, subtract 5
     AtomicLong counter = new AtomicLong(10);
     assertEquals(10, AtomicAccounting.repairingSubFetch(counter, 4, NEVER));
     assertEquals(6, counter.get());
@@ -115,7 +115,7 @@ class AtomicAccountingTest {
   }
 
   @Test
-  void pinningAddReportsThePinOnceOnTheTransition() { // §1.1: MAX-1 plus 2, then plus 1
+  void pinningAddReportsThePinOnceOnTheTransition() { // vyre's vector: MAX-1 plus 2, then plus 1
     AtomicLong counter = new AtomicLong(Unsigned.U64_MAX - 1);
     Events pinned = new Events();
     assertEquals(Unsigned.U64_MAX - 1, AtomicAccounting.pinningAdd(counter, 2, pinned));

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** vyre-driver-cuda.md §0 numeric helpers: 128-bit ratios, saturation, rounding and NaN rules. */
+/** vyre's numeric helpers (docs/PORTS.md, "Numeric conventions"): 128-bit ratios, saturation, rounding and NaN rules. */
 class BasisPointsTest {
 
   @Test

@@ -22,13 +22,14 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
- * Reads file ranges into the chunks of one kernel resource and publishes a task for each range
- * once its bytes are there: the Java counterpart of vyre's {@code UringResidentQueuePump}
- * ({@code submit_file_scan}), with a future per range instead of FIFO
- * pairing of completions. The resource (HOST_MAPPED, so that on CUDA the reader fills pinned
- * memory the kernel reads) is split into {@link #chunkCount()} equal chunks; chunk {@code c} starts
- * at byte {@link #chunkOffset(int) chunkOffset(c)} of it, which is what a task's arguments name to
- * find its bytes. The reader is chosen as {@code vyre scan} chooses it ({@link IoBackends}).
+ * Reads file ranges into the chunks of one kernel resource and publishes a task for each range once
+ * its bytes are there: the Java counterpart of vyre's {@code UringResidentQueuePump}
+ * ({@code submit_file_scan}, docs/PORTS.md, "Ingest and the IO loop"), with a future per range
+ * instead of FIFO pairing of completions. The resource (HOST_MAPPED, so that on CUDA the reader
+ * fills pinned memory the kernel reads) is split into {@link #chunkCount()} equal chunks; chunk
+ * {@code c} starts at byte {@link #chunkOffset(int) chunkOffset(c)} of it, which is what a task's
+ * arguments name to find its bytes. The reader is chosen as {@code vyre scan} chooses it
+ * ({@link IoBackends}).
  *
  * <p>A chunk is busy from {@link #submit} until its task finished or its read failed, and is free
  * again before the returned future completes, so a stage chained on it may submit into the same

@@ -8,6 +8,9 @@ import dev.vyre.runtime.spi.DoctorProbe;
  */
 public final class IoDoctorLine implements DoctorProbe {
 
+  /** The service instance; {@link java.util.ServiceLoader} calls this. */
+  public IoDoctorLine() {}
+
   @Override
   public String line() {
     return String.format("%-10s %s", "io", IoBackends.availability().detail());

@@ -19,10 +19,11 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The host side of the reads tasks ask for (docs/PROTOCOL.md, "Reads a task asks for"), vyre's
- * {@code ResidentIoLoop} (vyre-runtime.md §7.2): threads that claim each READ request a handler
- * published into the IO queue, read the file range into the start of the destination resource,
- * and complete the request OK or ERROR. A handler that asked (CUDA {@code vyre_io_read}, Java
- * {@code SlotContext.ioRead}) yields until it sees the verdict, then uses the bytes.
+ * {@code ResidentIoLoop} (docs/PORTS.md, "Ingest and the IO loop"): threads that claim each READ
+ * request a handler published into the IO queue, read the file range into the start of the
+ * destination resource, and complete the request OK or ERROR. A handler that asked (CUDA
+ * {@code vyre_io_read}, Java {@code SlotContext.ioRead}) yields until it sees the verdict, then
+ * uses the bytes.
  *
  * <p>Sources are files the host opens here ({@link #open}); their ids start at 1, and source 0
  * with 0 bytes is a handshake that completes OK at once (vyre's zero-byte LOAD_MISS request). A

@@ -8,10 +8,10 @@ import dev.vyre.runtime.wire.SlotLayout;
 
 /**
  * A ready-made user opcode whose task loads a file range into a resource through the IO queue
- * (docs/PROTOCOL.md, "Reads a task asks for"), written for both backends: it asks, yields until
- * the pump's verdict, and finishes DONE, or FAULT (HANDLER_FAILED) when the read failed. vyre's
- * LOAD_MISS handshake (§3.5) with a range to read. Tasks after it that use the bytes must wait for
- * its ticket: tasks run in any order.
+ * (docs/PROTOCOL.md, "Reads a task asks for"), written for both backends: it asks, yields until the
+ * pump's verdict, and finishes DONE, or FAULT (HANDLER_FAILED) when the read failed. vyre's
+ * LOAD_MISS handshake (docs/PROTOCOL.md, "Load-miss slot") with a range to read. Tasks after it
+ * that use the bytes must wait for its ticket: tasks run in any order.
  *
  * <p>Arguments: 0 the source ({@code IoRequestPump.open}), 1 the destination resource, 2 and 3 the
  * file offset's low and high words, 4 the byte count; word 11 is the task's own state (0 before it

@@ -1,6 +1,6 @@
 package dev.vyre.policy;
 
-/** How an automata or graph state/index worklist is drained (vyre-runtime.md §8). */
+/** How an automata or graph state/index worklist is drained (docs/PORTS.md, "Automata worklist"). */
 public enum AutomataWorklistMode {
   /** Nothing is queued. */
   Empty,

@@ -5,10 +5,10 @@ import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.BackendException;
 
 /**
- * vyre's {@code AutomataWorklistPolicy} (vyre-runtime.md §8): how a worklist of automata or graph
- * state/index pairs ({@link dev.vyre.policy.workitem.AutomataStateIndex}) is drained, decided
- * from its depth and the device occupancy, plus the state-visit budget that bounds one drain.
- * Values are u32 held in a {@code long}.
+ * vyre's {@code AutomataWorklistPolicy} (docs/PORTS.md, "Automata worklist"): how a worklist of
+ * automata or graph state/index pairs ({@link dev.vyre.policy.workitem.AutomataStateIndex}) is
+ * drained, decided from its depth and the device occupancy, plus the state-visit budget that bounds
+ * one drain. Values are u32 held in a {@code long}.
  *
  * @param nonblockingDepthThreshold depth at or above which workers stop blocking (64)
  * @param spillDepthThreshold depth above which the worklist must spill (1,048,576)

@@ -2,10 +2,15 @@ package dev.vyre.policy;
 
 /** The GraphBLAS-style switch class a dispatch topology falls into, as topology evidence reports it. */
 public enum MegakernelGraphBlasSwitchClass {
+  /** No work queued. */
   Empty("empty"),
+  /** A sparse frontier: push-style traversal. */
   Sparse("sparse"),
+  /** Between the sparse and dense thresholds. */
   Hybrid("hybrid"),
+  /** A dense frontier, fused or not: pull-style traversal. */
   Dense("dense"),
+  /** Memory pressure decides, whatever the density. */
   MemoryConstrained("memory_constrained");
 
   private final String label;

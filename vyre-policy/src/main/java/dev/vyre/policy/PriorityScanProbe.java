@@ -7,14 +7,14 @@ import dev.vyre.runtime.wire.ControlLayout;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The host-side helpers of vyre's priority-aware slot scan (vyre-runtime.md §2.5): how many probes
- * a lane makes over one priority partition, how many lanes take part, the resulting probe budget,
- * where a lane starts, and the fairness checks on the control counters. Values are u32 held in a
- * {@code long}.
+ * The host-side helpers of vyre's priority-aware slot scan (docs/PORTS.md, "Priority partitions and
+ * scan"): how many probes a lane makes over one priority partition, how many lanes take part, the
+ * resulting probe budget, where a lane starts, and the fairness checks on the control counters.
+ * Values are u32 held in a {@code long}.
  *
  * <p>Neither of our kernels uses these: the CUDA and reference schedulers replace vyre's scan with
- * doorbells and claim cursors (DECISIONS.md §3). They are kept as exact ports for tools and
- * conformance checks that budget or reproduce vyre's scan.
+ * doorbells and claim cursors (docs/DESIGN.md, "A live persistent kernel"). They are kept as exact
+ * ports for tools and conformance checks that budget or reproduce vyre's scan.
  */
 public final class PriorityScanProbe {
 

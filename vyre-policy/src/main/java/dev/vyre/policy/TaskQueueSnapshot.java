@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * Counts of a continuation-task queue by state, with requeue and aging totals, which turn a task
- * queue into a launch request (vyre-runtime.md §2.8). Counts are u32 held in a {@code long},
- * {@code totalRequeues} a u64 bit pattern.
+ * queue into a launch request (docs/PORTS.md, "Continuation tasks"). Counts are u32 held in a
+ * {@code long}, {@code totalRequeues} a u64 bit pattern.
  *
  * @param ready tasks in Ready
  * @param paused tasks in Paused

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The automata worklist policy of vyre-runtime.md §8. */
+/** The automata worklist policy of docs/PORTS.md, "Automata worklist". */
 class AutomataWorklistPolicyTest {
 
   private static final AutomataWorklistPolicy STANDARD = AutomataWorklistPolicy.standard();
@@ -27,7 +27,7 @@ class AutomataWorklistPolicyTest {
     assertEquals(new AutomataWorklistPolicy(64, 1_048_576, 8, 5000), STANDARD);
   }
 
-  /** The [D] vectors of §8, then the boundaries of each test. */
+  /** vyre's hand-derived vectors, then the boundaries of each test. */
   @ParameterizedTest
   @CsvSource({
     "10, 9000, Blocking, 80",

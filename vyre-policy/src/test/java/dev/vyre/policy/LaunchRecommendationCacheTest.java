@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** The cache vectors of vyre-runtime.md §5.7. */
+/** The cache vectors of docs/PORTS.md, "Recommendation cache". */
 class LaunchRecommendationCacheTest {
 
   private static final MegakernelLaunchRecommendation ANY = POLICY.compute(MegakernelLaunchRequest.direct(1, 64, 256), null);

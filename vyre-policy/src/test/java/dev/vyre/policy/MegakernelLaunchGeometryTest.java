@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The launch geometry helpers of vyre-runtime.md §4.2. */
+/** The launch geometry helpers of docs/PORTS.md, "Sizing and grid". */
 class MegakernelLaunchGeometryTest {
 
-  /** The {@code from_slots} vectors of §4.3, through {@code from_item_count}, and their covering groups. */
+  /** vyre's {@code from_slots} vectors, through {@code from_item_count}, and their covering groups. */
   @ParameterizedTest
   @CsvSource({
     "300, 64, 256, 64, 320, 5, 5",

@@ -66,7 +66,7 @@ class MegakernelLaunchPolicyPropertiesTest {
     MegakernelDispatchTopology previous = topologyOrNull(base.toBuilder().memoryPressureBps(pressure).build());
     Assume.that(previous == MegakernelDispatchTopology.MemoryConstrained);
     MegakernelLaunchRequest next = base.toBuilder().memoryPressureBps(moved).build();
-    // Below 8500 bps the hit capacity doubles (§5.3 step 9) whatever the topology, so a request that
+    // Below 8500 bps the hit capacity doubles (docs/CONFORMANCE.md, "Launch policy", step 8) whatever the topology, so a request that
     // just fitted its budget may not fit inside the band: that is vyre's answer, not a released constraint.
     Object outcome = outcome(() -> POLICY.recommendWithPreviousTopology(next, previous));
     Assume.that(outcome instanceof MegakernelLaunchRecommendation);

@@ -20,7 +20,10 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The acceptance vectors of vyre-runtime.md §5.9 and the surprises of CONFORMANCE.md §3. */
+/**
+ * vyre's launch-policy acceptance table (docs/PORTS.md, "Test vectors") and the surprises of docs/CONFORMANCE.md,
+ * "Launch policy".
+ */
 class MegakernelLaunchPolicyTest {
 
   static final MegakernelLaunchPolicy POLICY = MegakernelLaunchPolicy.standard();
@@ -30,7 +33,7 @@ class MegakernelLaunchPolicyTest {
     MegakernelLaunchPolicy.resetLaunchCacheForThread();
   }
 
-  /** One row of the §5.9 table: wg, slots, grid, W, hit, P, M, topo, ops, win, age, peak. */
+  /** One row of vyre's acceptance table: wg, slots, grid, W, hit, P, M, topo, ops, win, age, peak. */
   static MegakernelLaunchRecommendation row(long width, long slots, long grid, long workers, long hit,
       MegakernelQueuePressure pressure, MegakernelExecutionMode mode, MegakernelDispatchTopology topology,
       boolean ops, boolean win, boolean age, long peak, long budget) {

@@ -16,7 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The queue-config vectors of vyre-runtime.md §4.4, and C1 of §5.9. */
+/** The queue-config vectors of docs/PORTS.md, "Sizing and grid", and row C1 of vyre's launch-policy acceptance table. */
 class MegakernelQueueConfigTest {
 
   private static MegakernelQueueConfig withExpectedItems(long expected) {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The priority-scan helpers of vyre-runtime.md §2.5. */
+/** The priority-scan helpers of docs/PORTS.md, "Priority partitions and scan". */
 class PriorityScanProbeTest {
 
   @ParameterizedTest

@@ -16,7 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The task-queue vectors of vyre-runtime.md §2.8. */
+/** The task-queue vectors of docs/PORTS.md, "Continuation tasks". */
 class TaskQueueSnapshotTest {
 
   static final int READY = 1;
@@ -41,7 +41,7 @@ class TaskQueueSnapshotTest {
     return TaskWorkItem.fromWorkItem(1, 0, TaskPriority.Normal, new WorkItem(1, 11, 12, 13));
   }
 
-  /** The [T] queue of §2.8: ready, paused, yielded, requeued twice (High then Critical), done. */
+  /** vyre's test queue: ready, paused, yielded, requeued twice (High then Critical), done. */
   static List<TaskWorkItem> vectorTasks() {
     TaskWorkItem ready = readyTask();
     return List.of(ready, ready.paused(10, 20, 30), ready.yielded(11, 21),

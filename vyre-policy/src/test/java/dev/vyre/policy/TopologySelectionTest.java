@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.vyre.driver.error.BackendException;
 import org.junit.jupiter.api.Test;
 
-/** Raw topology rules and the hysteresis vectors H1..H7 of vyre-runtime.md §5.9. */
+/** Raw topology rules and vyre's hysteresis vectors H1..H7 (docs/PORTS.md, "Test vectors"). */
 class TopologySelectionTest {
 
   private static MegakernelLaunchRequest.Builder h1() {

@@ -8,6 +8,9 @@ import dev.vyre.runtime.spi.MegakernelBackend;
 /** The CPU reference backend: the megakernel protocol run by Java threads over the same bytes. */
 public final class ReferenceBackend implements MegakernelBackend {
 
+  /** The service instance; {@link java.util.ServiceLoader} calls this. */
+  public ReferenceBackend() {}
+
   @Override
   public String name() {
     return "reference";

@@ -15,11 +15,12 @@ import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Executes one claimed slot with the semantics every backend shares (vyre-runtime.md §1.7, §2.3,
- * DECISIONS.md §3): metrics for opcodes below 32, the built-in opcodes, PACKED_SLOT, user
- * handlers, and bounds checks that FAULT the slot before anything is written. Returns the final
- * status; on FAULT the reason is already stored in the slot's priority word. One instance per
- * worker; it is also the {@link SlotContext} handed to Java handlers, so execution allocates nothing.
+ * Executes one claimed slot with the semantics every backend shares (docs/PROTOCOL.md, "Opcodes";
+ * docs/DESIGN.md, "Where we differ from vyre"): metrics for opcodes below 32, the built-in opcodes,
+ * PACKED_SLOT, user handlers, and bounds checks that FAULT the slot before anything is written.
+ * Returns the final status; on FAULT the reason is already stored in the slot's priority word. One
+ * instance per worker; it is also the {@link SlotContext} handed to Java handlers, so execution
+ * allocates nothing.
  */
 final class ReferenceInterpreter implements SlotContext {
 
@@ -220,9 +221,10 @@ final class ReferenceInterpreter implements SlotContext {
   }
 
   /**
-   * Runs every packed operation whose arguments fit the 12 argument words (DECISIONS.md §3.6). An
-   * operation's arguments run from its offset to the next operation's offset (the last one's to the
-   * packed word count); its arg0..arg2 are the first three of them, zero past its own.
+   * Runs every packed operation whose arguments fit the 12 argument words (docs/DESIGN.md,
+   * "PACKED_SLOT"). An operation's arguments run from its offset to the next operation's offset
+   * (the last one's to the packed word count); its arg0..arg2 are the first three of them, zero
+   * past its own.
    */
   private FaultReason executePacked(long base) {
     for (int i = 0; i < SlotLayout.ARGS_PER_SLOT; i++) {

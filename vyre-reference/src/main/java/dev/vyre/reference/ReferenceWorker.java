@@ -12,7 +12,8 @@ import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One reference kernel worker: the persistent loop of vyre-runtime.md §2, run by a Java thread.
+ * One reference kernel worker: the persistent loop of docs/PROTOCOL.md, "Partitions, tickets and
+ * doorbells", run by a Java thread.
  *
  * <p>Each iteration checks SHUTDOWN, then scans the priority levels CRITICAL..IDLE (skipping
  * CRITICAL and HIGH once 16 high-priority claims ran in a row, unless nothing else is waiting). In

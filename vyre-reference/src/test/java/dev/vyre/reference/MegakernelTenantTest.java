@@ -31,11 +31,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tenant registry on a running kernel (vyre-runtime.md §7.3, DECISIONS.md §3.4): registered
- * tenants publish through the kernel with their tenant word and opcode window, the retire step
- * counts their drains, and backpressure and quiesce follow them. Tests that hold a task in a Java
- * handler run on the CPU reference backend; the others on {@link TestBackends#selected()}, so
- * scripts/gpu-check.sh runs them on CUDA too.
+ * The tenant registry on a running kernel (docs/PROTOCOL.md, "Tenants", docs/DESIGN.md, "Tenant
+ * ids"): registered tenants publish through the kernel with their tenant word and opcode window,
+ * the retire step counts their drains, and backpressure and quiesce follow them. Tests that hold a
+ * task in a Java handler run on the CPU reference backend; the others on
+ * {@link TestBackends#selected()}, so scripts/gpu-check.sh runs them on CUDA too.
  */
 class MegakernelTenantTest {
 

@@ -1,6 +1,6 @@
 package dev.vyre.runtime;
 
-/** Task priority levels (vyre-runtime.md §1.4); each owns a partition of the ring. */
+/** Task priority levels (docs/PROTOCOL.md, "Priority levels"); each owns a partition of the ring. */
 public enum Priority {
   CRITICAL, HIGH, NORMAL, LOW, IDLE;
 

@@ -11,6 +11,9 @@ import java.util.Arrays;
  */
 public final class HitList {
 
+  /** An empty list. */
+  public HitList() {}
+
   /** Files must be smaller than this many bytes for their match starts to pack. */
   public static final long MAX_START = 1L << 43;
 

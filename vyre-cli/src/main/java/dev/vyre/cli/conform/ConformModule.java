@@ -6,6 +6,6 @@ package dev.vyre.cli.conform;
  */
 public interface ConformModule {
 
-  /** Adds this module's functions, keyed by the {@code "fn"} name of CONFORMANCE.md. */
+  /** Adds this module's functions, keyed by the {@code "fn"} name of docs/CONFORMANCE.md. */
   void register(ConformRegistry registry);
 }

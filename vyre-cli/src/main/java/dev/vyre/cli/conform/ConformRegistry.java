@@ -7,6 +7,9 @@ import java.util.TreeMap;
 /** The {@code "fn"} name → function table of {@code vyre conform}. */
 public final class ConformRegistry {
 
+  /** An empty table; {@link #loadAll()} gives one with every module's functions. */
+  public ConformRegistry() {}
+
   private final Map<String, ConformFunction> functions = new TreeMap<>();
 
   /** Registers one function; a name may be registered once. */

@@ -23,9 +23,9 @@ import java.math.RoundingMode;
 import java.util.Map;
 
 /**
- * JSON conventions of CONFORMANCE.md §2: unsigned integers up to u64, floats in Rust's
- * {@code Display} form with "NaN"/"Infinity"/"-Infinity" strings, enums as variant names, byte
- * buffers as lowercase hex, and the error object shape.
+ * JSON conventions of docs/CONFORMANCE.md, "JSON conventions": unsigned integers up to u64, floats
+ * in Rust's {@code Display} form with "NaN"/"Infinity"/"-Infinity" strings, enums as variant names,
+ * byte buffers as lowercase hex, and the error object shape.
  */
 public final class Json {
 
@@ -267,9 +267,9 @@ public final class Json {
   }
 
   /**
-   * The CONFORMANCE.md §2 error object for any vyre error, nested errors included. An input error
-   * has the contract's shape, {@code type}, {@code variant}, {@code message} (and the display every
-   * error carries), without our own fields such as the source name.
+   * The error object of docs/CONFORMANCE.md, "Errors", for any vyre error, nested errors included.
+   * An input error has the contract's shape, {@code type}, {@code variant}, {@code message} (and
+   * the display every error carries), without our own fields such as the source name.
    */
   public static ObjectNode errorObject(VyreException error) {
     if (error instanceof InputException) {

@@ -13,8 +13,11 @@ import dev.vyre.driver.planner.MegakernelFrontierMemoryPlanner;
 import dev.vyre.driver.planner.MegakernelMemoryPlanner;
 import dev.vyre.driver.planner.MegakernelTopologySelector;
 
-/** The planner functions of {@code vyre conform} (CONFORMANCE.md §4-§7). */
+/** The planner functions of {@code vyre conform} (docs/CONFORMANCE.md, "Barrier planner" to "Plan cache sequences"). */
 public final class PlannerConformModule implements ConformModule {
+
+  /** The service instance; {@link java.util.ServiceLoader} calls this. */
+  public PlannerConformModule() {}
 
   @Override
   public void register(ConformRegistry registry) {
@@ -51,7 +54,10 @@ public final class PlannerConformModule implements ConformModule {
         Json.f64(input, "fusion_pressure")));
   }
 
-  /** §7b: one cache shared by the calls of one input; each call reports its output and the stats after it. */
+  /**
+   * docs/CONFORMANCE.md, "Plan cache sequences": one cache shared by the calls of one input; each call reports its output
+   * and the stats after it.
+   */
   private static JsonNode cachedSequence(JsonNode input) {
     JsonNode maxEntries = input.get("max_entries");
     CudaMegakernelPlanCache cache = maxEntries == null || maxEntries.isNull() ? new CudaMegakernelPlanCache()

@@ -27,9 +27,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The planner shapes of CONFORMANCE.md §4-§7 in JSON: reading waves, dependencies, samples,
- * graphs, devices and analysis kinds, and writing barrier, frontier, memory and execution plans,
- * topology decisions and plan-cache statistics with vyre's field names.
+ * The planner shapes of docs/CONFORMANCE.md (its planner and plan-cache sections) in JSON: reading
+ * waves, dependencies, samples, graphs, devices and analysis kinds, and writing barrier, frontier,
+ * memory and execution plans, topology decisions and plan-cache statistics with vyre's field names.
  */
 public final class PlannerJson {
 

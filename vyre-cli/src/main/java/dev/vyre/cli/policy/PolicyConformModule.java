@@ -20,8 +20,14 @@ import dev.vyre.policy.PriorityDiffusion;
 import dev.vyre.policy.PriorityRequeueAccounting;
 import dev.vyre.policy.RecommendationWithEvidence;
 
-/** The launch-policy functions of {@code vyre conform}: CONFORMANCE.md §3 and §9, standard policy. */
+/**
+ * The launch-policy functions of {@code vyre conform}, standard policy: docs/CONFORMANCE.md, "Launch policy" and "Other
+ * policy functions".
+ */
 public final class PolicyConformModule implements ConformModule {
+
+  /** The service instance; {@link java.util.ServiceLoader} calls this. */
+  public PolicyConformModule() {}
 
   private static final String SOURCE = "conform";
   private static final MegakernelLaunchPolicy POLICY = MegakernelLaunchPolicy.standard();

@@ -20,9 +20,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The JSON shapes of the launch policy (CONFORMANCE.md §3 and §9): Rust field names in declaration
- * order, enums as variant names. Shared by {@code vyre conform} and {@code vyre policy}; every
- * reader names its {@code source} (the input file, or {@code conform}) in its errors.
+ * The JSON shapes of the launch policy (docs/CONFORMANCE.md, "Launch policy" and "Other policy
+ * functions"): Rust field names in declaration order, enums as variant names. Shared by
+ * {@code vyre conform} and {@code vyre policy}; every reader names its {@code source} (the input
+ * file, or {@code conform}) in its errors.
  */
 public final class PolicyJson {
 

@@ -11,10 +11,14 @@ import dev.vyre.observe.telemetry.RingTelemetry;
 import dev.vyre.policy.MegakernelLaunchRequest;
 
 /**
- * The telemetry functions of {@code vyre conform} (CONFORMANCE.md §8): {@code telemetry_decode},
- * {@code telemetry_recommend_launch} and {@code telemetry_health_since}, over hex byte buffers.
+ * The telemetry functions of {@code vyre conform} (docs/CONFORMANCE.md, "Telemetry"):
+ * {@code telemetry_decode}, {@code telemetry_recommend_launch} and {@code telemetry_health_since},
+ * over hex byte buffers.
  */
 public final class TelemetryConformModule implements ConformModule {
+
+  /** The service instance; {@link java.util.ServiceLoader} calls this. */
+  public TelemetryConformModule() {}
 
   private static final String SOURCE = "conform";
 

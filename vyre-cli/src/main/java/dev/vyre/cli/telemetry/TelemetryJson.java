@@ -16,9 +16,9 @@ import dev.vyre.observe.telemetry.WindowTelemetry;
 import dev.vyre.policy.PriorityRequeueAccounting;
 
 /**
- * The JSON shapes of telemetry (CONFORMANCE.md §8): Rust field names in declaration order,
- * {@code RingStatus} as a variant name or {@code {"Unknown":raw}}. Shared by {@code vyre conform}
- * and {@code vyre telemetry decode --json}.
+ * The JSON shapes of telemetry (docs/CONFORMANCE.md, "Telemetry"): Rust field names in declaration
+ * order, {@code RingStatus} as a variant name or {@code {"Unknown":raw}}. Shared by
+ * {@code vyre conform} and {@code vyre telemetry decode --json}.
  */
 public final class TelemetryJson {
 

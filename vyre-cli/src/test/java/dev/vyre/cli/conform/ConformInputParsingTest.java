@@ -72,7 +72,7 @@ class ConformInputParsingTest {
 
   @Test
   void anInputErrorHasTheDocumentedShapeAndNothingElse() throws IOException {
-    // CONFORMANCE.md: {"error":{"type":"InputError","variant":"InputError","message":"..."}}, plus the
+    // docs/CONFORMANCE.md: {"error":{"type":"InputError","variant":"InputError","message":"..."}}, plus the
     // display every error carries; no fields of our own (the source name) that vyre's lacks.
     for (String line : List.of("{\"fn\":\"no_such_fn\"}", "{\"fn\":", "[1]", workgroup("[]", "4294967296"),
         "{\"fn\":\"cuda_plan_cache_sequence\",\"calls\":[{\"op\":\"get_or_select_topology\"}]}")) {

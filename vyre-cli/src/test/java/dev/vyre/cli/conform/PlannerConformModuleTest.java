@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
-/** CONFORMANCE.md §4-§7 through {@link ConformRunner}: JSON lines in, vyre's field names and values out. */
+/** The planner sections of docs/CONFORMANCE.md through {@link ConformRunner}: JSON lines in, vyre's field names and values out. */
 class PlannerConformModuleTest {
 
   private static final String DEVICE = "\"device\":{\"sm_major\":12,\"sm_minor\":0,\"warp_size\":32,"
@@ -123,7 +123,7 @@ class PlannerConformModuleTest {
   }
 
   @Test
-  void cudaMemoryErrorsNestTheDriverError() { // CONFORMANCE §7a: peaks of different groups are summed
+  void cudaMemoryErrorsNestTheDriverError() { // docs/CONFORMANCE.md, "CUDA frontier execution": peaks of different groups are summed
     JsonNode error = answer(cudaCall("\"fn\":\"plan_cuda_frontier_megakernel_execution\",", 3, "\"Ifds\"",
         sample(0.5, 0), "\"graph\":{\"node_count\":1,\"edge_count\":0}", 0, 0,
         "\"waves\":[" + wave(60, 0, 0) + "," + wave(0, 0, 60) + "]", "\"dependencies\":[]", 100)).get("error");
@@ -170,7 +170,7 @@ class PlannerConformModuleTest {
   }
 
   @Test
-  void planCacheSequenceMaxEntriesTable() { // §7b: default 256, LRU eviction forgets an identity's latest, 0 stores nothing
+  void planCacheSequenceMaxEntriesTable() { // docs/CONFORMANCE.md, "Plan cache sequences": default 256, LRU eviction forgets an identity's latest, 0 stores nothing
     String call = "{\"op\":\"get_or_select_topology\",\"graph_layout_hash\":%d,\"analysis_kind\":\"Dataflow\"," + DEVICE
         + ",%s," + G + ",\"memory\":{\"required_bytes\":1000,\"budget_bytes\":10000},\"launch_overhead_ns\":100.0,"
         + "\"fusion_pressure\":0.0}";

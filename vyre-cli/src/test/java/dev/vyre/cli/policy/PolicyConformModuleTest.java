@@ -18,7 +18,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Sample JSON lines of CONFORMANCE.md §3 and §9 through {@link ConformRunner}, checked against the spec's vectors. */
+/**
+ * Sample JSON lines of docs/CONFORMANCE.md, "Launch policy" and "Other policy functions", through {@link ConformRunner},
+ * checked against vyre's vectors.
+ */
 class PolicyConformModuleTest {
 
   private static final ConformRunner RUNNER = runner();

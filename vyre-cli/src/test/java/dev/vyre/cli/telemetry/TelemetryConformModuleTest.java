@@ -15,7 +15,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.Test;
 
-/** CONFORMANCE.md §8 lines through {@link ConformRunner}, checked against the §6 vectors. */
+/** The lines of docs/CONFORMANCE.md, "Telemetry", through {@link ConformRunner}, checked against vyre's telemetry vectors. */
 class TelemetryConformModuleTest {
 
   private static final ConformRunner RUNNER = runner();

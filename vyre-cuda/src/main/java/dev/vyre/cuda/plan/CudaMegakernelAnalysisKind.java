@@ -8,9 +8,24 @@ public sealed interface CudaMegakernelAnalysisKind {
 
   /** The built-in families, named as vyre's variants. */
   enum Builtin implements CudaMegakernelAnalysisKind {
-    Dataflow, Ifds, ReachingDefinitions, Liveness, PointsTo, ParserFrontend
+    /** Generic dataflow. */
+    Dataflow,
+    /** Interprocedural, finite, distributive subset problems. */
+    Ifds,
+    /** Reaching definitions. */
+    ReachingDefinitions,
+    /** Liveness. */
+    Liveness,
+    /** Points-to analysis. */
+    PointsTo,
+    /** A parser front end. */
+    ParserFrontend
   }
 
-  /** {@code Custom(u64)}: a caller-owned family. */
+  /**
+   * {@code Custom(u64)}: a caller-owned family.
+   *
+   * @param tag the family's stable numeric tag, a u64 bit pattern
+   */
   record Custom(long tag) implements CudaMegakernelAnalysisKind {}
 }

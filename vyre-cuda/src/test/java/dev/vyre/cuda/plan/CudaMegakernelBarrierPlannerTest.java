@@ -22,7 +22,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Every test of seed 004 and vyre-driver-cuda.md §2.5 F1-F8 (A1-A9 through the CUDA names). */
+/**
+ * Every test of vyre's CUDA barrier-planner suite, and vyre's vectors F1-F8 (A1-A9 through the CUDA names; docs/PORTS.md,
+ * "Test vectors").
+ */
 class CudaMegakernelBarrierPlannerTest {
 
   private static final MegakernelGraphShape G = new MegakernelGraphShape(1_000, 4_000);
@@ -190,7 +193,7 @@ class CudaMegakernelBarrierPlannerTest {
   }
 
   @Test
-  void peaksFromDifferentGroupsCanExceedTheBudgetTogether() { // CONFORMANCE §7a
+  void peaksFromDifferentGroupsCanExceedTheBudgetTogether() { // docs/CONFORMANCE.md, "CUDA frontier execution"
     CudaMegakernelPlanCache cache = new CudaMegakernelPlanCache();
     CudaMegakernelFrontierExecutionPlanException error = assertThrows(CudaMegakernelFrontierExecutionPlanException.class,
         () -> plan(cache, 3, Builtin.Dataflow, sample(0.5, 0), new MegakernelGraphShape(1, 0), 0, 0,

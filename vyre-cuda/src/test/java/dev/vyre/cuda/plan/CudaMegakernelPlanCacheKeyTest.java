@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** The bucket reference table of vyre-driver-cuda.md §2.2, E3 and E8, and the cache's pressure convention. */
+/** vyre's bucket reference table, E3 and E8, and the cache's pressure convention (docs/PORTS.md, "CUDA plan cache"). */
 class CudaMegakernelPlanCacheKeyTest {
 
   static final CudaMegakernelDeviceKey DEVICE = new CudaMegakernelDeviceKey(12, 0, 32, true, true, 1024);

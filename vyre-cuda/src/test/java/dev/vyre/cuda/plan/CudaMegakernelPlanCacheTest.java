@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** vyre-driver-cuda.md §2.5 E1-E15: hits, misses, LRU eviction, hysteresis, downgrade, rebase, pinning, live telemetry. */
+/** vyre's vectors E1-E15 (docs/PORTS.md, "Test vectors"): hits, misses, LRU eviction, hysteresis, downgrade, rebase, pinning, live telemetry. */
 class CudaMegakernelPlanCacheTest {
 
   private static final CudaMegakernelDeviceKey DEVICE = CudaMegakernelPlanCacheKeyTest.DEVICE;
@@ -140,7 +140,7 @@ class CudaMegakernelPlanCacheTest {
   }
 
   @Test
-  void errorsAfterTheLookupStillLeaveTheCacheUpdated() { // CONFORMANCE §7b
+  void errorsAfterTheLookupStillLeaveTheCacheUpdated() { // docs/CONFORMANCE.md, "Plan cache sequences"
     CudaMegakernelPlanCache cache = new CudaMegakernelPlanCache();
     MegakernelMemoryException error = assertThrows(MegakernelMemoryException.class,
         () -> cache.getOrPlanExecution(identity(5), sample(0.5, MIB), G, bytes(2_048, 40_000), 250, 0.9));

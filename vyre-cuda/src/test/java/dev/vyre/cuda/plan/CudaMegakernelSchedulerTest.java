@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** vyre-driver-cuda.md §2.5 G1-G5: the telemetry sample and the fusion-pressure scheduler. */
+/** vyre's vectors G1-G5 (docs/PORTS.md, "Test vectors"): the telemetry sample and the fusion-pressure scheduler. */
 class CudaMegakernelSchedulerTest {
 
   @Test

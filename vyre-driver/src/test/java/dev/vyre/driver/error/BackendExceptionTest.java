@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** vyre-driver-cuda.md §1.6: BackendError variants, their codes and display text. */
+/** docs/PORTS.md, "Backend errors and recovery": BackendError variants, their codes and display text. */
 class BackendExceptionTest {
 
   @Test

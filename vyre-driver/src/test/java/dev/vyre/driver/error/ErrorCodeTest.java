@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** vyre-driver-cuda.md §2.5 H1: the frozen ErrorCode stable ids. */
+/** vyre's vector H1 (docs/PORTS.md, "Test vectors"): the frozen ErrorCode stable ids. */
 class ErrorCodeTest {
 
   @Test

@@ -6,7 +6,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** vyre-driver-cuda.md §1.6 recovery classification ({@code classify_backend_error}). */
+/** vyre's recovery classification ({@code classify_backend_error}; docs/PORTS.md, "Backend errors and recovery"). */
 class RetryClassTest {
 
   @Test

@@ -17,7 +17,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
-/** Seed 002/004 barrier tests and vyre-driver-cuda.md §2.5 A1-A17, plus allocation and DAG properties. */
+/** vyre's barrier planner tests and its vectors A1-A17 (docs/PORTS.md, "Test vectors"), plus allocation and DAG properties. */
 class MegakernelBarrierPlannerTest {
 
   private static final MegakernelWaveDependencies CHAIN = MegakernelWaveDependencies.of(0, 1, 1, 2, 2, 3);
@@ -68,7 +68,7 @@ class MegakernelBarrierPlannerTest {
   }
 
   @Test
-  void barrierPlannerUsesCsrAdjacencyForWideWaveGraphs() { // seed 004
+  void barrierPlannerUsesCsrAdjacencyForWideWaveGraphs() { // vyre's CUDA barrier-planner suite
     MegakernelBarrierPlan plan = planMegakernelBarriers(1_025, fanOut(1_025));
     assertEquals(1, plan.globalBarriers());
     assertEquals("[0]", java.util.Arrays.toString(plan.groupWaves(0)));
@@ -112,7 +112,7 @@ class MegakernelBarrierPlannerTest {
   }
 
   @Test
-  void laterGroupsKeepReleaseOrderNotIndexOrder() { // A10, CONFORMANCE §4
+  void laterGroupsKeepReleaseOrderNotIndexOrder() { // A10, docs/CONFORMANCE.md, "Barrier planner"
     assertEquals("[[0], [3, 2, 1]]", planMegakernelBarriers(4, MegakernelWaveDependencies.of(0, 3, 0, 2, 0, 1)).toString());
     assertEquals("[[0], [3, 1, 4, 2]]",
         planMegakernelBarriers(5, MegakernelWaveDependencies.of(0, 3, 0, 1, 0, 4, 0, 2)).toString());
@@ -150,7 +150,7 @@ class MegakernelBarrierPlannerTest {
   }
 
   @Test
-  void waveCountsThatCannotBeRepresentedFailAsTypedErrors() { // CONFORMANCE §4
+  void waveCountsThatCannotBeRepresentedFailAsTypedErrors() { // docs/CONFORMANCE.md, "Barrier planner"
     assertError(Map.of("field", "barrier scratch wave offsets"), MegakernelBarrierPlanException.Variant.ByteCountOverflow,
         () -> planMegakernelBarriers(-1L, new MegakernelWaveDependencies()));
     MegakernelBarrierPlanException huge = assertThrows(MegakernelBarrierPlanException.class,

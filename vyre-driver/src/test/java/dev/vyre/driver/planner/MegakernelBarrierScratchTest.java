@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
-/** Scratch capacities (vyre-driver-cuda.md §1.3): reported as vyre does and never shrinking. */
+/** Scratch capacities (docs/PORTS.md, "Barrier planner"): reported as vyre does and never shrinking. */
 class MegakernelBarrierScratchTest {
 
   @Test

@@ -16,7 +16,7 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
-/** Seed 002 frontier memory tests and vyre-driver-cuda.md §2.5 B1-B15, plus budget-splitting properties. */
+/** vyre's frontier memory planner tests and its vectors B1-B15 (docs/PORTS.md, "Test vectors"), plus budget-splitting properties. */
 class MegakernelFrontierMemoryPlannerTest {
 
   private static final List<MegakernelFrontierWave> DOUBLING = List.of(wave(1_024, 512, 256), wave(2_048, 1_024, 512),
@@ -147,7 +147,7 @@ class MegakernelFrontierMemoryPlannerTest {
   }
 
   @Test
-  void splitOverflowIsReportedEvenWhenTheWaveWouldStartANewChunk() { // CONFORMANCE §5
+  void splitOverflowIsReportedEvenWhenTheWaveWouldStartANewChunk() { // docs/CONFORMANCE.md, "Frontier memory planner"
     assertError(MegakernelFrontierMemoryPlanException.Variant.ByteCountOverflow, Map.of("field", "barrier group fused wave budget bytes"),
         () -> plan(List.of(wave(-2L, 0, 0), wave(5, 0, 0)), NONE, 0, -1L, 0));
   }

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** vyre-driver-cuda.md §2.5 D1-D6 and the topology scratch scaling table. */
+/** vyre's vectors D1-D6 (docs/PORTS.md, "Test vectors") and the topology scratch scaling table. */
 class MegakernelMemoryPlannerTest {
 
   private static final MegakernelGraphShape G = new MegakernelGraphShape(1_000, 4_000);

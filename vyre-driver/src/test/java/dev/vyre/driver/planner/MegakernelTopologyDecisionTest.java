@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** Reason codes and the stable explanation line (vyre-driver-cuda.md §1.5). */
+/** Reason codes and the stable explanation line (docs/PORTS.md, "Topology and execution planning"). */
 class MegakernelTopologyDecisionTest {
 
   @Test

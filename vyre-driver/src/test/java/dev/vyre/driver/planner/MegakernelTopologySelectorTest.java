@@ -12,7 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** vyre-driver-cuda.md §2.5 C1-C19 and the double-precision threshold edges of CONFORMANCE.md §6. */
+/**
+ * vyre's vectors C1-C19 (docs/PORTS.md, "Test vectors") and the double-precision threshold edges of docs/CONFORMANCE.md,
+ * "Execution planner".
+ */
 class MegakernelTopologySelectorTest {
 
   private static final MegakernelGraphShape G = new MegakernelGraphShape(1_000, 4_000);
@@ -92,7 +95,7 @@ class MegakernelTopologySelectorTest {
   }
 
   @Test
-  void hysteresisBandsAreTheSameDoubleExpressions() { // CONFORMANCE §6: 0.70 - 0.025 == 0.6749999999999999
+  void hysteresisBandsAreTheSameDoubleExpressions() { // docs/CONFORMANCE.md, "Execution planner": 0.70 - 0.025 == 0.6749999999999999
     assertEquals(DenseFrontier, stable(sample(0.6749999999999999, 512), M, 100, 0, DenseFrontier).topology());
     assertEquals(HybridFrontier, stable(sample(0.6749999999999998, 512), M, 100, 0, DenseFrontier).topology());
     assertEquals(SparseFrontier, stable(sample(0.15, 512), M, 100, 0, SparseFrontier).topology());

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** vyre-driver-cuda.md §1.2: capacities only grow, and failures become typed StorageReserveFailed errors. */
+/** docs/PORTS.md, "Reservations": capacities only grow, and failures become typed StorageReserveFailed errors. */
 class ReservationPolicyTest {
 
   private static final ReservationPolicy POLICY = MegakernelBarrierPlanException.RESERVATION;

@@ -6,10 +6,10 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Layout of vyre's replay file {@code VRRL0001} (vyre-runtime.md §7.4, byte-identical): a 32-byte
- * header, then {@code capacity} records of 64 bytes used as a circular log. All fields are
- * little-endian; record {@code k} starts at byte {@code 32 + 64k}. vyre's comment says the header is
- * aligned to 4 KiB; it is not, and neither is this one (quirk 13).
+ * Layout of vyre's replay file {@code VRRL0001} (docs/PROTOCOL.md, "Replay log", byte-identical): a
+ * 32-byte header, then {@code capacity} records of 64 bytes used as a circular log. All fields are
+ * little-endian; record {@code k} starts at byte {@code 32 + 64k}. vyre's comment says the header
+ * is aligned to 4 KiB; it is not, and neither is this one (quirk 13).
  *
  * <pre>
  * header   0..8  magic "VRRL0001"      records  0..4   magic 0xDEADBEEF (0 = never written)

@@ -14,13 +14,14 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * vyre's differential replay log ({@code RingLog}, vyre-runtime.md §7.4): a fixed-capacity circular
- * file of the slots the host published, in {@link ReplayLogFormat}'s {@code VRRL0001} layout, for
- * inspecting a run afterwards (a record keeps a slot's first four args, as vyre's does, so it does
- * not re-create every slot: a re-run also needs the log's {@link RerunSidecar}). Each append
- * writes one record at the cursor, then the advanced cursor into the header, so a process that dies
- * between appends leaves a log that reopens where it stopped; {@link #sync()} makes it durable
- * against a machine crash too. Thread-safe: appends and scans take turns.
+ * vyre's differential replay log ({@code RingLog}, docs/PROTOCOL.md, "Replay log"): a
+ * fixed-capacity circular file of the slots the host published, in {@link ReplayLogFormat}'s
+ * {@code VRRL0001} layout, for inspecting a run afterwards (a record keeps a slot's first four
+ * args, as vyre's does, so it does not re-create every slot: a re-run also needs the log's
+ * {@link RerunSidecar}). Each append writes one record at the cursor, then the advanced cursor into
+ * the header, so a process that dies between appends leaves a log that reopens where it stopped;
+ * {@link #sync()} makes it durable against a machine crash too. Thread-safe: appends and scans take
+ * turns.
  *
  * <p>Appending allocates nothing: the record is encoded into a reused direct buffer.
  */

@@ -2,7 +2,8 @@ package dev.vyre.observe.telemetry;
 
 /**
  * Which metric families a runtime IO evidence record actually measured (vyre's runtime evidence
- * coverage, vyre-runtime.md §6.7); a family not covered is reported missing rather than read as 0.
+ * coverage, docs/PORTS.md, "Runtime IO evidence"); a family not covered is reported missing rather
+ * than read as 0.
  *
  * @param ring ring occupancy and ring decode time were measured
  * @param control control decode time was measured

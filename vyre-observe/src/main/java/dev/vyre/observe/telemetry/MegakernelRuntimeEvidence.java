@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Runtime IO evidence of one resident run (vyre's {@code ResidentRuntimeEvidence},
- * vyre-runtime.md §6.7): device residency, host copies made and avoided, ring occupancy, decode
+ * Runtime IO evidence of one resident run (vyre's {@code ResidentRuntimeEvidence}, docs/PORTS.md,
+ * "Runtime IO evidence"): device residency, host copies made and avoided, ring occupancy, decode
  * times, and which of those were measured. Bytes and nanoseconds are u64 bit patterns.
  *
  * @param schemaVersion evidence schema, {@link #SCHEMA_VERSION}

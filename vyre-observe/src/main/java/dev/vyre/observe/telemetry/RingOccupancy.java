@@ -18,7 +18,8 @@ public record RingOccupancy(long empty, long published, long claimed, long done,
 
   /**
    * Saturating u32 sum of every slot that is neither EMPTY nor DONE. FAULT and unknown statuses
-   * count toward the depth although they are not active (vyre quirk, vyre-runtime.md §9.10).
+   * count toward the depth although they are not active (vyre quirk, docs/PORTS.md, "Quirks kept on
+   * purpose").
    */
   public long queueDepth() {
     return saturatingSum(published, claimed, waitIo, yieldCount, requeue, fault, unknown);

@@ -32,7 +32,7 @@ public final class RingTelemetry {
   /** Words kept per slot: status, tenant, opcode, arg0, arg1, arg2. */
   private static final int STRIDE = 6;
   private static final int UNKNOWN_BUCKET = SlotLayout.STATUS_FAULT + 1;
-  /** vyre's literal hot-window demand threshold for {@code recommend_launch} (vyre-runtime.md §9.11). */
+  /** vyre's literal hot-window demand threshold for {@code recommend_launch} (a kept quirk). */
   private static final long HOT_WINDOW_SLOTS = 4;
 
   private final ControlSnapshot control = new ControlSnapshot();

@@ -1,8 +1,8 @@
 package dev.vyre.observe.telemetry;
 
 /**
- * A family of metrics that runtime IO evidence can carry (vyre-runtime.md §6.7), in the order
- * {@link MegakernelRuntimeEvidence#missingMetricFamilies()} reports them.
+ * A family of metrics that runtime IO evidence can carry (docs/PORTS.md, "Runtime IO evidence"), in
+ * the order {@link MegakernelRuntimeEvidence#missingMetricFamilies()} reports them.
  */
 public enum RuntimeMetricFamily {
   /** Ring occupancy and the ring decode time. */

@@ -2,8 +2,9 @@ package dev.vyre.observe.telemetry;
 
 /**
  * What one decode into caller-owned storage produced and how much storage it had (vyre's telemetry
- * decode capacity evidence, vyre-runtime.md §6.3): the evidence that steady-state decoding reused
- * storage large enough for what it decoded. Capacities are counted in slots or windows, not words.
+ * decode capacity evidence, docs/PORTS.md, "Telemetry decoding"): the evidence that steady-state
+ * decoding reused storage large enough for what it decoded. Capacities are counted in slots or
+ * windows, not words.
  *
  * @param schemaVersion evidence schema, {@link #SCHEMA_VERSION}
  * @param decodedSlotCount slots decoded from the ring

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.vyre.driver.error.RetryClass;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §7.4: failure class codes and the mapping from the retry class. */
+/** docs/PROTOCOL.md, "Replay log": failure class codes and the mapping from the retry class. */
 class ReplayFailureClassTest {
 
   @Test

@@ -14,7 +14,7 @@ import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The VRRL0001 bytes (vyre-runtime.md §7.4), written out by hand and compared byte for byte. */
+/** The VRRL0001 bytes (docs/PROTOCOL.md, "Replay log"), written out by hand and compared byte for byte. */
 class ReplayLogFormatTest {
 
   @TempDir Path dir;

@@ -21,7 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** vyre-runtime.md §7.4: the four [T] vectors, vyre's other replay tests, and what survives damage and crashes. */
+/** docs/PROTOCOL.md, "Replay log": vyre's four test vectors, its other replay tests, and what survives damage and crashes. */
 class RingLogTest {
 
   @TempDir Path dir;

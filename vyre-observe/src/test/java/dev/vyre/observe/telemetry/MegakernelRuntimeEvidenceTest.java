@@ -9,7 +9,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
 
-/** The runtime IO evidence vector of vyre-runtime.md §6.7. */
+/** The runtime IO evidence vector of docs/PORTS.md, "Runtime IO evidence". */
 class MegakernelRuntimeEvidenceTest {
 
   static MegakernelRuntimeEvidence vector() {

@@ -51,7 +51,7 @@ class RingTelemetryTest {
 
   private static final int ROUTE = 0xF101;
 
-  // ---------------------------------------------------------------- validation (§6.2, CONFORMANCE §8)
+  // ---------------------------------------------------------------- validation (docs/PORTS.md, "Telemetry decoding")
 
   @Test
   void shortControlIsRejectedFirstNamingBufferLengthAndFix() {
@@ -147,7 +147,7 @@ class RingTelemetryTest {
     assertEquals(new RingOccupancy(1, 0, 0, 1, 0, 0, 0, 0, 0), out.occupancy());
   }
 
-  // ---------------------------------------------------------------- route windows (§6.3)
+  // ---------------------------------------------------------------- route windows (docs/PORTS.md, "Route windows")
 
   @Test
   void groupsRouteWindowByTicketWithRequiredAndLookaheadSlots() {
@@ -253,7 +253,7 @@ class RingTelemetryTest {
     assertSame(telemetry.slots(), telemetry.slots());
   }
 
-  // ---------------------------------------------------------------- priority accounting and launch policy (§6.3, §6.5)
+  // ---------------------------------------------------------------- accounting and launch policy (docs/PORTS.md)
 
   @Test
   void priorityAccountingCountsRequeueSlots() {

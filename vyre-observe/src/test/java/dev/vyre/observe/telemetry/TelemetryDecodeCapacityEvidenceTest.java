@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.vyre.runtime.wire.SlotLayout;
 import org.junit.jupiter.api.Test;
 
-/** Capacity evidence of decodes into caller-owned storage (vyre-runtime.md §6.3). */
+/** Capacity evidence of decodes into caller-owned storage (docs/PORTS.md, "Telemetry decoding"). */
 class TelemetryDecodeCapacityEvidenceTest {
 
   private static final int ROUTE = 0xF101;
 
-  /** The §6.3 route-window vector: three slots of one window, ticket 7. */
+  /** vyre's route-window vector (docs/PORTS.md, "Route windows"): three slots of one window, ticket 7. */
   private static byte[] routeRing() {
     byte[] ring = ring(3);
     slot(ring, 0, SlotLayout.STATUS_PUBLISHED, ROUTE, 3, 7, 0, 42);

@@ -1,9 +1,9 @@
 package dev.vyre.policy.mixed;
 
 /**
- * What a checked mixed-work plan will drain (vyre's mixed-work evidence, vyre-runtime.md §2.9):
- * units per queue class, the watchdog budgets, and a digest of every unit. Counts are u32 held in
- * a {@code long}; the budget total, drain budget and digest are u64 bit patterns.
+ * What a checked mixed-work plan will drain (vyre's mixed-work evidence, docs/PORTS.md, "Mixed
+ * work"): units per queue class, the watchdog budgets, and a digest of every unit. Counts are u32
+ * held in a {@code long}; the budget total, drain budget and digest are u64 bit patterns.
  *
  * @param schemaVersion evidence schema, {@link #SCHEMA_VERSION}
  * @param unitCount units in the plan

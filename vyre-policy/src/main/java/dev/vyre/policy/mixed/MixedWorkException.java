@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * vyre's {@code MixedWorkError}: a mixed-work plan that cannot be drained under a bounded watchdog.
- * The variants and their fields are vyre's (vyre-runtime.md §2.9); the spec gives no display texts,
- * so these are ours. Long fields are u64 bit patterns, printed unsigned.
+ * The variants and their fields are vyre's (docs/PORTS.md, "Mixed work"); vyre gives no display
+ * texts, so these are ours. Long fields are u64 bit patterns, printed unsigned.
  */
 public final class MixedWorkException extends PlanException {
 

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * A batch of scan, graph, parser, flow and control units drained under one watchdog budget (vyre's
- * mixed-work plan, vyre-runtime.md §2.9). The plan itself is unchecked; {@link #evidence()} checks
- * it and summarises it.
+ * mixed-work plan, docs/PORTS.md, "Mixed work"). The plan itself is unchecked; {@link #evidence()}
+ * checks it and summarises it.
  *
  * @param units the units in batch order (copied)
  * @param drainWatchdogBudgetTicks (u64) ticks the whole drain may take

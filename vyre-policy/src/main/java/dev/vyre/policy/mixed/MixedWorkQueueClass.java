@@ -2,7 +2,8 @@ package dev.vyre.policy.mixed;
 
 /**
  * The queue a unit of mixed work is drained from (vyre's {@code MixedWorkQueueClass},
- * vyre-runtime.md §2.9). The tag is folded into the evidence digest, so it is part of the format.
+ * docs/PORTS.md, "Mixed work"). The tag is folded into the evidence digest, so it is part of the
+ * format.
  */
 public enum MixedWorkQueueClass {
   Scan(1, "scan"),

@@ -3,10 +3,10 @@ package dev.vyre.policy.mixed;
 import java.util.Objects;
 
 /**
- * One unit of a mixed-work batch (vyre's {@code MixedWorkUnit}, vyre-runtime.md §2.9): which queue
- * drains it, what it does, the resident artifact it runs against, the output slab it writes, and
- * the watchdog ticks it may take. The int components are u32 bit patterns, the long ones u64 bit
- * patterns; {@link MixedWorkPlan#evidence()} checks them, so any value can be built here.
+ * One unit of a mixed-work batch (vyre's {@code MixedWorkUnit}, docs/PORTS.md, "Mixed work"): which
+ * queue drains it, what it does, the resident artifact it runs against, the output slab it writes,
+ * and the watchdog ticks it may take. The int components are u32 bit patterns, the long ones u64
+ * bit patterns; {@link MixedWorkPlan#evidence()} checks them, so any value can be built here.
  *
  * @param sequence the unit's position in the caller's batch; names the unit in errors
  * @param queueClass the queue the unit is filed under

@@ -1,8 +1,8 @@
 package dev.vyre.policy.mixed;
 
 /**
- * What one unit of mixed work does (vyre's {@code MixedWorkUnitType}, vyre-runtime.md §2.9). Each
- * type belongs to exactly one queue class; a plan that files it under another is refused.
+ * What one unit of mixed work does (vyre's {@code MixedWorkUnitType}, docs/PORTS.md, "Mixed work").
+ * Each type belongs to exactly one queue class; a plan that files it under another is refused.
  */
 public enum MixedWorkUnitType {
   ScanChunk(11, MixedWorkQueueClass.Scan, "scan_chunk"),

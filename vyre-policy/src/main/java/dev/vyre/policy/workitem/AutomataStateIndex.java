@@ -9,7 +9,8 @@ import dev.vyre.runtime.wire.RingPublisher.WorkItem;
 
 /**
  * One automata or graph frontier item, a state id and the input byte index it was reached at
- * (vyre-runtime.md §8), carried through the continuation task ABI rather than words of its own.
+ * (docs/PORTS.md, "Automata worklist"), carried through the continuation task ABI rather than words
+ * of its own.
  *
  * @param stateId automaton state (u32)
  * @param byteIndex input byte index (u32)

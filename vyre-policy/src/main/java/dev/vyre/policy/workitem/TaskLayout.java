@@ -4,9 +4,9 @@ import dev.vyre.driver.error.ProtocolException;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Layout of one continuation task item (vyre-runtime.md §2.8): 16 little-endian u32 words, the
- * size of a ring slot, whose first four words mirror the slot header (state, op handle, tenant,
- * priority). Task {@code t} of a task ring occupies words {@code [16t, 16t + 16)}.
+ * Layout of one continuation task item (docs/PORTS.md, "Continuation tasks"): 16 little-endian u32
+ * words, the size of a ring slot, whose first four words mirror the slot header (state, op handle,
+ * tenant, priority). Task {@code t} of a task ring occupies words {@code [16t, 16t + 16)}.
  */
 public final class TaskLayout {
 

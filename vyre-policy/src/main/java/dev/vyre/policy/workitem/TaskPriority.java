@@ -3,7 +3,7 @@ package dev.vyre.policy.workitem;
 import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.BackendException;
 
-/** The priority partition of a continuation task (vyre-runtime.md §2.8); the ordinal is the wire word. */
+/** The priority partition of a continuation task (docs/PORTS.md, "Continuation tasks"); the ordinal is the wire word. */
 public enum TaskPriority {
   Critical, High, Normal, Low, Idle;
 

@@ -5,9 +5,9 @@ import dev.vyre.driver.error.BackendException;
 import java.util.Optional;
 
 /**
- * The lifecycle state of a continuation task (vyre-runtime.md §2.8). The ordinal is the wire word
- * and equals the ring slot status of the same meaning (Done 3 = DONE, Yielded 5 = YIELD, ...), so
- * the constants must keep this order.
+ * The lifecycle state of a continuation task (docs/PORTS.md, "Continuation tasks"). The ordinal is
+ * the wire word and equals the ring slot status of the same meaning (Done 3 = DONE, Yielded 5 =
+ * YIELD, ...), so the constants must keep this order.
  */
 public enum TaskState {
   Empty, Ready, Running, Done, Paused, Yielded, Requeued, Faulted;

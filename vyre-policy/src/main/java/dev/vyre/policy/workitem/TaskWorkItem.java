@@ -31,10 +31,10 @@ import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
 /**
- * One continuation task item (vyre's {@code TaskWorkItem}, vyre-runtime.md §2.8): a work item
- * with the state a worker needs to pause, yield, requeue and resume it. Components are in wire
- * order ({@link TaskLayout}); the int ones are u32 bit patterns. The transitions return a new item
- * and refuse to rewrite a task that is Empty, Done or Faulted.
+ * One continuation task item (vyre's {@code TaskWorkItem}, docs/PORTS.md, "Continuation tasks"): a
+ * work item with the state a worker needs to pause, yield, requeue and resume it. Components are in
+ * wire order ({@link TaskLayout}); the int ones are u32 bit patterns. The transitions return a new
+ * item and refuse to rewrite a task that is Empty, Done or Faulted.
  *
  * @param state lifecycle state
  * @param opHandle op id the task runs

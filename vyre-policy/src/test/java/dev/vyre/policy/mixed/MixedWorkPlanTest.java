@@ -14,7 +14,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
-/** The mixed-work vectors of vyre-runtime.md §2.9, and the validation order. */
+/** The mixed-work vectors of docs/PORTS.md, "Mixed work", and the validation order. */
 class MixedWorkPlanTest {
 
   private static final MixedWorkUnitType[] VECTOR_TYPES = {MixedWorkUnitType.ScanChunk,

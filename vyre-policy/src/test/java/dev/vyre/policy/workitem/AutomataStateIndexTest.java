@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** The state/index pair mapping of vyre-runtime.md §8. */
+/** The state/index pair mapping of docs/PORTS.md, "Automata worklist". */
 class AutomataStateIndexTest {
 
   @Test

@@ -11,7 +11,7 @@ import dev.vyre.runtime.wire.SlotLayout;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.Test;
 
-/** The task item layout of vyre-runtime.md §2.8. */
+/** The task item layout of docs/PORTS.md, "Continuation tasks". */
 class TaskLayoutTest {
 
   @Test

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The continuation task item and its transitions (vyre-runtime.md §2.8). */
+/** The continuation task item and its transitions (docs/PORTS.md, "Continuation tasks"). */
 class TaskWorkItemTest {
 
   /** An unrelated flag bit that every transition but completed() must keep. */

@@ -9,8 +9,8 @@ import java.util.Map;
  * vyre's {@code TenantError}: the registry ran out of ids the control block authorizes, a tenant
  * left its opcode window or quota, was revoked, or did not drain in time. Display texts are vyre's
  * where vyre has the variant; {@code RegistryFull}'s fix and {@code Unauthorized} and
- * {@code Unbound} are ours (DECISIONS.md §3.4). None is a device failure, so each carries
- * {@link ErrorCode#Unknown}; the variant says how to recover.
+ * {@code Unbound} are ours (docs/DESIGN.md, "Tenant ids"). None is a device failure, so each
+ * carries {@link ErrorCode#Unknown}; the variant says how to recover.
  */
 public final class TenantException extends BackendException {
 

@@ -11,15 +11,15 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Hands each producer sharing one megakernel a tenant id and a window of opcodes (vyre's
- * {@code TenantRegistry}, vyre-runtime.md §7.3). Thread-safe; ids are unique under concurrent
- * registration and never reused.
+ * {@code TenantRegistry}, docs/PROTOCOL.md, "Tenants"). Thread-safe; ids are unique under
+ * concurrent registration and never reused.
  *
- * <p>Unlike vyre (DECISIONS.md §3.4), it only hands out ids the control block authorizes. A control
- * block encoded with {@code tenant_count = n} authorizes ids 0..n-1 (n ≤ 29: the mask table has 29
- * entries and higher ids alias other control words). The registry keeps vyre's first id, 1, so
- * opcode windows match vyre's (id 1 → 0x40100000), and leaves id 0 to the host's own tasks
- * ({@code Task.of} publishes as tenant 0): it hands out ids 1..n-1 and then fails with
- * {@code RegistryFull}.
+ * <p>Unlike vyre (docs/DESIGN.md, "Tenant ids"), it only hands out ids the control block
+ * authorizes. A control block encoded with {@code tenant_count = n} authorizes ids 0..n-1 (n ≤ 29:
+ * the mask table has 29 entries and higher ids alias other control words). The registry keeps
+ * vyre's first id, 1, so opcode windows match vyre's (id 1 → 0x40100000), and leaves id 0 to the
+ * host's own tasks ({@code Task.of} publishes as tenant 0): it hands out ids 1..n-1 and then fails
+ * with {@code RegistryFull}.
  */
 public final class TenantRegistry {
 
@@ -58,7 +58,7 @@ public final class TenantRegistry {
   private TenantRegistry(int authorizedTenants, TenantRing ring) {
     if (authorizedTenants < 1 || authorizedTenants > ControlLayout.MAX_TENANTS) {
       throw PipelineException.invalidArgument("tenant", "tenant count " + authorizedTenants + " is outside 1..29",
-          "pass the tenant_count the control block was encoded with, between 1 and 29 (ids 0..28)");
+          "pass the tenant_count the control block was encoded with, between 1 and 29 (ids 0..28; docs/DESIGN.md, 'Tenant ids')");
     }
     this.authorizedTenants = authorizedTenants;
     this.ring = ring;

@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Layout of the control block (vyre-runtime.md §1.5): 160 words of protocol state followed by the
- * observable words. Words 0..140 are vyre's; the reserved words 141..159 hold what vyre lacks and
- * a live kernel needs, each documented at its constant.
+ * Layout of the control block (docs/PROTOCOL.md, "Control block"): 160 words of protocol state
+ * followed by the observable words. Words 0..140 are vyre's; the reserved words 141..159 hold what
+ * vyre lacks and a live kernel needs, each documented at its constant.
  */
 public final class ControlLayout {
 
@@ -18,7 +18,7 @@ public final class ControlLayout {
   /** Holds a pointer: the word index where the tenant-mask table starts (the encoder writes 3). */
   public static final int TENANT_BASE = 2;
   public static final int TENANT_TABLE_START = 3;
-  /** Tenant ids 0..28: ids at or above 29 would alias the quota table (DECISIONS.md §3.4). */
+  /** Tenant ids 0..28: ids at or above 29 would alias the quota table (docs/DESIGN.md, "Tenant ids"). */
   public static final int MAX_TENANTS = 29;
   public static final int TENANT_QUOTA_BASE = 32;
   public static final int TENANT_QUOTA = 1_000_000;
@@ -39,7 +39,8 @@ public final class ControlLayout {
   /**
    * Doorbells, one u32 per priority level (words 141..145): how many slots the host has published
    * into that level's partition, modulo 2^32. The kernel polls these five words instead of every
-   * slot status, and only ever looks at slots below the doorbell (DECISIONS.md §3.1).
+   * slot status, and only ever looks at slots below the doorbell (docs/DESIGN.md, "A live
+   * persistent kernel").
    */
   public static final int PUBLISH_SEQ_BASE = 141;
   /**
@@ -78,7 +79,7 @@ public final class ControlLayout {
   public static void checkTenant(int tenant) {
     if (tenant < 0 || tenant >= MAX_TENANTS) {
       throw PipelineException.invalidArgument("tenant", "tenant id " + Integer.toUnsignedString(tenant) + " is outside 0..28",
-          "publish with a tenant id below 29; ids at or above 29 would alias other control words");
+          "publish with a tenant id below 29; ids at or above 29 would alias other control words (docs/DESIGN.md, 'Tenant ids')");
     }
   }
 

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Layout of the PRINTF debug log (vyre-runtime.md §1.6): word 0 is an atomic cursor counting
- * reserved words, then 4-word records {@code [fmt_id, a, b, c]}.
+ * Layout of the PRINTF debug log (docs/PROTOCOL.md, "The PRINTF debug log"): word 0 is an atomic
+ * cursor counting reserved words, then 4-word records {@code [fmt_id, a, b, c]}.
  */
 public final class DebugLogLayout {
 
@@ -70,9 +70,9 @@ public final class DebugLogLayout {
 
   /**
    * A live log's records, full or not. The kernel's cursor keeps counting after the log is full
-   * (vyre-runtime.md §1.6), which {@link #tryRead} refuses as vyre does; this reads the records that
-   * fit and counts the rest as dropped. The cursor is a u32 of reserved words: after 2^30 PRINTFs
-   * without a clear it wraps and the count starts again.
+   * (docs/PROTOCOL.md, "The PRINTF debug log"), which {@link #tryRead} refuses as vyre does; this
+   * reads the records that fit and counts the rest as dropped. The cursor is a u32 of reserved
+   * words: after 2^30 PRINTFs without a clear it wraps and the count starts again.
    *
    * @throws ProtocolException for a buffer that is not whole words, or a cursor inside a record
    */

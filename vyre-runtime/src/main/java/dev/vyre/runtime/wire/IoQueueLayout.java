@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Layout of the IO queue (vyre-runtime.md §1.11): up to 64 request slots of 8 words through which
- * the kernel asks the host for DMA reads.
+ * Layout of the IO queue (docs/PROTOCOL.md, "IO queue layout"): up to 64 request slots of 8 words
+ * through which the kernel asks the host for DMA reads.
  */
 public final class IoQueueLayout {
 

@@ -4,7 +4,7 @@ import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.PipelineException;
 import java.util.Locale;
 
-/** Opcode numbers and their classification (vyre-runtime.md §1.7). */
+/** Opcode numbers and their classification (docs/PROTOCOL.md, "Opcodes"). */
 public final class Opcodes {
 
   public static final int NOP = 0;

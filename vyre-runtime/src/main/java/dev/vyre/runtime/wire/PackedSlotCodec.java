@@ -7,9 +7,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * PACKED_SLOT argument encoding (vyre-runtime.md §1.8): byte 0 = op count, byte 1 = packed arg
- * words, then (opcode, arg offset) byte pairs; the packed args start at word {@code metadataWords}.
- * Byte {@code k} of the 48-byte argument area lives in word {@code k / 4} at bits {@code 8 (k % 4)}.
+ * PACKED_SLOT argument encoding (docs/PROTOCOL.md, "PACKED_SLOT"): byte 0 = op count, byte 1 =
+ * packed arg words, then (opcode, arg offset) byte pairs; the packed args start at word
+ * {@code metadataWords}. Byte {@code k} of the 48-byte argument area lives in word {@code k / 4} at
+ * bits {@code 8 (k % 4)}.
  */
 public final class PackedSlotCodec {
 

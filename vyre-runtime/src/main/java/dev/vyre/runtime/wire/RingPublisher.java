@@ -9,10 +9,11 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * vyre's host publication rules over a raw ring (vyre-runtime.md §2.4): every publisher validates
- * the whole request before it mutates anything, writes the payload, and stores PUBLISHED last with
- * release semantics so a kernel that acquires the status sees the payload. Tenant ids are refused
- * at 29 and above (DECISIONS.md §3.4), where vyre would alias other control words.
+ * vyre's host publication rules over a raw ring (docs/PORTS.md, "Host publication"): every
+ * publisher validates the whole request before it mutates anything, writes the payload, and stores
+ * PUBLISHED last with release semantics so a kernel that acquires the status sees the payload.
+ * Tenant ids are refused at 29 and above (docs/DESIGN.md, "Tenant ids"), where vyre would alias
+ * other control words.
  */
 public final class RingPublisher {
 
@@ -29,7 +30,7 @@ public final class RingPublisher {
   /** A decoded LOAD_MISS slot: the consumer-defined resource id (u32) and the prefetch flag. */
   public record LoadMiss(long resourceId, boolean prefetch) {}
 
-  /** The host-side slot transitions of §1.3 other than Publish, which only the payload writers may do. */
+  /** The host-side slot transitions of docs/PROTOCOL.md, "Slot status" other than Publish, which only the payload writers may do. */
   public enum Transition { CLAIM, DONE, FAULT, CANCEL }
 
   private RingPublisher() {}

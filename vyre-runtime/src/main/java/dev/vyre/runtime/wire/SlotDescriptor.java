@@ -24,7 +24,7 @@ public sealed interface SlotDescriptor {
   /** A plain slot: opcode and up to 12 argument words. */
   record Single(int tenant, int opcode, int[] args) implements SlotDescriptor {}
 
-  /** A PACKED_SLOT of inner operations (vyre-runtime.md §1.8). */
+  /** A PACKED_SLOT of inner operations (docs/PROTOCOL.md, "PACKED_SLOT"). */
   record Packed(int tenant, List<PackedSlotCodec.PackedOp> ops) implements SlotDescriptor {
 
     @Override

@@ -4,8 +4,8 @@ import dev.vyre.driver.error.PipelineException;
 import dev.vyre.driver.error.ProtocolException;
 
 /**
- * Layout of one 64-byte ring slot (vyre-runtime.md §1.2): status, opcode, tenant, priority and 12
- * argument words. Slot {@code s} occupies ring words {@code [16s, 16s + 16)}.
+ * Layout of one 64-byte ring slot (docs/PROTOCOL.md, "Slot layout"): status, opcode, tenant,
+ * priority and 12 argument words. Slot {@code s} occupies ring words {@code [16s, 16s + 16)}.
  */
 public final class SlotLayout {
 

@@ -1,8 +1,8 @@
 package dev.vyre.runtime.wire;
 
 /**
- * The status word of a ring slot (vyre-runtime.md §1.3). Values outside 0..7 are decoded as
- * {@link #UNKNOWN} by telemetry, which keeps the raw word.
+ * The status word of a ring slot (docs/PROTOCOL.md, "Slot status"). Values outside 0..7 are decoded
+ * as {@link #UNKNOWN} by telemetry, which keeps the raw word.
  */
 public enum SlotStatus {
   EMPTY(0), PUBLISHED(1), CLAIMED(2), DONE(3), WAIT_IO(4), YIELD(5), REQUEUE(6), FAULT(7), UNKNOWN(-1);

@@ -18,7 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §7.3 (registration, windows, unregister, selection) with DECISIONS.md §3.4's ids. */
+/** docs/PROTOCOL.md, "Tenants" (registration, windows, unregister, selection), with our ids (docs/DESIGN.md, "Tenant ids"). */
 class TenantRegistryTest {
 
   @Test

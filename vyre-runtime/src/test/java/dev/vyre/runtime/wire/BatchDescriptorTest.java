@@ -13,7 +13,7 @@ import dev.vyre.runtime.wire.PackedSlotCodec.PackedOp;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §2.4: the typed batch and window descriptors. */
+/** docs/PORTS.md, "Host publication": the typed batch and window descriptors. */
 class BatchDescriptorTest {
 
   private static final SlotDescriptor NOP = new SlotDescriptor.Single(0, Opcodes.NOP, new int[0]);

@@ -21,7 +21,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §1.5 (control block), §1.4 constants and the default priority offsets of §2.5. */
+/**
+ * The control block (docs/PROTOCOL.md, "Control block"), the priority constants (docs/PROTOCOL.md, "Priority levels") and
+ * the default priority offsets (docs/PORTS.md, "Priority partitions and scan").
+ */
 class ControlLayoutTest {
 
   @Test

@@ -20,7 +20,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §1.6: the PRINTF debug log. */
+/** The PRINTF debug log (docs/PROTOCOL.md, "The PRINTF debug log"). */
 class DebugLogLayoutTest {
 
   @Test

@@ -26,7 +26,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §1.11: the IO queue. */
+/** The IO queue (docs/PROTOCOL.md, "IO queue layout"). */
 class IoQueueLayoutTest {
 
   @Test

@@ -12,7 +12,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §1.7: opcode numbers and classification. */
+/** docs/PROTOCOL.md, "Opcodes": opcode numbers and classification. */
 class OpcodesTest {
 
   private static final int[] BUILTINS = {Opcodes.NOP, Opcodes.STORE_U32, Opcodes.ATOMIC_ADD, Opcodes.LOAD_U32,

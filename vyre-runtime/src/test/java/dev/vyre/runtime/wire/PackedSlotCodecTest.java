@@ -18,7 +18,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §1.8: the PACKED_SLOT argument encoding. */
+/** The PACKED_SLOT argument encoding (docs/PROTOCOL.md, "PACKED_SLOT"). */
 class PackedSlotCodecTest {
 
   @Test

@@ -33,7 +33,10 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §2.4 (host publication), §1.3 (host transitions), §1.9 (load miss) and §1.10 (DONE counting). */
+/**
+ * Host publication (docs/PORTS.md, "Host publication"), host transitions (docs/PROTOCOL.md, "Slot status"), the load-miss
+ * slot (docs/PROTOCOL.md, "Load-miss slot") and DONE counting (docs/PROTOCOL.md, "Ring sizing").
+ */
 class RingPublisherTest {
 
   private static byte[] ring(int slots) {

@@ -12,7 +12,7 @@ import dev.vyre.runtime.wire.PackedSlotCodec.PackedOp;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §2.4: single and packed slot descriptors. */
+/** docs/PORTS.md, "Host publication": single and packed slot descriptors. */
 class SlotDescriptorTest {
 
   @Test

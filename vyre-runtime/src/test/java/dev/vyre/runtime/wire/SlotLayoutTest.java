@@ -11,7 +11,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §1.2 (slot layout) and the ring sizing helpers of §1.10. */
+/** The slot layout (docs/PROTOCOL.md, "Slot layout") and the ring sizing helpers (docs/PROTOCOL.md, "Ring sizing"). */
 class SlotLayoutTest {
 
   @Test

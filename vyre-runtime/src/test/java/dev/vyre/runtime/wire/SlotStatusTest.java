@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §1.3: status codes; anything else decodes as UNKNOWN. */
+/** docs/PROTOCOL.md, "Slot status": status codes; anything else decodes as UNKNOWN. */
 class SlotStatusTest {
 
   @Test
