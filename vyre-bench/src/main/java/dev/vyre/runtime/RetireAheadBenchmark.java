@@ -96,11 +96,11 @@ public class RetireAheadBenchmark {
   @Benchmark
   public long retireLap() {
     lapOpen = true;
-    while (part.retired < part.committed) {
+    while (part.retired.getVolatile() < part.committed.getVolatile()) {
       retire.retire(false);
     }
     lapOpen = false;
-    return part.retired;
+    return part.retired.getVolatile();
   }
 
   @TearDown(Level.Trial)

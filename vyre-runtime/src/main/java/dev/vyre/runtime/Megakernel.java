@@ -376,7 +376,7 @@ public final class Megakernel implements AutoCloseable {
     }
     RingPartition part = partitions[RingPartition.levelOf(ticket)];
     long sequence = RingPartition.sequenceOf(ticket);
-    if (part.retired > sequence) {
+    if (part.retired.getVolatile() > sequence) {
       return true;
     }
     retireThread.awaitBegun();
@@ -389,7 +389,7 @@ public final class Megakernel implements AutoCloseable {
       if (error == e || failure != null) {
         throw error;
       }
-      return part.retired > sequence;
+      return part.retired.getVolatile() > sequence;
     } finally {
       retireThread.awaitEnded();
     }
@@ -400,7 +400,7 @@ public final class Megakernel implements AutoCloseable {
     long start = System.nanoTime();
     long deadline = start + timeout.toNanos();
     int spins = 0;
-    while (part.retired <= sequence) {
+    while (part.retired.getVolatile() <= sequence) {
       if (failure != null) {
         throw failure;
       }
@@ -409,7 +409,7 @@ public final class Megakernel implements AutoCloseable {
       // a walk of every partition) right away, which retires what earlier waiters left while the
       // kernel works on this task, and now and then after.
       if (retire.finished(slot)) {
-        if (part.retired == sequence) {
+        if (part.retired.getVolatile() == sequence) {
           return true;
         }
         retire.retire(false);
@@ -441,7 +441,7 @@ public final class Megakernel implements AutoCloseable {
   private boolean finishedBeforeExit(RingPartition part, long target) {
     if (failure == null && healthy()) {
       retire.retire(true);
-      return part.retired >= target;
+      return part.retired.getVolatile() >= target;
     }
     throw failure;
   }
@@ -455,12 +455,12 @@ public final class Megakernel implements AutoCloseable {
     int waits = 0;
     for (RingPartition part : partitions) {
       long target = part.taken();
-      while (part.retired < target) {
+      while (part.retired.getVolatile() < target) {
         if (failure != null) {
           throw failure;
         }
         retire.retire(false);
-        if (part.retired >= target) {
+        if (part.retired.getVolatile() >= target) {
           // This level is done; the later ones still count.
           break;
         }
@@ -753,8 +753,8 @@ public final class Megakernel implements AutoCloseable {
     long published = 0;
     long retired = 0;
     for (RingPartition part : partitions) {
-      published += part.committed;
-      retired += part.retired;
+      published += part.committed.getVolatile();
+      retired += part.retired.getVolatile();
     }
     return new Stats(published, retired, retire.done(), retire.faults(), retire.waitIo(), retire.verifiedAhead());
   }
@@ -789,7 +789,7 @@ public final class Megakernel implements AutoCloseable {
   long inFlightCount() {
     long count = 0;
     for (RingPartition part : partitions) {
-      count += part.taken() - part.retired;
+      count += part.taken() - part.retired.getVolatile();
     }
     return count;
   }
@@ -825,11 +825,11 @@ public final class Megakernel implements AutoCloseable {
         .append(" starvation=").append(Integer.toUnsignedLong(Words.get(counters, ControlLayout.PRIORITY_STARVATION_COUNTER)))
         .append(" in_flight=").append(inFlightCount());
     for (RingPartition part : partitions) {
-      if (part.taken() != part.retired) {
-        text.append(" ").append(Priority.ofLevel(part.level)).append("[published=").append(part.committed)
+      if (part.taken() != part.retired.getVolatile()) {
+        text.append(" ").append(Priority.ofLevel(part.level)).append("[published=").append(part.committed.getVolatile())
             .append(" doorbell=").append(Integer.toUnsignedLong(Words.getAcquire(words, ControlLayout.publishSeqWord(part.level))))
             .append(" claimed=").append(Words.getLongAcquire(words, ControlLayout.claimSeqWord(part.level)))
-            .append(" retired=").append(part.retired).append("]");
+            .append(" retired=").append(part.retired.getVolatile()).append("]");
       }
     }
     return text.toString();
@@ -901,7 +901,7 @@ public final class Megakernel implements AutoCloseable {
       }
       List<ShutdownReport.InFlight> inFlight = new ArrayList<>();
       for (RingPartition part : partitions) {
-        for (long ticket = part.retired; ticket < part.taken(); ticket++) {
+        for (long ticket = part.retired.getVolatile(); ticket < part.taken(); ticket++) {
           int slot = part.slotOf(ticket);
           long base = SlotLayout.slotBase(slot);
           int[] args = new int[SlotLayout.ARGS_PER_SLOT];

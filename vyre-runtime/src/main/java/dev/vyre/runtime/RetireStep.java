@@ -186,7 +186,7 @@ final class RetireStep {
   /** Whether some committed ticket has not been retired yet. */
   boolean backlog() {
     for (RingPartition part : partitions) {
-      if (part.retired < part.committed) {
+      if (part.retired.getVolatile() < part.committed.getVolatile()) {
         return true;
       }
     }
@@ -200,9 +200,10 @@ final class RetireStep {
     MemorySegment slots = ring;
     int retired = 0;
     for (RingPartition part : partitions) {
-      long first = part.retired;
+      long first = part.retired.getVolatile();
       long ticket = first;
-      long committed = part.committed;
+      // Before any status of this pass: every ticket below it was written before it was committed.
+      long committed = part.committed.getVolatile();
       if (ticket >= committed) {
         continue;
       }
@@ -251,7 +252,7 @@ final class RetireStep {
           slot++;
         }
         if (ticket - announced >= announceEvery) {
-          part.retired = ticket;
+          part.retired.setVolatile(ticket);
           announced = ticket;
         }
         if (slot == end) {
@@ -260,7 +261,7 @@ final class RetireStep {
       }
       if (ticket != first) {
         count(ticket - first, doneHere, faultsHere, verifiedHere);
-        part.retired = ticket;
+        part.retired.setVolatile(ticket);
         retired += (int) (ticket - first);
       }
     }
@@ -330,7 +331,7 @@ final class RetireStep {
     TaskResult result = resultOf(part.ticketOf(ticket), slot, status);
     // Retired before the callbacks run: whoever the future wakes sees it retired, and a callback
     // that shuts the kernel down starts the last pass after this ticket.
-    part.retired = ticket + 1;
+    part.retired.setVolatile(ticket + 1);
     future.complete(result);
     return ring == slots;
   }
