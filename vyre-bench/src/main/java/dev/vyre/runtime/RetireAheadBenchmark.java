@@ -62,7 +62,7 @@ public class RetireAheadBenchmark {
     for (int level = 0; level < partitions.length; level++) {
       partitions[level] = level == LEVEL ? part : new RingPartition(level, SLOTS, 0);
     }
-    retire = new RetireStep(partitions, SLOTS, control, ring, MemorySegment.ofArray(new long[0]));
+    retire = new RetireStep(partitions, SLOTS, new KernelViews(control, ring, MemorySegment.ofArray(new long[0])));
     running = true;
     verifierThreads = new Thread[verifiers];
     for (int v = 0; v < verifiers; v++) {

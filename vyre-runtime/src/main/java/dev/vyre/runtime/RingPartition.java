@@ -86,6 +86,15 @@ final class RingPartition {
     return offsets;
   }
 
+  /**
+   * How a host thread waits for partitions' cursors to move (room for a publish, the retire turn, a
+   * drain, publishers to commit): 128 spins, 128 yields, then parks of 50 µs doubling to 500 µs, so
+   * that a waiter does not burn a core for long. A new one per wait (it counts its idles).
+   */
+  static IdleStrategy.Backoff cursorWait() {
+    return IdleStrategy.backoff(128, 128, 50_000, 500_000);
+  }
+
   int slotOf(long sequence) {
     return start + (int) (sequence % length);
   }

@@ -48,7 +48,7 @@ class RetireStepTest {
     for (int level = 0; level < partitions.length; level++) {
       partitions[level] = level == LEVEL ? part : new RingPartition(level, slots, 0);
     }
-    return new Ring(part, memory, new RetireStep(partitions, slots, control, memory, MemorySegment.ofArray(new long[0])));
+    return new Ring(part, memory, new RetireStep(partitions, slots, new KernelViews(control, memory, MemorySegment.ofArray(new long[0]))));
   }
 
   /** Takes and writes {@code count} tickets (PUBLISHED) without committing them; returns the first. */

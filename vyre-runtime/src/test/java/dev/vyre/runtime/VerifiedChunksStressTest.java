@@ -69,7 +69,7 @@ class VerifiedChunksStressTest {
       parts[level] = new RingPartition(level, STARTS[level], STARTS[level + 1] - STARTS[level]);
       startAt(parts[level], base[level]);
     }
-    RetireStep retire = new RetireStep(parts, SLOTS, control, ring, MemorySegment.ofArray(new long[0]));
+    RetireStep retire = new RetireStep(parts, SLOTS, new KernelViews(control, ring, MemorySegment.ofArray(new long[0])));
     AtomicBoolean stop = new AtomicBoolean();
     AtomicReference<Throwable> failed = new AtomicReference<>();
     ConcurrentLinkedQueue<Expected> futures = new ConcurrentLinkedQueue<>();
