@@ -67,9 +67,10 @@ public class RetireAheadBenchmark {
     verifierThreads = new Thread[verifiers];
     for (int v = 0; v < verifiers; v++) {
       verifierThreads[v] = Thread.ofPlatform().daemon().name("verifier-" + v).start(() -> {
+        IdleStrategy spin = IdleStrategy.busySpin();
         while (running) {
           if (!lapOpen || !retire.verifyAhead(part)) {
-            Thread.onSpinWait();
+            spin.idle();
           }
         }
       });

@@ -238,8 +238,8 @@ public interface IdleStrategy {
       return Math.min(minParkNanos << Math.min(parkRounds, maxDoublings), maxParkNanos);
     }
 
-    /** Idles of this spell so far (saturating), rounds counted by {@link #skipRound} among them. */
-    int rounds() {
+    /** Idles of this spell so far (saturating at {@link Integer#MAX_VALUE}); 0 right after a reset. */
+    public int rounds() {
       return rounds;
     }
 
