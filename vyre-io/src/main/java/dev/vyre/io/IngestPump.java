@@ -25,7 +25,7 @@ import java.util.function.Function;
 /**
  * Reads file ranges into the chunks of one kernel resource and publishes a task for each range
  * once its bytes are there: the Java counterpart of vyre's {@code UringResidentQueuePump}
- * ({@code submit_file_scan}, vyre-runtime.md §7.2), with a future per range instead of FIFO
+ * ({@code submit_file_scan}), with a future per range instead of FIFO
  * pairing of completions. The resource (HOST_MAPPED, so that on CUDA the reader fills pinned
  * memory the kernel reads) is split into {@link #chunkCount()} equal chunks; chunk {@code c} starts
  * at byte {@link #chunkOffset(int) chunkOffset(c)} of it, which is what a task's arguments name to

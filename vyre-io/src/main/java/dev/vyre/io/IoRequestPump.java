@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The host side of the reads tasks ask for (docs/PROTOCOL.md, "Reads a task asks for"), vyre's
- * {@code ResidentIoLoop} (vyre-runtime.md §7.2): threads that claim each READ request a handler
+ * {@code ResidentIoLoop}: threads that claim each READ request a handler
  * published into the IO queue, read the file range into the start of the destination resource,
  * and complete the request OK or ERROR. A handler that asked (CUDA {@code vyre_io_read}, Java
  * {@code SlotContext.ioRead}) yields until it sees the verdict, then uses the bytes.

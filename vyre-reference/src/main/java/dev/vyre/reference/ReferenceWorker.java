@@ -12,7 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * One reference kernel worker: the persistent loop of vyre-runtime.md §2, run by a Java thread.
+ * One reference kernel worker: vyre's persistent kernel loop, run by a Java thread.
  *
  * <p>Each iteration checks SHUTDOWN, then scans the priority levels CRITICAL..IDLE (skipping
  * CRITICAL and HIGH once 16 high-priority claims ran in a row, unless nothing else is waiting). In

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** vyre-runtime.md §7.3: opcode windows, publishing, backpressure, quotas, drains and quiesce. */
+/** A tenant as vyre defines it: opcode windows, publishing, backpressure, quotas, drains and quiesce. */
 class TenantTest {
 
   private static MemorySegment emptyRing(int slots) {
