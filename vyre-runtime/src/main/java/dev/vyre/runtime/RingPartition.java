@@ -46,8 +46,9 @@ final class RingPartition {
   final Sequence committed = new Sequence();
   /**
    * Tickets below this have finished and been seen by the host; their slots may be reused. Only the
-   * retire turn's holder stores it, with volatile stores, as ever: publishers that find it past a
-   * slot's ticket write that slot, and waiters that find it past theirs read the outcome.
+   * retire turn's holder stores it, after reading those tickets' statuses: a publisher that reads
+   * it past a slot's ticket writes that slot next, and a waiter that reads it past its own reads the
+   * outcome: the store must not become visible before those reads (a volatile store and loads).
    */
   final Sequence retired = new Sequence();
 
