@@ -189,8 +189,9 @@ public interface IdleStrategy {
       this.yieldLimit = yieldLimit;
       this.minParkNanos = minParkNanos;
       this.maxParkNanos = maxParkNanos;
+      // Never so many that the shifted time overflows.
       int doublings = 0;
-      while (doublings < 62 && minParkNanos << doublings < maxParkNanos) {
+      while (doublings < Long.numberOfLeadingZeros(minParkNanos) - 1 && minParkNanos << doublings < maxParkNanos) {
         doublings++;
       }
       this.maxDoublings = doublings;
@@ -222,7 +223,11 @@ public interface IdleStrategy {
       }
     }
 
-    /** Whether the next idle parks: the spin and yield phases of this spell are over. */
+    /**
+     * Whether the next idle parks: the spin and yield phases of this spell are over. Decided now and
+     * kept until that idle (or a reset), so that the caller's protocol and the idle agree even when
+     * the clock passes a limit in between.
+     */
     public boolean parking() {
       return phase() == PARK;
     }
