@@ -62,14 +62,15 @@ public class RetireAheadBenchmark {
     for (int level = 0; level < partitions.length; level++) {
       partitions[level] = level == LEVEL ? part : new RingPartition(level, SLOTS, 0);
     }
-    retire = new RetireStep(partitions, SLOTS, control, ring, MemorySegment.ofArray(new long[0]));
+    retire = new RetireStep(partitions, SLOTS, new KernelViews(control, ring, MemorySegment.ofArray(new long[0])));
     running = true;
     verifierThreads = new Thread[verifiers];
     for (int v = 0; v < verifiers; v++) {
       verifierThreads[v] = Thread.ofPlatform().daemon().name("verifier-" + v).start(() -> {
+        IdleStrategy spin = IdleStrategy.busySpin();
         while (running) {
           if (!lapOpen || !retire.verifyAhead(part)) {
-            Thread.onSpinWait();
+            spin.idle();
           }
         }
       });
@@ -96,11 +97,11 @@ public class RetireAheadBenchmark {
   @Benchmark
   public long retireLap() {
     lapOpen = true;
-    while (part.retired < part.committed) {
+    while (part.retired.getVolatile() < part.committed.getVolatile()) {
       retire.retire(false);
     }
     lapOpen = false;
-    return part.retired;
+    return part.retired.getVolatile();
   }
 
   @TearDown(Level.Trial)

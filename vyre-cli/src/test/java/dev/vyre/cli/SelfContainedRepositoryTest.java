@@ -42,14 +42,6 @@ class SelfContainedRepositoryTest {
   /** The benchmark log quotes old commands and wording as they were run; it is history, not guidance. */
   private static final Set<String> HISTORY = Set.of("docs/BENCHMARKS.md");
 
-  /**
-   * Files other engineers are rewriting while this test lands; they still cite the old documents.
-   * Remove each entry once its rewrite is merged and its references are replaced, until the list is
-   * empty. An entry ending in '/' covers a folder.
-   */
-  private static final List<String> PENDING_REWRITE = List.of(
-      "vyre-runtime/src/main/java/dev/vyre/runtime/Megakernel.java");
-
   /** {@code docs/<NAME>.md, "<Title>"} or the same with single quotes, after comment prefixes are folded away. */
   private static final Pattern CITATION =
       Pattern.compile("docs/([A-Z]+)\\.md`?,\\s+(?:\"([^\"]+)\"|'([^']+)')");
@@ -59,7 +51,7 @@ class SelfContainedRepositoryTest {
     Path root = repositoryRoot();
     List<String> found = new ArrayList<>();
     for (String file : trackedFiles(root)) {
-      if (HISTORY.contains(file) || PENDING_REWRITE.stream().anyMatch(file::startsWith)) {
+      if (HISTORY.contains(file)) {
         continue;
       }
       String text = readText(root.resolve(file));

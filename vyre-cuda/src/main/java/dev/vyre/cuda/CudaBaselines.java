@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.vyre.cuda.ffm.CudaDriver;
+import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.Arena;
@@ -115,11 +116,12 @@ public final class CudaBaselines {
       MemorySegment pingParams = pingPongParams(arena, driver.devicePointer(control), pingPongSamples);
       driver.launch(pingpong, 1, 32, stream, pingParams);
       long[] trips = new long[pingPongSamples];
+      IdleStrategy spin = IdleStrategy.busySpin();
       for (int i = 1; i <= pingPongSamples; i++) {
         long begin = System.nanoTime();
         Words.setRelease(control, 0, i);
         while (Words.getAcquire(control, 32) != i) {
-          Thread.onSpinWait();
+          spin.idle();
         }
         trips[i - 1] = System.nanoTime() - begin;
       }

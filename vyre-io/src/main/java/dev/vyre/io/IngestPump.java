@@ -3,6 +3,7 @@ package dev.vyre.io;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
@@ -71,6 +72,8 @@ public final class IngestPump implements AutoCloseable {
   private RuntimeException closeFailure;
   private volatile boolean pumpParked;
   private final Thread pump;
+  /** The pump thread's wait while reads are in flight: spins (a cached read completes in µs), then yields, then parks briefly. */
+  private final IdleStrategy.Backoff readWait = IdleStrategy.backoff(SPIN_POLLS, YIELD_POLLS - SPIN_POLLS, POLL_PARK_NANOS, POLL_PARK_NANOS);
 
   // The pump thread's own state.
   private final ArrayDeque<Request> toRead = new ArrayDeque<>();
@@ -265,19 +268,18 @@ public final class IngestPump implements AutoCloseable {
   }
 
   private void pumpUntilClosed() {
-    int idlePolls = 0;
     while (true) {
       boolean progress = takeSubmissions();
       progress |= startReads();
       progress |= finishReads();
       if (progress) {
-        idlePolls = 0;
+        readWait.reset();
       } else if (reader.inFlight() > 0) {
-        waitForReads(idlePolls++);
+        waitForReads();
       } else if (closedAndEmpty()) {
         return;
       } else {
-        parkUntil(0);
+        parkUntil(null);
       }
     }
   }
@@ -393,29 +395,27 @@ public final class IngestPump implements AutoCloseable {
     finish(request, null, error);
   }
 
-  /** Polls again soon: spins (a cached read completes in µs), then yields, then parks briefly. */
-  private void waitForReads(int idlePolls) {
-    if (idlePolls < SPIN_POLLS) {
-      Thread.onSpinWait();
-    } else if (idlePolls < YIELD_POLLS) {
-      Thread.yield();
+  /** Polls again soon, as {@link #readWait} says; its parks end early when a submission or close arrives. */
+  private void waitForReads() {
+    if (readWait.parking()) {
+      parkUntil(readWait);
     } else {
-      parkUntil(POLL_PARK_NANOS);
+      readWait.idle();
     }
   }
 
-  /** Parks until a submission or close arrives, or {@code nanos} passed (0: no limit). */
-  private void parkUntil(long nanos) {
+  /** Parks until a submission or close arrives: for one idle of {@code wait}, or with no limit when it is null. */
+  private void parkUntil(IdleStrategy wait) {
     pumpParked = true;
     boolean idle;
     synchronized (inbox) {
       idle = inbox.isEmpty() && !closing;
     }
     if (idle) {
-      if (nanos == 0) {
+      if (wait == null) {
         LockSupport.park(this);
       } else {
-        LockSupport.parkNanos(this, nanos);
+        wait.idle();
       }
     }
     pumpParked = false;

@@ -1,6 +1,7 @@
 package dev.vyre.io;
 
 import dev.vyre.io.uring.IoUringRangeReader;
+import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.wire.IoQueueLayout;
 import dev.vyre.runtime.wire.SlotLayout;
@@ -9,18 +10,17 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One thread of an {@link IoRequestPump}: it serves IO slots {@code first}, {@code first + stride},
  * ..., the one at index {@code k} of them tagged {@code k} in this thread's ring and bounce
  * buffers. Its loop polls its slots' status words (and its ring's completions), yielding between
- * polls for {@value #SPIN_NANOS} ns after the last request or completion it handled, then parks
+ * polls for {@value #YIELD_NANOS} ns after the last request or completion it handled, then parks
  * 10 µs doubling to 100 µs (the pump's class comment says why).
  */
 final class IoPumpThread {
 
-  private static final long SPIN_NANOS = 100_000;
+  private static final long YIELD_NANOS = 100_000;
   private static final long FIRST_PARK_NANOS = 10_000;
   private static final long LONGEST_PARK_NANOS = 100_000;
 
@@ -40,6 +40,8 @@ final class IoPumpThread {
   private final MemorySegment[] bounce;
   private final MemorySegment[] staged;
   private final int[] stagedFor;
+  /** Between polls: yields (on a small machine the task that asks next needs this core), then parks. */
+  private final IdleStrategy idle = IdleStrategy.timedBackoff(0, YIELD_NANOS, FIRST_PARK_NANOS, LONGEST_PARK_NANOS);
 
   IoPumpThread(IoRequestPump pump, int first, int stride, boolean ioUring) {
     this.pump = pump;
@@ -58,19 +60,11 @@ final class IoPumpThread {
   }
 
   void run() {
-    long lastServed = System.nanoTime();
-    int parks = 0;
+    // The yield window runs from the last request or completion handled (a reset), at first from now.
+    idle.reset();
     try {
       while (!pump.stopping()) {
-        if (serveAll() > 0) {
-          lastServed = System.nanoTime();
-          parks = 0;
-        } else if (System.nanoTime() - lastServed < SPIN_NANOS) {
-          // Yield rather than spin: on a small machine the task that asks next needs this core.
-          Thread.yield();
-        } else {
-          LockSupport.parkNanos(pump, Math.min(FIRST_PARK_NANOS << Math.min(parks++, 7), LONGEST_PARK_NANOS));
-        }
+        idle.idle(serveAll());
       }
     } catch (RuntimeException e) {
       // The queue went away under the pump (the kernel's memory freed by a failure): nothing left to serve.

@@ -51,13 +51,12 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A thread polls its status words (and its ring's completions), yielding between polls, for
  * 100 µs after the last request or completion it handled (a task that reads again soon, or the
- * next of a stream, finds it awake: a parked thread wakes 50 µs late on Linux's default timer
- * slack), then parks 10 µs doubling to 100 µs as vyre's loop does, so an idle pump costs a few
- * thousand wake-ups a second per thread. It parks so with reads in flight too: a completion then
- * waits in the ring for up to 100 µs, little next to a read that has gone to the disk, while a
- * thread that yielded through such reads took the cores the tasks need (on the 2-core dev VM, four
- * times the involuntary context switches and cold loads 15 % slower). It runs from the first
- * {@link #of} call for a kernel until the kernel shuts down.
+ * next of a stream, finds it awake: a parked thread wakes late by Linux's default timer slack),
+ * then parks 10 µs doubling to 100 µs as vyre's loop does, so an idle pump costs a few thousand
+ * wake-ups a second per thread. It parks so with reads in flight too: a completion then waits in
+ * the ring for up to 100 µs, little next to a read that has gone to the disk, while a thread that
+ * yielded through such reads took the cores the tasks need ({@code IdleStrategy} has the
+ * measurements). It runs from the first {@link #of} call for a kernel until the kernel shuts down.
  */
 public final class IoRequestPump implements AutoCloseable {
 

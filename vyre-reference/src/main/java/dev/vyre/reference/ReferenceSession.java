@@ -203,11 +203,12 @@ final class ReferenceSession implements KernelSession {
 
   /**
    * After a doorbell: wakes one parked worker, unless a worker is idle and awake (it finds the work
-   * itself). Waking every worker on every publish made a one-task round trip's publish take 18.5 µs
-   * with 15 workers (16-core H100 host). A worker that claims a batch and sees more waiting calls
-   * this again, so a burst wakes as many workers as it keeps busy. A worker counts itself out of
-   * {@link #idleAwake} and into {@link #sleepers} before it looks at the doorbells a last time and
-   * parks, and a publisher moves a doorbell before it reads the two: one of them sees the other.
+   * itself). Waking every worker on every publish made a one-task round trip's publish far slower
+   * with many workers (IdleStrategy has the measurement). A worker that claims a batch and sees
+   * more waiting calls this again, so a burst wakes as many workers as it keeps busy. A worker
+   * counts itself out of {@link #idleAwake} and into {@link #sleepers} before it looks at the
+   * doorbells a last time and parks, and a publisher moves a doorbell before it reads the two: one
+   * of them sees the other.
    */
   @Override
   public void wake() {

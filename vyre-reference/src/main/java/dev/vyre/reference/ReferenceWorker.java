@@ -1,5 +1,6 @@
 package dev.vyre.reference;
 
+import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.OpcodeHandler;
 import dev.vyre.runtime.spi.UserOpcode;
@@ -9,7 +10,6 @@ import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One reference kernel worker: the persistent loop of docs/PROTOCOL.md, "Partitions, tickets and
@@ -31,22 +31,29 @@ final class ReferenceWorker implements Runnable {
   private static final int MAX_BATCH = 128;
   /**
    * How long a claimed batch should take to run. A batch has a fixed cost (the cursor CAS, the
-   * counters, the cache lines the host's threads share with the worker): batches of 32 tiny tasks
-   * ran at 11-15 M tasks/s on a 2-core VM, of 128 at 21-23 M/s. So the claim follows the tasks'
-   * measured cost: up to {@link #MAX_BATCH} tiny ones, down to one slow one (a scan chunk), after
-   * which the worker looks at the higher priorities again and leaves the rest to other workers.
+   * counters, the cache lines the host's threads share with the worker), so large batches of tiny
+   * tasks run much faster than small ones (docs/BENCHMARKS.md compares the sizes). So the claim
+   * follows the tasks' measured cost: up to {@link #MAX_BATCH} tiny ones, down to one slow one (a
+   * scan chunk), after which the worker looks at the higher priorities again and leaves the rest
+   * to other workers.
    */
   private static final long BATCH_TARGET_NANOS = 20_000;
-  /** How long an idle worker spins, then yields, before it parks. */
+  /**
+   * How long an idle worker spins, then yields, by the clock, before it parks (a publish wakes a
+   * parked worker); its parks double from the first to the last, a backstop long enough that idle
+   * workers cost little (10 ms: 100 wake-ups a second each).
+   */
   private static final long SPIN_NANOS = 200_000;
   private static final long YIELD_NANOS = 20_000;
+  private static final long FIRST_PARK_NANOS = 20_000;
   private static final long MAX_PARK_NANOS = 10_000_000;
   /**
-   * Idle workers that spin; the rest park at once. With every idle worker spinning, 15 of them on
-   * a 16-core host raced for each task (and for the cores the host's threads needed): a one-task
-   * round trip took 2.2-2.4 µs p50 there, 1.7-1.8 µs with two spinning.
+   * Idle workers that spin; the rest park at once. Every idle worker spinning, they race for each
+   * task and for the cores the host's threads need (IdleStrategy has the measurements).
    */
   private static final int SPINNING_WORKERS = 2;
+  /** A worker whose continuations all ran again unchanged leaves the core to whoever they wait on. */
+  private static final IdleStrategy LEAVE_THE_CORE = IdleStrategy.yielding();
 
   private final ReferenceSession session;
   private final MemorySegment control;
@@ -68,9 +75,8 @@ final class ReferenceWorker implements Runnable {
   private final int[] batchSlots = new int[MAX_BATCH];
   /** Tickets the next claim may take: grows by doubling after quick batches, shrinks at once after slow ones. */
   private int batchLimit = 32;
-  /** When the current idle spell began (System.nanoTime), and how often it has parked since. */
-  private long idleSince;
-  private int idleParks;
+  /** The worker's wait while idle: spin, yield, then park (by the clock; see {@link #SPIN_NANOS}). */
+  private final IdleStrategy.Backoff idleWait = IdleStrategy.timedBackoff(SPIN_NANOS, YIELD_NANOS, FIRST_PARK_NANOS, MAX_PARK_NANOS);
   /** Counted in the session's idleAwake: idle and polling, not parked. */
   private boolean countedAwake;
   /** Parked (or about to park) while idle: the worker publishers may wake; see ReferenceSession.wake. */
@@ -136,7 +142,7 @@ final class ReferenceWorker implements Runnable {
           // pump serves, another task), which a small machine must leave a core to.
           if (++unchangedRuns >= pendingCount && pendingCount > 0) {
             unchangedRuns = 0;
-            Thread.yield();
+            LEAVE_THE_CORE.idle();
           }
         } else {
           idle(idleRounds++);
@@ -326,24 +332,18 @@ final class ReferenceWorker implements Runnable {
   }
 
   private void idle(int round) {
-    long now = System.nanoTime();
     if (round == 0) {
-      idleSince = now;
-      idleParks = 0;
+      idleWait.reset();
       countedAwake = true;
       if (session.idleAwake.incrementAndGet() > SPINNING_WORKERS) {
         // Enough workers poll already: this one parks at once rather than race them for each task.
-        idleSince = now - SPIN_NANOS - YIELD_NANOS;
+        idleWait.skipToParking();
       }
     }
-    // Spin for a time, not a count of PAUSEs (whose length varies 10x between CPUs): a worker that
-    // parks between one-task round trips turns each publish into an unpark, 26 us on one VM.
-    if (now - idleSince < SPIN_NANOS) {
-      Thread.onSpinWait();
-      return;
-    }
-    if (now - idleSince < SPIN_NANOS + YIELD_NANOS) {
-      Thread.yield();
+    // Spin and yield first: a worker that parks between one-task round trips turns each publish
+    // into an unpark (IdleStrategy has the cost).
+    if (!idleWait.parking()) {
+      idleWait.idle();
       return;
     }
     Words.getAndAdd(control, ControlLayout.HEARTBEAT, 1);
@@ -353,9 +353,8 @@ final class ReferenceWorker implements Runnable {
     leaveIdle();
     try {
       if (!workWaiting()) {
-        // A publish wakes a parked worker, SHUTDOWN and abort wake them all; the bounded park is a
-        // backstop, long enough that idle workers cost little (10 ms: 100 wake-ups a second each).
-        LockSupport.parkNanos(this, Math.min(20_000L << Math.min(idleParks++, 9), MAX_PARK_NANOS));
+        // A publish wakes a parked worker, SHUTDOWN and abort wake them all; the bounded park is a backstop.
+        idleWait.idle();
       }
     } finally {
       session.sleepers.decrementAndGet();

@@ -236,6 +236,7 @@ class MegakernelTest {
         Megakernel.builder().backend(new ReferenceBackend()).slots(8).priorityOffsets(0, 1, 2, 3, 4, 9))) {
       PipelineException error = assertThrows(PipelineException.class, builder::bootstrap);
       assertTrue(error.getMessage().contains("Fix:"), error.getMessage());
+      assertEquals(PipelineException.Variant.InvalidArgument, error.variant(), error.getMessage());
     }
   }
 

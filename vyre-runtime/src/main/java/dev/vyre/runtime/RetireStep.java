@@ -41,6 +41,8 @@ final class RetireStep {
   static final int BLOCK = 16;
   private static final VarHandle WORK_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final int CHUNK = VerifiedChunks.TICKETS;
+  /** A thread that waits for the turn: the holder's pass is short. */
+  private static final IdleStrategy TURN_WAIT = IdleStrategy.busySpin();
 
   private final RingPartition[] partitions;
   /** By partition level, the chunks verified ahead of the turn holder. */
@@ -66,10 +68,8 @@ final class RetireStep {
   private volatile boolean holderShuttingDown;
   /** Futures published and not completed yet. */
   private final AtomicInteger pendingFutures = new AtomicInteger();
-  // The kernel's buffers; replaced by heap copies at shutdown (see detach).
-  private volatile MemorySegment control;
-  private volatile MemorySegment ring;
-  private volatile MemorySegment express;
+  /** The kernel's memory, heap copies once shut down. */
+  private final KernelViews views;
   private volatile long done;
   private volatile long faults;
   private volatile long waitIo;
@@ -77,7 +77,7 @@ final class RetireStep {
   private volatile long verifiedAhead;
 
   @SuppressWarnings("unchecked")
-  RetireStep(RingPartition[] partitions, int slots, MemorySegment control, MemorySegment ring, MemorySegment express) {
+  RetireStep(RingPartition[] partitions, int slots, KernelViews views) {
     this.partitions = partitions;
     this.chunks = new VerifiedChunks[partitions.length];
     this.futures = new CompletableFuture[slots];
@@ -85,9 +85,7 @@ final class RetireStep {
     for (RingPartition part : partitions) {
       chunks[part.level] = new VerifiedChunks(part, work);
     }
-    this.control = control;
-    this.ring = ring;
-    this.express = express;
+    this.views = views;
   }
 
   // ---------------------------------------------------------------- what publishers leave for it
@@ -122,7 +120,7 @@ final class RetireStep {
       if (!waitForTurn || lastPassTaken || turnHolder == Thread.currentThread()) {
         return 0;
       }
-      Thread.onSpinWait();
+      TURN_WAIT.idle();
     }
     turnHolder = Thread.currentThread();
     try {
@@ -156,13 +154,13 @@ final class RetireStep {
    */
   void retireLast() {
     if (turnHolder != Thread.currentThread()) {
-      int waits = 0;
+      IdleStrategy wait = RingPartition.cursorWait();
       while (!retiring.compareAndSet(false, true)) {
         if (holderShuttingDown) {
           lastPassTaken = true;
           return;
         }
-        Backoff.pause(waits++);
+        wait.idle();
       }
       turnHolder = Thread.currentThread();
     }
@@ -175,7 +173,7 @@ final class RetireStep {
    * ticket not yet retired: the slot is not reused before.
    */
   boolean finished(int slot) {
-    return SlotStatus.of(Words.getAcquire(ring, SlotLayout.statusWord(slot))).isFinal();
+    return SlotStatus.of(Words.getAcquire(views.ring(), SlotLayout.statusWord(slot))).isFinal();
   }
 
   /** Whether a future waits for a retire pass (only the retire thread completes futures nobody awaits). */
@@ -186,7 +184,7 @@ final class RetireStep {
   /** Whether some committed ticket has not been retired yet. */
   boolean backlog() {
     for (RingPartition part : partitions) {
-      if (part.retired < part.committed) {
+      if (part.retired.getVolatile() < part.committed.getVolatile()) {
         return true;
       }
     }
@@ -195,14 +193,15 @@ final class RetireStep {
 
   /** Retires every finished task at the head of each partition; returns how many. */
   private int retireAvailable() {
-    // Read once per pass: the field is volatile, and a local lets the JIT hoist the segment's
-    // checks out of the loop.
-    MemorySegment slots = ring;
+    // Read once per pass: the view is a volatile field, and a local lets the JIT hoist the
+    // segment's checks out of the loop.
+    MemorySegment slots = views.ring();
     int retired = 0;
     for (RingPartition part : partitions) {
-      long first = part.retired;
+      long first = part.retired.getVolatile();
       long ticket = first;
-      long committed = part.committed;
+      // Before any status of this pass: every ticket below it was written before it was committed.
+      long committed = part.committed.getVolatile();
       if (ticket >= committed) {
         continue;
       }
@@ -215,7 +214,7 @@ final class RetireStep {
       long announced = first;
       // Publishers waiting for room spin on `retired`, so every store of it costs this thread a
       // contended cache line: announce progress every 1/32 of the partition, at most 2,048
-      // tickets (on the H100, 2,048 gave 192-195 M tasks/s where 256 gave 135-177).
+      // tickets (docs/BENCHMARKS.md compares the intervals).
       long announceEvery = Math.clamp(part.length / 32, BLOCK, 2048);
       while (ticket < committed) {
         if ((ticket & (CHUNK - 1)) == 0 && committed - ticket >= CHUNK && verified.countUnread(ticket, slots)) {
@@ -251,7 +250,7 @@ final class RetireStep {
           slot++;
         }
         if (ticket - announced >= announceEvery) {
-          part.retired = ticket;
+          part.retired.setVolatile(ticket);
           announced = ticket;
         }
         if (slot == end) {
@@ -260,7 +259,7 @@ final class RetireStep {
       }
       if (ticket != first) {
         count(ticket - first, doneHere, faultsHere, verifiedHere);
-        part.retired = ticket;
+        part.retired.setVolatile(ticket);
         retired += (int) (ticket - first);
       }
     }
@@ -298,7 +297,7 @@ final class RetireStep {
    * whether it verified one, false when none can be now. See {@link VerifiedChunks}.
    */
   boolean verifyAhead(RingPartition part) {
-    return chunks[part.level].verifyAhead(ring);
+    return chunks[part.level].verifyAhead(views.ring());
   }
 
   /**
@@ -311,12 +310,12 @@ final class RetireStep {
     if ((what & COUNT_TENANT) != 0) {
       // Before the future completes: whoever it wakes may ask the tenant for its drains at once.
       // Publishers checked the tenant id (0..28) before writing it; the kernel never rewrites word 2.
-      int tenant = Words.get(ring, SlotLayout.slotBase(slot) + SlotLayout.TENANT_WORD);
+      int tenant = Words.get(views.ring(), SlotLayout.slotBase(slot) + SlotLayout.TENANT_WORD);
       tenantRetired.set(tenant, tenantRetired.get(tenant) + 1);
     }
     if ((what & CLEAR_EXPRESS) != 0) {
       // Before the slot can be reused: a stale copy must never carry a later ticket's stamp.
-      MemorySegment lane = express;
+      MemorySegment lane = views.express();
       if (lane.byteSize() != 0) {
         ExpressLayout.clear(lane, slot);
       }
@@ -330,14 +329,14 @@ final class RetireStep {
     TaskResult result = resultOf(part.ticketOf(ticket), slot, status);
     // Retired before the callbacks run: whoever the future wakes sees it retired, and a callback
     // that shuts the kernel down starts the last pass after this ticket.
-    part.retired = ticket + 1;
+    part.retired.setVolatile(ticket + 1);
     future.complete(result);
-    return ring == slots;
+    return views.ring() == slots;
   }
 
   private TaskResult resultOf(long ticket, int slot, int status) {
-    MemorySegment slots = ring;
-    MemorySegment words = control;
+    MemorySegment slots = views.ring();
+    MemorySegment words = views.control();
     long base = SlotLayout.slotBase(slot);
     int opcode = Words.get(slots, base + SlotLayout.OPCODE_WORD);
     FaultReason fault = status == SlotLayout.STATUS_FAULT
@@ -371,13 +370,6 @@ final class RetireStep {
     for (int slot = 0; slot < futures.length; slot++) {
       fail(slot, error);
     }
-  }
-
-  /** From now on reads only these heap copies; the kernel's memory is about to be freed. */
-  void detach(MemorySegment controlCopy, MemorySegment ringCopy) {
-    control = controlCopy;
-    ring = ringCopy;
-    express = MemorySegment.ofArray(new long[0]);
   }
 
   /** Retired tasks of {@code tenant} that were published counted. */

@@ -11,16 +11,21 @@ import java.util.concurrent.locks.LockSupport;
  * await (each waiter retires for itself), parks when nothing is in flight, fails work the kernel
  * left behind when it exited, and runs the {@link Watchdog}.
  *
- * <p>Standing aside matters: racing waiters for every ticket cost each one-task round trip about
- * 0.9 µs on the H100 host (cache lines passed between two cores), and waking into the gap between
- * two awaits (a publish) cost that round trip more. So it stays aside while a thread awaits and
- * until a whole {@link #STAND_ASIDE_NANOS} has passed without a new await, unless the last waiter
- * out hands back other threads' futures.
+ * <p>Standing aside matters: racing waiters for every ticket passes the partition's cache lines
+ * between two cores on every round trip (IdleStrategy has the cost), and waking into the gap
+ * between two awaits (a publish) costs that round trip more. So it stays aside while a thread
+ * awaits and until a whole {@link #STAND_ASIDE_NANOS} has passed without a new await, unless the
+ * last waiter out hands back other threads' futures.
  */
 final class RetireThread {
 
   /** How long it sleeps while threads await (it wakes sooner when one hands work back). */
   private static final long STAND_ASIDE_NANOS = 1_000_000;
+  private static final IdleStrategy STAND_ASIDE = IdleStrategy.sleeping(STAND_ASIDE_NANOS);
+  /** How long it sleeps while nothing is in flight, or after the kernel exited: until the watchdog's next check. */
+  private static final IdleStrategy UNTIL_CHECK = IdleStrategy.sleeping(Watchdog.CHECK_EVERY_NANOS);
+  /** Idle rounds after which, with nothing in flight, it sleeps {@link #UNTIL_CHECK} at a time. */
+  private static final int IDLE_ROUNDS_BEFORE_SLEEP = 1000;
   /** {@link #waiters}: one thread inside an await (low 16 bits), one await begun (the bits above). */
   private static final int WAITER = 1;
   private static final int AWAIT_BEGUN = 1 << 16;
@@ -34,9 +39,13 @@ final class RetireThread {
     }
   }
 
-  private final Megakernel kernel;
+  private final KernelLifecycle kernel;
+  private final KernelInspection inspection;
+  private final KernelViews views;
   private final RetireStep retire;
   private final long stallTimeoutNanos;
+  /** Its wait between passes that found nothing, while it does not stand aside; this thread's own. */
+  private final IdleStrategy.Backoff backoff = RingPartition.cursorWait();
   private final Thread thread;
   private volatile boolean parked;
   /** Threads inside an await (low 16 bits) and awaits begun (the bits above, wrapping). */
@@ -44,8 +53,10 @@ final class RetireThread {
   /** The last waiter out left tickets behind (other threads' futures): this thread takes over. */
   private volatile boolean handedBack;
 
-  RetireThread(Megakernel kernel, RetireStep retire, long stallTimeoutNanos) {
+  RetireThread(KernelLifecycle kernel, KernelInspection inspection, KernelViews views, RetireStep retire, long stallTimeoutNanos) {
     this.kernel = kernel;
+    this.inspection = inspection;
+    this.views = views;
     this.retire = retire;
     this.stallTimeoutNanos = stallTimeoutNanos;
     this.thread = Thread.ofPlatform().daemon().name("vyre-retire-" + kernel.backendName()).start(this::run);
@@ -89,16 +100,14 @@ final class RetireThread {
     try {
       retireUntilClosed();
     } catch (IllegalStateException e) {
-      // A shutdown that gave up waiting for this thread ended the views under it (see
-      // Megakernel.closedByRace): its work is over.
-      kernel.afterSwap(e);
+      // A shutdown that gave up waiting for this thread ended the views under it: its work is over.
+      views.afterSwap(e);
     }
   }
 
   private void retireUntilClosed() {
-    int idle = 0;
     int awaitsSeen = 0;
-    Watchdog watchdog = new Watchdog(stallTimeoutNanos, kernel.claimTotal(), System.nanoTime());
+    Watchdog watchdog = new Watchdog(stallTimeoutNanos, inspection.claimTotal(), System.nanoTime());
     while (!kernel.isClosed() || retire.backlog()) {
       // While threads await (or did within the last stand-aside), they retire for themselves.
       int waiting = waiters;
@@ -108,7 +117,7 @@ final class RetireThread {
       if (!standAside) {
         handedBack = false;
         if (retire.retire(false) > 0) {
-          idle = 0;
+          backoff.reset();
           watchdog.progress(System.nanoTime());
           continue;
         }
@@ -126,20 +135,23 @@ final class RetireThread {
         }
         retire.retire(true);
         retire.failAll(KernelException.closed(kernel.backendName()));
-        park(Watchdog.CHECK_EVERY_NANOS, false);
+        park(UNTIL_CHECK, false);
         continue;
       }
       if (!watch(watchdog, System.nanoTime())) {
         return;
       }
+      // Every round counts in the backoff, the ones it sleeps in its own way too: after standing
+      // aside for long it parks at once rather than spin again.
       if (standAside) {
-        park(STAND_ASIDE_NANOS, false);
-      } else if (!retire.backlog() && idle > 1000) {
-        park(Watchdog.CHECK_EVERY_NANOS, true);
+        park(STAND_ASIDE, false);
+        backoff.skipRound();
+      } else if (!retire.backlog() && backoff.rounds() > IDLE_ROUNDS_BEFORE_SLEEP) {
+        park(UNTIL_CHECK, true);
+        backoff.skipRound();
       } else {
-        Backoff.pause(idle);
+        backoff.idle();
       }
-      idle++;
     }
   }
 
@@ -151,24 +163,24 @@ final class RetireThread {
     if (!kernel.healthy()) {
       return false;
     }
-    if (watchdog.stalled(now, kernel.claimTotal(), retire.backlog()) && kernel.isKernelRunning()) {
-      kernel.fail(KernelException.stalled(kernel.backendName(), watchdog.quietMillis(now), kernel.inFlightCount(),
-          kernel.summary()));
+    if (watchdog.stalled(now, inspection.claimTotal(), retire.backlog()) && kernel.isKernelRunning()) {
+      kernel.fail(KernelException.stalled(kernel.backendName(), watchdog.quietMillis(now), inspection.inFlightCount(),
+          inspection.summary()));
       return false;
     }
     return true;
   }
 
   /**
-   * Parks for up to {@code nanos}; publishers with futures, batch publishers and the last waiter
+   * Parks once, as {@code sleep} does; publishers with futures, batch publishers and the last waiter
    * out wake it. Each of them sets what it signals before it looks at {@link #parked}, and this
-   * looks again after setting it, so no wake-up is lost. {@code whileIdle}: only while no ticket
-   * is in flight.
+   * looks again after setting it (volatile on both sides, so one of the two sees the other), so no
+   * wake-up is lost. {@code whileIdle}: only while no ticket is in flight.
    */
-  private void park(long nanos, boolean whileIdle) {
+  private void park(IdleStrategy sleep, boolean whileIdle) {
     parked = true;
     if (!kernel.isClosed() && !handedBack && !(whileIdle && retire.backlog())) {
-      LockSupport.parkNanos(this, nanos);
+      sleep.idle();
     }
     parked = false;
   }

@@ -6,13 +6,16 @@ import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One priority level's share of the ring, used as a circular queue of tickets (docs/PROTOCOL.md):
  * publishers take consecutive tickets, write their slots and mark them written; the level's
  * doorbell moves over written tickets in order, and the retire step moves {@link #retired} past
  * finished ones, freeing their slots. Ticket {@code t} lives in slot {@code start + t mod length}.
+ *
+ * <p>Its three cursors ({@link #next}, {@link #committed}, {@link #retired}) are {@link Sequence}s,
+ * each on cache lines of its own: publishers CAS the first two and the retire step stores the
+ * third, and none of them should pull the others, or this partition's layout fields, along.
  */
 final class RingPartition {
 
@@ -22,31 +25,32 @@ final class RingPartition {
   final int level;
   final int start;
   final int length;
-  private static final VarHandle COMMITTED;
   private static final VarHandle RUN_END = MethodHandles.arrayElementVarHandle(long[].class);
-
-  static {
-    try {
-      COMMITTED = MethodHandles.lookup().findVarHandle(RingPartition.class, "committed", long.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
 
   /** Set in {@link #next} by {@link #close}: every reservation after looks too large to fit. */
   private static final long CLOSED = 1L << 62;
 
   /** The next ticket to take, with {@link #CLOSED} once the partition refuses reservations. */
-  private final AtomicLong next = new AtomicLong();
+  private final Sequence next = new Sequence();
   /**
    * Per slot, the end of the run of tickets written starting there (0: none yet). Only the entry at
    * {@link #committed} is read, and an entry left from an earlier lap ends at or before it.
    */
   private final long[] runEnd;
-  /** Tickets below this are visible to the kernel (the doorbell's value, unwrapped). */
-  volatile long committed;
-  /** Tickets below this have finished and been seen by the host; their slots may be reused. */
-  volatile long retired;
+  /**
+   * Tickets below this are visible to the kernel (the doorbell's value, unwrapped). Volatile reads
+   * and a CAS: see {@link #commit} for the race that needs them, and the retire thread's park for
+   * the other (a publisher moves this, then looks whether the thread parks; the thread marks itself
+   * parked, then looks at this).
+   */
+  final Sequence committed = new Sequence();
+  /**
+   * Tickets below this have finished and been seen by the host; their slots may be reused. Only the
+   * retire turn's holder stores it, after reading those tickets' statuses: a publisher that reads
+   * it past a slot's ticket writes that slot next, and a waiter that reads it past its own reads the
+   * outcome: the store must not become visible before those reads (a volatile store and loads).
+   */
+  final Sequence retired = new Sequence();
 
   RingPartition(int level, int start, int length) {
     this.level = level;
@@ -83,13 +87,22 @@ final class RingPartition {
     return offsets;
   }
 
+  /**
+   * How a host thread waits for partitions' cursors to move (room for a publish, the retire turn, a
+   * drain, publishers to commit): 128 spins, 128 yields, then parks of 50 µs doubling to 500 µs, so
+   * that a waiter does not burn a core for long. A new one per wait (it counts its idles).
+   */
+  static IdleStrategy.Backoff cursorWait() {
+    return IdleStrategy.backoff(128, 128, 50_000, 500_000);
+  }
+
   int slotOf(long sequence) {
     return start + (int) (sequence % length);
   }
 
   /** Tickets taken so far. */
   long taken() {
-    return next.get() & ~CLOSED;
+    return next.getVolatile() & ~CLOSED;
   }
 
   /**
@@ -97,19 +110,22 @@ final class RingPartition {
    * write and commit them; {@link #allCommitted} says when they have.
    */
   void close() {
-    next.getAndAccumulate(CLOSED, (value, bit) -> value | bit);
+    long value;
+    do {
+      value = next.getVolatile();
+    } while (!next.compareAndSet(value, value | CLOSED));
   }
 
   /** Whether every ticket taken has been committed: no publisher is between its reservation and its commit. */
   boolean allCommitted() {
-    return committed == taken();
+    return committed.getVolatile() == taken();
   }
 
   /** Takes {@code count} consecutive tickets if the ring has room for them now; -1 if it has not or is closed. */
   long tryReserve(int count) {
     while (true) {
-      long sequence = next.get();
-      if (sequence + count - retired > length) {
+      long sequence = next.getVolatile();
+      if (sequence + count - retired.getVolatile() > length) {
         return -1;
       }
       if (next.compareAndSet(sequence, sequence + count)) {
@@ -135,13 +151,13 @@ final class RingPartition {
   /** Moves {@link #committed} and the doorbell over each written run at the doorbell. */
   private void advance(MemorySegment control) {
     while (true) {
-      long from = committed;
+      long from = committed.getVolatile();
       // A run that starts here in an earlier lap ended at or before `from`: not written yet.
       long end = (long) RUN_END.getVolatile(runEnd, (int) (from % length));
       if (end <= from) {
         return;
       }
-      if (COMMITTED.compareAndSet(this, from, end)) {
+      if (committed.compareAndSet(from, end)) {
         raiseDoorbell(control, end);
       }
     }

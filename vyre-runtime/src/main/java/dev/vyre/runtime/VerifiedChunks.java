@@ -40,11 +40,6 @@ final class VerifiedChunks {
   static final int TICKETS = 256;
   private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final VarHandle WORK_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  /**
-   * Where the claim cursor lives in {@link #cursor}: verifiers CAS it once per chunk, so it sits
-   * alone on its cache line, away from the fields and entries the turn holder reads.
-   */
-  private static final int CURSOR = 8;
   /** An entry naming no chunk: neither a ticket nor a ticket's complement. */
   private static final long NONE = Long.MIN_VALUE;
 
@@ -57,7 +52,11 @@ final class VerifiedChunks {
   /** By chunk number masked: its first ticket once verified, that ticket's complement once left to the turn holder. */
   private final long[] entries;
   private final int mask;
-  private final long[] cursor = new long[2 * CURSOR];
+  /**
+   * The claim cursor: the first ticket of the next chunk to verify. Verifiers CAS it once per
+   * chunk, so it is a {@link Sequence}, away from the fields and entries the turn holder reads.
+   */
+  private final Sequence cursor = new Sequence();
 
   VerifiedChunks(RingPartition part, byte[] work) {
     this.part = part;
@@ -78,9 +77,9 @@ final class VerifiedChunks {
   boolean verifyAhead(MemorySegment ring) {
     // `committed` before any status: every ticket below it was written (PUBLISHED, work bits)
     // before it was committed, so no status read below is an earlier lap's.
-    long committed = part.committed;
+    long committed = part.committed.getVolatile();
     long first;
-    while ((first = claim(part.retired, committed)) >= 0) {
+    while ((first = claim(part.retired.getVolatile(), committed)) >= 0) {
       switch (check(ring, part.slotOf(first))) {
         case VERIFIED -> {
           // Release: the status reads that found it so come before, for whoever reads the entry.
@@ -106,12 +105,12 @@ final class VerifiedChunks {
   private long claim(long retired, long committed) {
     long lowest = (retired + TICKETS - 1) & -TICKETS;
     while (true) {
-      long next = (long) LONGS.getVolatile(cursor, CURSOR);
+      long next = cursor.getVolatile();
       long first = Math.max(next, lowest);
       if (committed - first < TICKETS) {
         return -1;
       }
-      if (LONGS.compareAndSet(cursor, CURSOR, next, first + TICKETS)
+      if (cursor.compareAndSet(next, first + TICKETS)
           && first % part.length + TICKETS <= part.length && !decided(first)) {
         return first;
       }
@@ -122,8 +121,8 @@ final class VerifiedChunks {
   private void reopen(long first) {
     long next;
     do {
-      next = (long) LONGS.getVolatile(cursor, CURSOR);
-    } while (next > first && !LONGS.compareAndSet(cursor, CURSOR, next, first));
+      next = cursor.getVolatile();
+    } while (next > first && !cursor.compareAndSet(next, first));
   }
 
   /** Whether the chunk from {@code slot} finished DONE and needs nothing but counting, and if not, why. */
@@ -176,13 +175,13 @@ final class VerifiedChunks {
 
   /** Moves the cursor past the chunk from {@code first} unless a verifier has claimed it; whether it did. */
   private boolean take(long first) {
-    if ((long) LONGS.getAcquire(cursor, CURSOR) > first) {
+    if (cursor.getAcquire() > first) {
       return false;
     }
     // A plain store, not a CAS, on the holder's path through every chunk it reads. Racing a claim,
     // it may move the cursor back over a chunk just claimed, which is then verified twice: work
     // wasted, never a count wrong.
-    LONGS.setRelease(cursor, CURSOR, first + TICKETS);
+    cursor.setRelease(first + TICKETS);
     return true;
   }
 

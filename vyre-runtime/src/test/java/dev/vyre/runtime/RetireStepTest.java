@@ -48,7 +48,7 @@ class RetireStepTest {
     for (int level = 0; level < partitions.length; level++) {
       partitions[level] = level == LEVEL ? part : new RingPartition(level, slots, 0);
     }
-    return new Ring(part, memory, new RetireStep(partitions, slots, control, memory, MemorySegment.ofArray(new long[0])));
+    return new Ring(part, memory, new RetireStep(partitions, slots, new KernelViews(control, memory, MemorySegment.ofArray(new long[0]))));
   }
 
   /** Takes and writes {@code count} tickets (PUBLISHED) without committing them; returns the first. */
@@ -98,7 +98,7 @@ class RetireStepTest {
     finish(ring, 2 * CHUNK, 4 * CHUNK, SlotLayout.STATUS_DONE);
 
     assertEquals(4 * CHUNK, ring.retire.retire(false));
-    assertEquals(4 * CHUNK, ring.part.retired);
+    assertEquals(4 * CHUNK, ring.part.retired.getVolatile());
     assertEquals(4 * CHUNK, ring.retire.done());
     assertEquals(2 * CHUNK, ring.retire.verifiedAhead(), "the holder read the last two chunks itself");
     assertEquals(0, ring.retire.faults());
@@ -181,7 +181,7 @@ class RetireStepTest {
     assertEquals(0, ring.retire.retire(false));
     finish(ring, first, first + CHUNK, SlotLayout.STATUS_DONE);
     assertEquals(CHUNK, ring.retire.retire(false));
-    assertEquals(first + CHUNK, ring.part.retired);
+    assertEquals(first + CHUNK, ring.part.retired.getVolatile());
     assertEquals(6 * CHUNK, ring.retire.verifiedAhead());
     assertEquals(13 * CHUNK, ring.retire.done());
   }

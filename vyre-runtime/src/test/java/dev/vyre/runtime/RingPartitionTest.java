@@ -30,10 +30,10 @@ class RingPartitionTest {
       long a = part.tryReserve(1);
       long b = part.tryReserve(2);
       part.commit(control, b, 2);
-      assertEquals(0, part.committed, "the run behind an uncommitted one waits");
+      assertEquals(0, part.committed.getVolatile(), "the run behind an uncommitted one waits");
       assertEquals(0, Words.getAcquire(control, ControlLayout.publishSeqWord(LEVEL)));
       part.commit(control, a, 1);
-      assertEquals(3, part.committed, "the doorbell moved over the run at it and the one ahead");
+      assertEquals(3, part.committed.getVolatile(), "the doorbell moved over the run at it and the one ahead");
       assertEquals(3, Words.getAcquire(control, ControlLayout.publishSeqWord(LEVEL)));
     }
   }
@@ -72,7 +72,7 @@ class RingPartitionTest {
             part.commit(control, first, count);
             // As a publisher that awaits its task: a run nobody moved the doorbell over stalls it.
             long deadline = System.nanoTime() + 2_000_000_000L;
-            while (part.committed < first + count) {
+            while (part.committed.getVolatile() < first + count) {
               if (System.nanoTime() - deadline > 0) {
                 stalled.set(true);
                 return;
@@ -91,7 +91,7 @@ class RingPartitionTest {
       assertTrue(!stalled.get(), "a committed run stayed behind the doorbell");
       long total = (long) RUNS_EACH * PUBLISHERS * (PUBLISHERS + 1) / 2;
       assertEquals(total, part.taken());
-      assertEquals(total, part.committed, "every run committed, none lost between racing publishers");
+      assertEquals(total, part.committed.getVolatile(), "every run committed, none lost between racing publishers");
       assertEquals((int) total, Words.getAcquire(control, ControlLayout.publishSeqWord(LEVEL)));
       assertTrue(!wentBack.get(), "the doorbell never went back");
     }

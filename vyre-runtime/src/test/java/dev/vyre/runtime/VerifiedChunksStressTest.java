@@ -69,7 +69,7 @@ class VerifiedChunksStressTest {
       parts[level] = new RingPartition(level, STARTS[level], STARTS[level + 1] - STARTS[level]);
       startAt(parts[level], base[level]);
     }
-    RetireStep retire = new RetireStep(parts, SLOTS, control, ring, MemorySegment.ofArray(new long[0]));
+    RetireStep retire = new RetireStep(parts, SLOTS, new KernelViews(control, ring, MemorySegment.ofArray(new long[0])));
     AtomicBoolean stop = new AtomicBoolean();
     AtomicReference<Throwable> failed = new AtomicReference<>();
     ConcurrentLinkedQueue<Expected> futures = new ConcurrentLinkedQueue<>();
@@ -145,7 +145,7 @@ class VerifiedChunksStressTest {
       while (!stop.get()) {
         boolean any = false;
         for (RingPartition part : parts) {
-          long committed = part.committed;
+          long committed = part.committed.getVolatile();
           long from = claimed[part.level];
           int n = (int) Math.min(32, committed - from);
           if (n <= 0) {
@@ -190,7 +190,7 @@ class VerifiedChunksStressTest {
     while (failed.get() == null && System.nanoTime() < deadline) {
       boolean all = true;
       for (int level = 0; level < parts.length; level++) {
-        if (parts[level].length != 0 && parts[level].retired < base[level] + TICKETS) {
+        if (parts[level].length != 0 && parts[level].retired.getVolatile() < base[level] + TICKETS) {
           all = false;
         }
       }
@@ -207,7 +207,7 @@ class VerifiedChunksStressTest {
       throw new AssertionError("a thread failed", failed.get());
     }
     for (int level = 0; level < parts.length; level++) {
-      assertEquals(base[level] + (parts[level].length == 0 ? 0 : TICKETS), parts[level].retired, "level " + level + " retired");
+      assertEquals(base[level] + (parts[level].length == 0 ? 0 : TICKETS), parts[level].retired.getVolatile(), "level " + level + " retired");
     }
     assertEquals(expectFaults[0], retire.faults(), "each FAULT counted once");
     assertEquals(expectWaitIo[0], retire.waitIo(), "each WAIT_IO counted once");
@@ -229,8 +229,8 @@ class VerifiedChunksStressTest {
   private static void startAt(RingPartition part, long ticket) throws ReflectiveOperationException {
     Field next = RingPartition.class.getDeclaredField("next");
     next.setAccessible(true);
-    ((AtomicLong) next.get(part)).set(ticket);
-    part.committed = ticket;
-    part.retired = ticket;
+    ((Sequence) next.get(part)).setVolatile(ticket);
+    part.committed.setVolatile(ticket);
+    part.retired.setVolatile(ticket);
   }
 }

@@ -7,6 +7,7 @@ import dev.vyre.io.BufferPool;
 import dev.vyre.io.ChunkReader;
 import dev.vyre.io.IoBackends;
 import dev.vyre.io.ReadCompletion;
+import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.TaskBatch;
@@ -18,7 +19,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -56,6 +56,11 @@ public final class ScanJob implements AutoCloseable {
   private final ChunkReader reader;
   private final TaskBatch batch;
   private final int[] taskArgs = new int[DfaStepArgs.SLOT_ARGS];
+  /**
+   * The wait when nothing was ready: spins first (a GPU finishes a step in µs), then yields (on a
+   * small CPU the reference workers need the core), then parks briefly.
+   */
+  private final IdleStrategy.Backoff idleWait = IdleStrategy.backoff(64, 192, 20_000, 20_000);
   private final ArrayDeque<ChunkSlot> free = new ArrayDeque<>();
   /** Chunks read and being copied to the device, oldest first (copies finish in order). */
   private final ArrayDeque<ChunkSlot> copying = new ArrayDeque<>();
@@ -193,9 +198,9 @@ public final class ScanJob implements AutoCloseable {
     failedFiles = 0;
     matches = 0;
     stopping = false;
-    int idleRounds = 0;
     long idleSince = 0;
     int passed = 0;
+    idleWait.reset();
     while (true) {
       readIntoFreeBuffers();
       passed += passFinishedFiles(sink);
@@ -203,14 +208,14 @@ public final class ScanJob implements AutoCloseable {
         break;
       }
       if (advance()) {
-        idleRounds = 0;
+        idleWait.reset();
         continue;
       }
       long now = System.nanoTime();
-      if (idleRounds == 0) {
+      if (idleWait.rounds() == 0) {
         idleSince = now;
       }
-      idle(idleRounds++, idleSince, now);
+      idle(idleSince, now);
     }
     if (stopping) {
       dropUnfinished();
@@ -270,18 +275,14 @@ public final class ScanJob implements AutoCloseable {
   }
 
   /**
-   * Waits a little when nothing was ready: spins first (a GPU finishes a step in µs), then yields
-   * (on a small CPU the reference workers need the core), then parks briefly. The wait counts
-   * toward the oldest stage in flight. A scan with tasks in flight that has made no progress for
-   * {@link #TASK_TIMEOUT}, or whose kernel stopped, fails.
+   * Waits a little when nothing was ready, as {@link #idleWait} says. The wait counts toward the
+   * oldest stage in flight. A scan with tasks in flight that has made no progress for {@link
+   * #TASK_TIMEOUT}, or whose kernel stopped, fails (looked at after each park).
    */
-  private void idle(int round, long idleSince, long now) {
-    if (round < 64) {
-      Thread.onSpinWait();
-    } else if (round < 256) {
-      Thread.yield();
-    } else {
-      LockSupport.parkNanos(20_000);
+  private void idle(long idleSince, long now) {
+    boolean parks = idleWait.parking();
+    idleWait.idle();
+    if (parks) {
       if (!scanning.isEmpty() && (now - idleSince > TASK_TIMEOUT.toNanos() || !kernel.isKernelRunning())) {
         throw PipelineException.backend("DFA_STEP tasks of " + scanning.peek().file.file.path() + " did not finish within "
             + TASK_TIMEOUT.toSeconds() + " s (" + kernel.summary() + "). Fix: check `vyre doctor` and the backend");

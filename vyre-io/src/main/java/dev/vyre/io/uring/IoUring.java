@@ -3,13 +3,13 @@ package dev.vyre.io.uring;
 import static dev.vyre.io.uring.IoUringLayout.*;
 
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.IdleStrategy;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
 
 /**
@@ -260,7 +260,8 @@ final class IoUring implements AutoCloseable {
   void enter(int minComplete, CompletionHandler handler) {
     int wait = minComplete;
     int fruitless = 0;
-    long backoff = FIRST_BACKOFF_NANOS;
+    // Made at the first busy entry only: entries that succeed, nearly all, allocate nothing.
+    IdleStrategy.Backoff backoff = null;
     while (unsubmitted > 0 || wait > 0) {
       try {
         long submitted = enterCall.enter(calls, ringFd, unsubmitted, wait, wait > 0 ? IORING_ENTER_GETEVENTS : 0);
@@ -279,15 +280,19 @@ final class IoUring implements AutoCloseable {
         if (reaped > 0) {
           wait = Math.max(0, wait - reaped);
           fruitless = 0;
-          backoff = FIRST_BACKOFF_NANOS;
+          if (backoff != null) {
+            backoff.reset();
+          }
         } else if (++fruitless > MAX_FRUITLESS_RETRIES) {
           throw PipelineException.ioUringSyscall("io_uring_enter", (int) errno, Errno.name((int) errno)
               + " on " + (MAX_FRUITLESS_RETRIES + 1) + " entries in a row over about half a second with no completion"
               + " to reap (the kernel is short of memory for requests, or completions pile up unreaped); free memory,"
               + " scan with fewer --buffers, or use the FileChannel reader");
         } else {
-          LockSupport.parkNanos(backoff);
-          backoff = Math.min(2 * backoff, MAX_BACKOFF_NANOS);
+          if (backoff == null) {
+            backoff = IdleStrategy.backoff(0, 0, FIRST_BACKOFF_NANOS, MAX_BACKOFF_NANOS);
+          }
+          backoff.idle();
         }
       }
     }

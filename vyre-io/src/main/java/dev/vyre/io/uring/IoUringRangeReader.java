@@ -2,8 +2,8 @@ package dev.vyre.io.uring;
 
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.IdleStrategy;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Reads of file ranges into native memory on one io_uring, up to {@link #tags()} of them in flight,
@@ -45,7 +45,7 @@ public final class IoUringRangeReader implements AutoCloseable {
   /** The most one entry reads; the kernel stops a read at 2 GiB - 4 KiB anyway, and the rest is continued. */
   static final long MAX_ENTRY_BYTES = 1L << 30;
   /** How often {@link #close} looks for completions when the kernel refuses to wait for them. */
-  private static final long CLOSE_POLL_NANOS = 100_000;
+  private static final IdleStrategy CLOSE_POLL = IdleStrategy.sleeping(100_000);
 
   private final IoUring ring;
   private final Finished finished;
@@ -182,7 +182,7 @@ public final class IoUringRangeReader implements AutoCloseable {
           withdraw(e);
         } else {
           // The kernel would not wait: look again soon. Reads of files end, so this ends.
-          LockSupport.parkNanos(CLOSE_POLL_NANOS);
+          CLOSE_POLL.idle();
         }
       }
     }

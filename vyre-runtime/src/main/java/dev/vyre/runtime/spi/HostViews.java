@@ -1,8 +1,8 @@
 package dev.vyre.runtime.spi;
 
+import dev.vyre.runtime.IdleStrategy;
 import java.lang.foreign.Arena;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * How a session ends the host views it handed out ({@link KernelMemory}, resource segments) before
@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class HostViews {
 
-  private static final long RETRY_NANOS = 100_000;
+  /** Between tries to close: the operation holding the arena (a read into a chunk) takes a while. */
+  private static final IdleStrategy RETRY = IdleStrategy.sleeping(100_000);
 
   private HostViews() {}
 
@@ -37,7 +38,7 @@ public final class HostViews {
           if (System.nanoTime() - deadline > 0) {
             return !views.scope().isAlive();
           }
-          LockSupport.parkNanos(RETRY_NANOS);
+          RETRY.idle();
           interrupted |= Thread.interrupted();
         }
       }

@@ -2,6 +2,7 @@ package dev.vyre.runtime.tenant;
 
 import dev.vyre.driver.AtomicAccounting;
 import dev.vyre.driver.Unsigned;
+import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
@@ -10,7 +11,6 @@ import dev.vyre.runtime.wire.RingPublisher;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One registered tenant (vyre's {@code TenantHandle}): its id, which is the slot's tenant word, its
@@ -317,13 +317,14 @@ public final class Tenant {
    */
   public void quiesce(long maxSpins) {
     long started = System.nanoTime();
+    IdleStrategy wait = quiesceWait();
     for (long poll = 0; Long.compareUnsigned(poll, maxSpins) < 0; poll++) {
       takeRingDrains();
       if (Long.compareUnsigned(drained.get(), published.get()) >= 0) {
         recordQuiesce(started, false);
         return;
       }
-      idle(poll);
+      wait.idle();
     }
     long drainedNow = drained.get();
     long outstanding = outstanding(published.get(), drainedNow);
@@ -331,19 +332,19 @@ public final class Tenant {
     throw TenantException.quiesceTimeout(id, outstanding);
   }
 
-  /** vyre's quiesce backoff: how long poll {@code poll} parks once the spinning polls are over. */
+  /**
+   * vyre's quiesce backoff: how long poll {@code poll} parks once the spinning polls are over. The
+   * wait of {@link #quiesce} ({@link #quiesceWait}) parks so; TenantTest checks that it does.
+   */
   static long quiesceBackoffNanos(long poll) {
     long parkedPoll = Unsigned.saturatingSubU64(poll, QUIESCE_SPIN_POLLS);
     int shift = Long.compareUnsigned(parkedPoll, QUIESCE_BACKOFF_SHIFT_CAP) < 0 ? (int) parkedPoll : QUIESCE_BACKOFF_SHIFT_CAP;
     return Math.min(QUIESCE_MIN_PARK_NANOS << shift, QUIESCE_MAX_PARK_NANOS);
   }
 
-  private static void idle(long poll) {
-    if (poll < QUIESCE_SPIN_POLLS) {
-      Thread.onSpinWait();
-    } else {
-      LockSupport.parkNanos(quiesceBackoffNanos(poll));
-    }
+  /** One quiesce's wait between polls: spins, then parks 2 µs doubling to 50 µs (no yields). */
+  static IdleStrategy.Backoff quiesceWait() {
+    return IdleStrategy.backoff((int) QUIESCE_SPIN_POLLS, 0, QUIESCE_MIN_PARK_NANOS, QUIESCE_MAX_PARK_NANOS);
   }
 
   private void recordQuiesce(long started, boolean timedOut) {

@@ -218,6 +218,18 @@ class TenantTest {
   }
 
   @Test
+  void quiescesWaitSpinsThenParksAsTheBackoffSays() {
+    var wait = Tenant.quiesceWait();
+    for (long poll = 0; poll < Tenant.QUIESCE_SPIN_POLLS + 12; poll++) {
+      assertEquals(poll >= Tenant.QUIESCE_SPIN_POLLS, wait.parking(), "poll " + poll);
+      if (wait.parking()) {
+        assertEquals(Tenant.quiesceBackoffNanos(poll), wait.nextParkNanos(), "poll " + poll);
+      }
+      wait.idle();
+    }
+  }
+
+  @Test
   void drainsBeyondWhatWasPublishedAreACounterError() {
     Tenant tenant = new TenantRegistry().register("t5");
     tenant.noteDrained(1);

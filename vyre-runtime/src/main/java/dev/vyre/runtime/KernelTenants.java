@@ -1,0 +1,114 @@
+package dev.vyre.runtime;
+
+import dev.vyre.runtime.tenant.TenantRegistry;
+import dev.vyre.runtime.tenant.TenantRing;
+import dev.vyre.runtime.wire.ControlLayout;
+import dev.vyre.runtime.wire.Words;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A kernel's tenants: which ids the control block authorizes now (a mask word per tenant, which the
+ * kernel checks on every task), and the kernel's {@link TenantRegistry}, whose tenants publish into
+ * this ring counted, so that the retire step tells each tenant how many of its tasks have drained.
+ */
+final class KernelTenants {
+
+  /** The kernel's lock (see Megakernel), under which the registry is made. */
+  private final Object lock;
+  private final KernelViews views;
+  private final RingPublishing publishing;
+  private final RetireStep retire;
+  private final int tenantCount;
+  private volatile TenantRegistry registry;
+
+  KernelTenants(Object lock, KernelViews views, RingPublishing publishing, RetireStep retire, int tenantCount) {
+    this.lock = lock;
+    this.views = views;
+    this.publishing = publishing;
+    this.retire = retire;
+    this.tenantCount = tenantCount;
+  }
+
+  /** Authorizes or revokes {@code tenant} by writing its mask word. */
+  void setAuthorized(int tenant, boolean authorized) {
+    ControlLayout.checkTenant(tenant);
+    long word = ControlLayout.tenantMaskWord(tenant);
+    int mask = authorized ? -1 : 0;
+    views.read(v -> {
+      Words.setRelease(v.control(), word, mask);
+      return null;
+    });
+  }
+
+  /** Whether the control block authorizes {@code tenant} now; false outside 0..28. On every tenant publish: allocation-free. */
+  boolean isAuthorized(int tenant) {
+    if (tenant < 0 || tenant >= ControlLayout.MAX_TENANTS) {
+      return false;
+    }
+    return views.read(KernelTenants::maskWord, tenant) != 0;
+  }
+
+  private static int maskWord(KernelViews views, int tenant) {
+    return Words.getAcquire(views.control(), ControlLayout.tenantMaskWord(tenant));
+  }
+
+  /** The kernel's registry, made on first use: one per kernel, so ids stay unique and the per-tenant counts exact. */
+  TenantRegistry registry() {
+    TenantRegistry made = registry;
+    if (made == null) {
+      synchronized (lock) {
+        made = registry;
+        if (made == null) {
+          made = new TenantRegistry(new KernelTenantRing());
+          registry = made;
+        }
+      }
+    }
+    return made;
+  }
+
+  /** The ring registered tenants publish into: counted publishes, so their drains come from the retire step. */
+  private final class KernelTenantRing implements TenantRing {
+
+    @Override
+    public int authorizedTenants() {
+      return tenantCount;
+    }
+
+    @Override
+    public boolean authorized(int tenant) {
+      return isAuthorized(tenant);
+    }
+
+    @Override
+    public long publish(int tenant, Priority priority, int opcode, int[] args) {
+      return publishing.publish(tenant, priority, opcode, args, 0, 0, 0, null, true);
+    }
+
+    @Override
+    public long publish(int tenant, Priority priority, int opcode, int arg0, int arg1, int arg2) {
+      return publishing.publish(tenant, priority, opcode, null, arg0, arg1, arg2, null, true);
+    }
+
+    @Override
+    public long publish(int tenant, TaskBatch batch) {
+      return publishing.publish(batch, true);
+    }
+
+    @Override
+    public CompletableFuture<TaskResult> submit(int tenant, Priority priority, int opcode, int[] args) {
+      CompletableFuture<TaskResult> future = new CompletableFuture<>();
+      publishing.publish(tenant, priority, opcode, args, 0, 0, 0, future, true);
+      return future;
+    }
+
+    @Override
+    public long retired(int tenant) {
+      // Nobody may have run a retire pass since the tenant's tasks finished (plain publishes do not
+      // wake the retire thread), so run one, after any pass under way: a caller that waits on its
+      // drain count makes progress and is not refused for counts another thread is adding.
+      retire.retire(true);
+      return retire.tenantRetired(tenant);
+    }
+  }
+}
