@@ -12,6 +12,7 @@ import dev.vyre.cuda.wire.TraceLayout;
 import dev.vyre.driver.error.DeviceException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.spi.HostViews;
 import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
@@ -455,6 +456,7 @@ final class CudaSession implements KernelSession {
    * so the flag is cleared for the wait and set again on return.
    */
   static boolean pollUntil(java.util.function.BooleanSupplier done, Duration timeout) {
+    IdleStrategy idle = IdleStrategy.sleeping(100_000);
     long deadline = System.nanoTime() + timeout.toNanos();
     boolean interrupted = Thread.interrupted();
     try {
@@ -462,7 +464,7 @@ final class CudaSession implements KernelSession {
         if (System.nanoTime() - deadline > 0) {
           return false;
         }
-        java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+        idle.idle();
         interrupted |= Thread.interrupted();
       }
       return true;
