@@ -1,5 +1,6 @@
 /** The {@code vyre} command. */
 module dev.vyre.cli {
+  requires dev.vyre.bench;
   requires dev.vyre.cuda;
   requires dev.vyre.io;
   requires dev.vyre.observe;
@@ -7,8 +8,6 @@ module dev.vyre.cli {
   requires dev.vyre.scan;
   requires com.fasterxml.jackson.databind;
   requires info.picocli;
-  requires java.management;
-  requires jdk.management;
 
   // picocli reads and sets the commands' annotated fields reflectively.
   opens dev.vyre.cli to info.picocli;

@@ -6,7 +6,7 @@ module dev.vyre.io {
   requires transitive dev.vyre.runtime;
 
   exports dev.vyre.io;
-  exports dev.vyre.io.uring to dev.vyre.cli;
+  exports dev.vyre.io.uring to dev.vyre.bench;
 
   provides dev.vyre.runtime.spi.DoctorProbe with dev.vyre.io.IoDoctorLine;
 }

@@ -1,17 +1,9 @@
 package dev.vyre.cli;
 
+import dev.vyre.bench.DispatchBench;
 import dev.vyre.driver.error.InputException;
-import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.Priority;
-import dev.vyre.runtime.wire.Opcodes;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,7 +13,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code vyre bench dispatch}: one-task round trip (publish → host observes DONE) and sustained
  * tiny-task throughput from several publisher threads, on a live megakernel; on CUDA also the
- * same-run launch baselines and the ping-pong floor.
+ * same-run launch baselines and the ping-pong floor. The measuring is {@link DispatchBench}'s.
  */
 @Command(name = "dispatch", mixinStandardHelpOptions = true, description = "Round-trip latency and tiny-task throughput of a live megakernel.")
 final class DispatchBenchCommand implements Callable<Integer> {
@@ -70,61 +62,9 @@ final class DispatchBenchCommand implements Callable<Integer> {
     atLeast("--publishers", publishers, 0);
     OutputFiles.requireWritable("--json", json);
     OutputFiles.requireWritable("--round-trip-log", roundTripLog);
-    int threads = publishers > 0 ? publishers : Math.min(8, Runtime.getRuntime().availableProcessors());
-    Map<String, Object> results = new LinkedHashMap<>();
-    results.put("date", Instant.now().toString());
     PrintStream out = System.out;
-    // Baselines first, while nothing else holds the GPU's multiprocessors.
-    Map<String, Object> baselines = DispatchMeasurements.backendBaselines(backendOption.backend, roundTrips);
-    try (Megakernel kernel = Megakernel.builder().backend(backendOption.backend).slots(slots).singlePriority(Priority.NORMAL)
-        .publishTimeout(Duration.ofSeconds(60)).bootstrap()) {
-      results.put("backend", kernel.backendName());
-      results.put("device", kernel.describe());
-      out.println("vyre bench dispatch: " + kernel.describe());
-      kernel.deviceTrace(true);
-      DispatchMeasurements.RoundTrip trip = DispatchMeasurements.roundTrip(kernel, roundTrips);
-      // Only with -Dvyre.cuda.trace=true: where a round trip's time goes on the device.
-      results.putAll(kernel.deviceTrace(true));
-      results.put("round_trip_p50_us", trip.p50Micros());
-      results.put("round_trip_p99_us", trip.p99Micros());
-      results.put("round_trip_min_us", trip.minMicros());
-      results.put("round_trip_publish_p50_us", trip.publishP50Micros());
-      if (roundTripLog != null) {
-        Files.writeString(roundTripLog, trip.log());
-      }
-      DispatchMeasurements.RoundTrip store = DispatchMeasurements.roundTrip(kernel, roundTrips, Opcodes.STORE_U32);
-      results.put("round_trip_store_u32_p50_us", store.p50Micros());
-      results.put("round_trip_store_u32_p99_us", store.p99Micros());
-      // The warm-up run lets the JIT compile the publish and retire paths before the clock runs.
-      DispatchMeasurements.throughput(kernel, Math.max(1, tasks / 5), threads, batch);
-      DispatchMeasurements.Throughput[] timed = new DispatchMeasurements.Throughput[Math.max(1, runs)];
-      for (int run = 0; run < timed.length; run++) {
-        timed[run] = DispatchMeasurements.throughput(kernel, tasks, threads, batch);
-        out.printf("  throughput run %d: %.1f M tasks/s (in flight: %.0f %% finished, waiting for the host to retire;"
-            + " %.0f %% retired in chunks verified ahead)%n", run + 1, timed[run].millionsPerSecond(), 100 * timed[run].finishedShare(),
-            100 * timed[run].verifiedShare());
-      }
-      Arrays.sort(timed, Comparator.comparingDouble(DispatchMeasurements.Throughput::millionsPerSecond));
-      DispatchMeasurements.Throughput throughput = timed[timed.length / 2];
-      results.put("throughput_tasks", throughput.tasks());
-      results.put("throughput_publishers", threads);
-      results.put("throughput_batch", batch);
-      results.put("throughput_runs", timed.length);
-      results.put("throughput_mtasks_per_s", throughput.millionsPerSecond());
-      results.put("throughput_best_mtasks_per_s", timed[timed.length - 1].millionsPerSecond());
-      results.put("throughput_seconds", throughput.seconds());
-      results.put("throughput_last_publish_s", throughput.publishSeconds());
-      results.put("throughput_in_flight_finished_share", throughput.finishedShare());
-      results.put("throughput_verified_ahead_share", throughput.verifiedShare());
-      DispatchMeasurements.Idle idle = DispatchMeasurements.idle(kernel, Duration.ofSeconds(idleSeconds));
-      results.put("idle_window_s", idle.seconds());
-      results.put("idle_host_cpu_percent_of_one_core", idle.hostCpuPercent());
-      results.put("idle_vyre_threads_cpu_percent_of_one_core", idle.vyreThreadsCpuPercent());
-      results.put("idle_busiest_java_thread", idle.busiestThread());
-      results.put("idle_kernel_polls_per_s", idle.heartbeatsPerSecond());
-    }
-    results.putAll(baselines);
-    DispatchMeasurements.addRatios(results);
+    Map<String, Object> results = DispatchBench.run(new DispatchBench.Settings(backendOption.backend, tasks, publishers, batch,
+        slots, roundTrips, runs, idleSeconds, roundTripLog), out);
     BenchResults.print(out, results);
     BenchResults.writeJson(json, results);
     return 0;

@@ -1,4 +1,4 @@
-package dev.vyre.bench;
+package dev.vyre.jmh;
 
 import dev.vyre.runtime.wire.ExpressLayout;
 import dev.vyre.runtime.wire.RingPublisher;

@@ -1,4 +1,4 @@
-package dev.vyre.bench;
+package dev.vyre.jmh;
 
 import dev.vyre.observe.telemetry.MegakernelRuntimeCounters;
 import dev.vyre.observe.telemetry.RingTelemetry;

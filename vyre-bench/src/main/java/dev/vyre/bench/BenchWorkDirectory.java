@@ -1,4 +1,4 @@
-package dev.vyre.cli;
+package dev.vyre.bench;
 
 import dev.vyre.driver.error.InputException;
 import java.io.IOException;
@@ -56,7 +56,11 @@ final class BenchWorkDirectory implements AutoCloseable {
   @Override
   public void close() {
     if (cleanUp != null) {
-      ScanCommand.removeShutdownHook(cleanUp);
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanUp);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook runs now and removes the directory.
+      }
       delete();
     }
   }

@@ -1,4 +1,4 @@
-package dev.vyre.bench;
+package dev.vyre.jmh;
 
 import dev.vyre.driver.planner.MegakernelBarrierPlan;
 import dev.vyre.driver.planner.MegakernelBarrierPlanner;

@@ -1,4 +1,4 @@
-package dev.vyre.bench;
+package dev.vyre.jmh;
 
 import dev.vyre.runtime.dfa.DfaStep;
 import dev.vyre.runtime.dfa.HitBufferLayout;

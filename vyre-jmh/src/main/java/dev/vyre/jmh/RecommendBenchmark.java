@@ -1,4 +1,4 @@
-package dev.vyre.bench;
+package dev.vyre.jmh;
 
 import dev.vyre.policy.MegakernelLaunchPolicy;
 import dev.vyre.policy.MegakernelLaunchRecommendation;

@@ -1,4 +1,4 @@
-package dev.vyre.cli;
+package dev.vyre.bench;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.vyre.cli;
+package dev.vyre.bench;
 
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;

@@ -1,0 +1,115 @@
+package dev.vyre.bench;
+
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.wire.Opcodes;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What {@code vyre bench dispatch} measures: one-task round trip (publish → host observes DONE)
+ * and sustained tiny-task throughput from several publisher threads, on a live megakernel; on CUDA
+ * also the same-run launch baselines and the ping-pong floor.
+ */
+public final class DispatchBench {
+
+  /**
+   * One run's settings, the {@code vyre bench dispatch} options of the same names.
+   *
+   * @param backend the backend to measure: {@code auto}, {@code reference} or {@code cuda}
+   * @param tasks tasks of each timed throughput run (the untimed warm-up run publishes a fifth)
+   * @param publishers publisher threads; 0 is one per core, at most 8
+   * @param batch tasks per published batch, at most {@code slots}
+   * @param slots ring slots
+   * @param roundTrips measured one-task round trips (of a NOP, and again of a STORE_U32)
+   * @param runs timed throughput runs, of which the median is reported
+   * @param idleSeconds the idle window measured after the runs
+   * @param roundTripLog where to write every measured NOP round trip, in order; null for nowhere
+   */
+  public record Settings(String backend, long tasks, int publishers, int batch, int slots, int roundTrips, int runs,
+      int idleSeconds, Path roundTripLog) {
+
+    /** Refuses settings that measure nothing. */
+    public Settings {
+      Objects.requireNonNull(backend, "backend");
+      if (tasks < 1 || publishers < 0 || batch < 1 || batch > slots || roundTrips < 1 || runs < 1 || idleSeconds < 1) {
+        throw new IllegalArgumentException("settings that measure nothing: tasks " + tasks + ", publishers " + publishers
+            + ", batch " + batch + " of " + slots + " slots, round trips " + roundTrips + ", runs " + runs
+            + ", idle seconds " + idleSeconds);
+      }
+    }
+  }
+
+  private DispatchBench() {}
+
+  /**
+   * Measures, printing a line per step to {@code out}, and returns the measures in the order
+   * {@code vyre bench dispatch} reports them.
+   */
+  public static Map<String, Object> run(Settings settings, PrintStream out) throws IOException, InterruptedException {
+    int threads = settings.publishers() > 0 ? settings.publishers() : Math.min(8, Runtime.getRuntime().availableProcessors());
+    Map<String, Object> results = new LinkedHashMap<>();
+    results.put("date", Instant.now().toString());
+    // Baselines first, while nothing else holds the GPU's multiprocessors.
+    Map<String, Object> baselines = DispatchMeasurements.backendBaselines(settings.backend(), settings.roundTrips());
+    try (Megakernel kernel = Megakernel.builder().backend(settings.backend()).slots(settings.slots())
+        .singlePriority(Priority.NORMAL).publishTimeout(Duration.ofSeconds(60)).bootstrap()) {
+      results.put("backend", kernel.backendName());
+      results.put("device", kernel.describe());
+      out.println("vyre bench dispatch: " + kernel.describe());
+      kernel.deviceTrace(true);
+      DispatchMeasurements.RoundTrip trip = DispatchMeasurements.roundTrip(kernel, settings.roundTrips());
+      // Only with -Dvyre.cuda.trace=true: where a round trip's time goes on the device.
+      results.putAll(kernel.deviceTrace(true));
+      results.put("round_trip_p50_us", trip.p50Micros());
+      results.put("round_trip_p99_us", trip.p99Micros());
+      results.put("round_trip_min_us", trip.minMicros());
+      results.put("round_trip_publish_p50_us", trip.publishP50Micros());
+      if (settings.roundTripLog() != null) {
+        Files.writeString(settings.roundTripLog(), trip.log());
+      }
+      DispatchMeasurements.RoundTrip store = DispatchMeasurements.roundTrip(kernel, settings.roundTrips(), Opcodes.STORE_U32);
+      results.put("round_trip_store_u32_p50_us", store.p50Micros());
+      results.put("round_trip_store_u32_p99_us", store.p99Micros());
+      // The warm-up run lets the JIT compile the publish and retire paths before the clock runs.
+      DispatchMeasurements.throughput(kernel, Math.max(1, settings.tasks() / 5), threads, settings.batch());
+      DispatchMeasurements.Throughput[] timed = new DispatchMeasurements.Throughput[Math.max(1, settings.runs())];
+      for (int run = 0; run < timed.length; run++) {
+        timed[run] = DispatchMeasurements.throughput(kernel, settings.tasks(), threads, settings.batch());
+        out.printf("  throughput run %d: %.1f M tasks/s (in flight: %.0f %% finished, waiting for the host to retire;"
+            + " %.0f %% retired in chunks verified ahead)%n", run + 1, timed[run].millionsPerSecond(), 100 * timed[run].finishedShare(),
+            100 * timed[run].verifiedShare());
+      }
+      Arrays.sort(timed, Comparator.comparingDouble(DispatchMeasurements.Throughput::millionsPerSecond));
+      DispatchMeasurements.Throughput throughput = timed[timed.length / 2];
+      results.put("throughput_tasks", throughput.tasks());
+      results.put("throughput_publishers", threads);
+      results.put("throughput_batch", settings.batch());
+      results.put("throughput_runs", timed.length);
+      results.put("throughput_mtasks_per_s", throughput.millionsPerSecond());
+      results.put("throughput_best_mtasks_per_s", timed[timed.length - 1].millionsPerSecond());
+      results.put("throughput_seconds", throughput.seconds());
+      results.put("throughput_last_publish_s", throughput.publishSeconds());
+      results.put("throughput_in_flight_finished_share", throughput.finishedShare());
+      results.put("throughput_verified_ahead_share", throughput.verifiedShare());
+      DispatchMeasurements.Idle idle = DispatchMeasurements.idle(kernel, Duration.ofSeconds(settings.idleSeconds()));
+      results.put("idle_window_s", idle.seconds());
+      results.put("idle_host_cpu_percent_of_one_core", idle.hostCpuPercent());
+      results.put("idle_vyre_threads_cpu_percent_of_one_core", idle.vyreThreadsCpuPercent());
+      results.put("idle_busiest_java_thread", idle.busiestThread());
+      results.put("idle_kernel_polls_per_s", idle.heartbeatsPerSecond());
+    }
+    results.putAll(baselines);
+    DispatchMeasurements.addRatios(results);
+    return results;
+  }
+}
