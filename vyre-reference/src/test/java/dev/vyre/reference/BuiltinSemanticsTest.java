@@ -287,6 +287,30 @@ class BuiltinSemanticsTest {
     assertEquals(3, word(ControlLayout.CONTINUATION_COUNT));
   }
 
+  /**
+   * A fresh kernel whose first task yields: on CUDA the first run came from the scout's express copy
+   * and the re-run from a worker, which once found the tenant table not yet mirrored and faulted the
+   * task as unauthorized.
+   */
+  @Test
+  void theFirstTaskOfAFreshKernelMayYieldAndFinish() throws Exception {
+    UserOpcode countdown = UserOpcode.both(0x104, "countdown", slot -> {
+      int left = slot.arg(0);
+      if (left > 0) {
+        slot.setArg(0, left - 1);
+        return SlotLayout.STATUS_YIELD;
+      }
+      return SlotLayout.STATUS_DONE;
+    }, "if (args[0] > 0u) { args[0] -= 1u; status = VYRE_STATUS_YIELD; } else { status = VYRE_STATUS_DONE; }");
+    for (int kernels = 0; kernels < 10; kernels++) {
+      start(countdown);
+      TaskResult first = run(Task.of(0x104, 2));
+      assertTrue(first.isDone(), "kernel " + kernels + ": " + first);
+      kernel.close();
+      kernel = null;
+    }
+  }
+
   @Test
   void shutdownOpcodeStopsTheKernelAndReportsWhatIsLeft() throws Exception {
     start();

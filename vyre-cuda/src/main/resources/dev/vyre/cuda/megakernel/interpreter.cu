@@ -183,12 +183,16 @@ __device__ vyre_result vyre_packed(const VyreKernelArgs& a, unsigned slot, unsig
   return VYRE_STATUS_DONE;
 }
 
+// The mirror answers yes for an authorized tenant. Anything else asks the host's table itself: the
+// mirror is written only when the scout takes its slow path, so it is empty until then (a fresh
+// kernel whose first tasks all ran from express copies) and may lag a tenant authorized since. A
+// continuation run by a worker, whose first run was authorized from the scout's own poll, then
+// faulted as unauthorized. Asking costs one host read, on the refusing path only.
 __device__ __forceinline__ bool vyre_authorized(const VyreKernelArgs& a, unsigned tenant) {
   if (tenant >= VYRE_MAX_TENANTS) return false;
   VyreDeviceState* s = a.state;
-  unsigned base = vyre_load_gpu(&s->tenant_base);
-  if (base == VYRE_CTL_TENANT_TABLE_START) return vyre_load_gpu(&s->tenant_mask[tenant]) != 0u;
-  unsigned long long word = (unsigned long long)base + tenant;  // someone moved the table: read it directly
+  if (vyre_load_gpu(&s->tenant_base) == VYRE_CTL_TENANT_TABLE_START && vyre_load_gpu(&s->tenant_mask[tenant]) != 0u) return true;
+  unsigned long long word = (unsigned long long)vyre_read(a, VYRE_CTL_TENANT_BASE) + tenant;
   return word < a.control_words && vyre_read(a, (unsigned)word) != 0u;
 }
 
