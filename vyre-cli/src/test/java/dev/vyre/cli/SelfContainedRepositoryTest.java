@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,14 +51,9 @@ class SelfContainedRepositoryTest {
   void noTrackedFileCitesADocumentOutsideTheRepository() {
     Path root = repositoryRoot();
     List<String> found = new ArrayList<>();
-    for (String file : trackedFiles(root)) {
-      if (HISTORY.contains(file)) {
-        continue;
-      }
-      String text = readText(root.resolve(file));
-      if (text == null) {
-        continue;
-      }
+    for (Map.Entry<String, String> entry : trackedTexts(root).entrySet()) {
+      String file = entry.getKey();
+      String text = entry.getValue();
       String[] lines = text.split("\n", -1);
       for (int i = 0; i < lines.length; i++) {
         Matcher m = EXTERNAL.matcher(lines[i]);
@@ -76,14 +72,9 @@ class SelfContainedRepositoryTest {
     Map<String, List<String>> headings = new HashMap<>();
     List<String> broken = new ArrayList<>();
     int citations = 0;
-    for (String file : trackedFiles(root)) {
-      if (HISTORY.contains(file)) {
-        continue;
-      }
-      String text = readText(root.resolve(file));
-      if (text == null) {
-        continue;
-      }
+    for (Map.Entry<String, String> entry : trackedTexts(root).entrySet()) {
+      String file = entry.getKey();
+      String text = entry.getValue();
       // A citation may wrap across comment lines: fold line breaks and comment prefixes into spaces.
       String folded = text.replaceAll("[ \\t]*\\r?\\n[ \\t]*(?:\\*(?!/)|//|#)?[ \\t]*", " ");
       Matcher m = CITATION.matcher(folded);
@@ -138,6 +129,18 @@ class SelfContainedRepositoryTest {
   }
 
   /** Paths relative to the root of the files git tracks, or of every file outside build output when git cannot say. */
+  /** Every tracked text file but the history, by path, in git's order. */
+  private static Map<String, String> trackedTexts(Path root) {
+    Map<String, String> texts = new LinkedHashMap<>();
+    for (String file : trackedFiles(root)) {
+      String text = HISTORY.contains(file) ? null : readText(root.resolve(file));
+      if (text != null) {
+        texts.put(file, text);
+      }
+    }
+    return texts;
+  }
+
   private static List<String> trackedFiles(Path root) {
     try {
       Process git = new ProcessBuilder("git", "ls-files", "-z").directory(root.toFile())

@@ -35,6 +35,15 @@ class BuiltinSemanticsTest {
   /** A task that yields until control word 171 is set. */
   private static final UserOpcode GATE = UserOpcode.both(0x102, "gate", slot -> Words.getAcquire(slot.control(), 171) == 0
       ? SlotLayout.STATUS_YIELD : SlotLayout.STATUS_DONE, "status = vyre_read(a, 171u) == 0u ? VYRE_STATUS_YIELD : VYRE_STATUS_DONE;");
+  /** A task that yields arg0 times, then finishes. */
+  private static final UserOpcode COUNTDOWN = UserOpcode.both(0x103, "countdown", slot -> {
+    int left = slot.arg(0);
+    if (left > 0) {
+      slot.setArg(0, left - 1);
+      return SlotLayout.STATUS_YIELD;
+    }
+    return SlotLayout.STATUS_DONE;
+  }, "if (args[0] > 0u) { args[0] -= 1u; status = VYRE_STATUS_YIELD; }");
   private Megakernel kernel;
 
   private Megakernel start(UserOpcode... opcodes) {
@@ -220,15 +229,7 @@ class BuiltinSemanticsTest {
     // On CUDA this once crashed the kernel within a second (CUDA_ERROR_ILLEGAL_ADDRESS): a worker
     // warp's lanes read the continuation count at different moments, lane 0 alone ran a
     // continuation, and the others paired their warp-wide shuffles with the wrong ones.
-    UserOpcode countdown = UserOpcode.both(0x103, "countdown", slot -> {
-      int left = slot.arg(0);
-      if (left > 0) {
-        slot.setArg(0, left - 1);
-        return SlotLayout.STATUS_YIELD;
-      }
-      return SlotLayout.STATUS_DONE;
-    }, "if (args[0] > 0u) { args[0] -= 1u; status = VYRE_STATUS_YIELD; }");
-    start(countdown);
+    start(COUNTDOWN);
     int inFlight = 8;
     long[] tickets = new long[inFlight];
     int tasks = 10_000;
@@ -294,17 +295,9 @@ class BuiltinSemanticsTest {
    */
   @Test
   void theFirstTaskOfAFreshKernelMayYieldAndFinish() throws Exception {
-    UserOpcode countdown = UserOpcode.both(0x104, "countdown", slot -> {
-      int left = slot.arg(0);
-      if (left > 0) {
-        slot.setArg(0, left - 1);
-        return SlotLayout.STATUS_YIELD;
-      }
-      return SlotLayout.STATUS_DONE;
-    }, "if (args[0] > 0u) { args[0] -= 1u; status = VYRE_STATUS_YIELD; } else { status = VYRE_STATUS_DONE; }");
     for (int kernels = 0; kernels < 10; kernels++) {
-      start(countdown);
-      TaskResult first = run(Task.of(0x104, 2));
+      start(COUNTDOWN);
+      TaskResult first = run(Task.of(0x103, 2));
       assertTrue(first.isDone(), "kernel " + kernels + ": " + first);
       kernel.close();
       kernel = null;
