@@ -1,6 +1,9 @@
 package dev.vyre.runtime;
 
 import dev.vyre.driver.error.KernelException;
+import dev.vyre.runtime.ring.KernelViews;
+import dev.vyre.runtime.ring.RetireStep;
+import dev.vyre.runtime.ring.RingPartition;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Words;

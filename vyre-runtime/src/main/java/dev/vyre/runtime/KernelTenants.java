@@ -1,5 +1,7 @@
 package dev.vyre.runtime;
 
+import dev.vyre.runtime.ring.KernelViews;
+import dev.vyre.runtime.ring.RetireStep;
 import dev.vyre.runtime.tenant.TenantRegistry;
 import dev.vyre.runtime.tenant.TenantRing;
 import dev.vyre.runtime.wire.ControlLayout;

@@ -2,6 +2,9 @@ package dev.vyre.runtime;
 
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.ring.KernelViews;
+import dev.vyre.runtime.ring.RetireStep;
+import dev.vyre.runtime.ring.RingPartition;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.MegakernelBackend;
@@ -26,7 +29,9 @@ import java.util.function.Function;
  * rather than every slot. A retire thread walks each partition in ticket order, completes futures,
  * and frees slots for reuse; it also runs the watchdog.
  *
- * <p>Where things happen, one file per step of a task's life:
+ * <p>Where things happen, one file per step of a task's life (the host-side ring machinery, {@link
+ * RingPartition}, {@link RetireStep}, {@link KernelViews} and their helpers, is in {@code
+ * dev.vyre.runtime.ring}, which the module does not export; the rest is in this package):
  * <ul>
  *   <li><b>published</b> in {@link RingPublishing} (reserve tickets, write the slots, express copy,
  *       commit: the doorbell moves in {@link RingPartition#commit});

@@ -1,6 +1,9 @@
 package dev.vyre.runtime;
 
 import dev.vyre.driver.error.KernelException;
+import dev.vyre.runtime.ring.KernelViews;
+import dev.vyre.runtime.ring.RetireStep;
+import dev.vyre.runtime.ring.RingPartition;
 import java.time.Duration;
 
 /**

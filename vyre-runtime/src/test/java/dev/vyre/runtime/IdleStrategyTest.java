@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vyre.runtime.ring.RingPartition;
 import org.junit.jupiter.api.Test;
 
 /** The idle strategies' schedules, advanced with {@code skipRound} where a real park would only slow the test. */

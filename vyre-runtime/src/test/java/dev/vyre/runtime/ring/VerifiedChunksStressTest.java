@@ -1,8 +1,9 @@
-package dev.vyre.runtime;
+package dev.vyre.runtime.ring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;

@@ -1,5 +1,9 @@
-package dev.vyre.runtime;
+package dev.vyre.jmh;
 
+import dev.vyre.runtime.IdleStrategy;
+import dev.vyre.runtime.ring.KernelViews;
+import dev.vyre.runtime.ring.RetireStep;
+import dev.vyre.runtime.ring.RingPartition;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
@@ -26,7 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * turn holder alone, or with {@code verifiers} threads verifying chunks ahead of it as publishers
  * waiting for room do (RetireStep.verifyAhead). What it measures is the host's side alone; on a
  * GPU the publishers share the cores with it. Verifier threads spin, so give it a core per thread
- * beside the holder's. In this package for the package-private retire step.
+ * beside the holder's. The retire step is in {@code dev.vyre.runtime.ring}, which vyre-runtime's
+ * module does not export: this runs from benchmarks.jar, on the class path.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

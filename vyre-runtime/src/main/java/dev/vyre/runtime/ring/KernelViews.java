@@ -1,4 +1,4 @@
-package dev.vyre.runtime;
+package dev.vyre.runtime.ring;
 
 import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.wire.ControlLayout;
@@ -15,12 +15,15 @@ import java.util.function.Function;
  * IllegalStateException} instead of reading freed memory; {@link #afterSwap} tells that race from a
  * bug, and {@link #read} repeats such an access on the heap copies. This is the one place that
  * does either.
+ *
+ * <p>Internal: public for {@code dev.vyre.runtime} (and the JMH benchmarks, on the class path);
+ * this package is not exported.
  */
-final class KernelViews {
+public final class KernelViews {
 
   /** A read of the views returning an int; a lambda that captures nothing (its argument passed in {@code arg}) allocates nothing. */
   @FunctionalInterface
-  interface IntRead {
+  public interface IntRead {
     int read(KernelViews views, int arg);
   }
 
@@ -31,14 +34,14 @@ final class KernelViews {
   /** Set once the views are heap copies: an access that a closed view cut short is the race, not a bug. */
   private volatile boolean swapped;
 
-  KernelViews(MemorySegment control, MemorySegment ring, MemorySegment express) {
+  public KernelViews(MemorySegment control, MemorySegment ring, MemorySegment express) {
     this.control = control;
     this.ring = ring;
     this.express = express;
   }
 
   /** The views of a session's fresh memory, written as a kernel of {@code tenants} tenants and these partition offsets starts. */
-  static KernelViews bootstrap(KernelMemory memory, int tenants, int[] offsets) {
+  public static KernelViews bootstrap(KernelMemory memory, int tenants, int[] offsets) {
     KernelViews views = new KernelViews(memory.control(), memory.ring(), memory.express());
     views.express.fill((byte) 0);
     ControlLayout.encodeInto(views.control, false, tenants);
@@ -47,15 +50,15 @@ final class KernelViews {
     return views;
   }
 
-  MemorySegment control() {
+  public MemorySegment control() {
     return control;
   }
 
-  MemorySegment ring() {
+  public MemorySegment ring() {
     return ring;
   }
 
-  MemorySegment express() {
+  public MemorySegment express() {
     return express;
   }
 
@@ -63,7 +66,7 @@ final class KernelViews {
    * Replaces the views with heap copies of the control block and ring, and the express lane with an
    * empty one (nothing reads it once the kernel has exited), before the session frees the memory.
    */
-  void swapToHeapCopies() {
+  public void swapToHeapCopies() {
     control = heapCopy(control);
     ring = heapCopy(ring);
     express = MemorySegment.ofArray(new long[0]);
@@ -82,14 +85,14 @@ final class KernelViews {
    * session ended after the swap (the kernel is shut down; the caller may repeat the access, now
    * on the heap copies, or report the kernel closed), and rethrows {@code e} when it was not.
    */
-  void afterSwap(IllegalStateException e) {
+  public void afterSwap(IllegalStateException e) {
     if (!swapped) {
       throw e;
     }
   }
 
   /** Runs {@code read}, once more on the heap copies if a view ended under it (see {@link #afterSwap}). */
-  int read(IntRead read, int arg) {
+  public int read(IntRead read, int arg) {
     try {
       return read.read(this, arg);
     } catch (IllegalStateException e) {
@@ -99,7 +102,7 @@ final class KernelViews {
   }
 
   /** {@link #read(IntRead, int)} for a read that returns an object (off the hot paths: the lambda may capture). */
-  <T> T read(Function<KernelViews, T> read) {
+  public <T> T read(Function<KernelViews, T> read) {
     try {
       return read.apply(this);
     } catch (IllegalStateException e) {

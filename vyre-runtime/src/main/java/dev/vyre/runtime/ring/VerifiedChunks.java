@@ -1,4 +1,4 @@
-package dev.vyre.runtime;
+package dev.vyre.runtime.ring;
 
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;

@@ -1,6 +1,8 @@
-package dev.vyre.runtime;
+package dev.vyre.runtime.ring;
 
 import dev.vyre.driver.error.KernelException;
+import dev.vyre.runtime.IdleStrategy;
+import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.ExpressLayout;
 import dev.vyre.runtime.wire.FaultReason;
@@ -31,8 +33,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * turn, verify chunks ahead of it on their own cores ({@link #verifyAhead}), and the turn holder
  * counts a verified chunk without reading its statuses ({@link VerifiedChunks} says why that is
  * safe).
+ *
+ * <p>Internal: public for {@code dev.vyre.runtime} (and the JMH benchmarks, on the class path);
+ * this package is not exported.
  */
-final class RetireStep {
+public final class RetireStep {
 
   private static final byte COMPLETE_FUTURE = 1;
   private static final byte CLEAR_EXPRESS = 2;
@@ -77,7 +82,7 @@ final class RetireStep {
   private volatile long verifiedAhead;
 
   @SuppressWarnings("unchecked")
-  RetireStep(RingPartition[] partitions, int slots, KernelViews views) {
+  public RetireStep(RingPartition[] partitions, int slots, KernelViews views) {
     this.partitions = partitions;
     this.chunks = new VerifiedChunks[partitions.length];
     this.futures = new CompletableFuture[slots];
@@ -91,19 +96,19 @@ final class RetireStep {
   // ---------------------------------------------------------------- what publishers leave for it
 
   /** Slot {@code slot}'s next ticket completes {@code future}; call before committing the ticket. */
-  void expectFuture(int slot, CompletableFuture<TaskResult> future) {
+  public void expectFuture(int slot, CompletableFuture<TaskResult> future) {
     futures[slot] = future;
     work[slot] |= COMPLETE_FUTURE;
     pendingFutures.incrementAndGet();
   }
 
   /** Slot {@code slot}'s next ticket counts against its tenant when it retires; call before committing the ticket. */
-  void expectTenantCount(int slot) {
+  public void expectTenantCount(int slot) {
     work[slot] |= COUNT_TENANT;
   }
 
   /** Slot {@code slot}'s next ticket has an express copy to clear; call before writing the copy. */
-  void expectExpressCopy(int slot) {
+  public void expectExpressCopy(int slot) {
     work[slot] |= CLEAR_EXPRESS;
   }
 
@@ -113,7 +118,7 @@ final class RetireStep {
    * Retires what has finished and returns how many; when another thread is retiring, returns 0
    * at once or, with {@code waitForTurn}, retires after it.
    */
-  int retire(boolean waitForTurn) {
+  public int retire(boolean waitForTurn) {
     while (!retiring.compareAndSet(false, true)) {
       // Waiting is pointless for the thread holding the turn (a future's callback inside a pass)
       // and after the last pass, which keeps it (shutdown).
@@ -139,7 +144,7 @@ final class RetireStep {
    * callback inside its pass), another thread already shutting down must not wait for that turn:
    * this thread waits for that one's lock.
    */
-  void shuttingDown() {
+  public void shuttingDown() {
     if (turnHolder == Thread.currentThread()) {
       holderShuttingDown = true;
     }
@@ -152,7 +157,7 @@ final class RetireStep {
    * after the callback. When the thread holding the turn is shutting down from a callback (see
    * {@link #shuttingDown}), it retires nothing.
    */
-  void retireLast() {
+  public void retireLast() {
     if (turnHolder != Thread.currentThread()) {
       IdleStrategy wait = RingPartition.cursorWait();
       while (!retiring.compareAndSet(false, true)) {
@@ -172,17 +177,17 @@ final class RetireStep {
    * Whether slot {@code slot} holds a final status (DONE, FAULT, WAIT_IO). Only meaningful for a
    * ticket not yet retired: the slot is not reused before.
    */
-  boolean finished(int slot) {
+  public boolean finished(int slot) {
     return SlotStatus.of(Words.getAcquire(views.ring(), SlotLayout.statusWord(slot))).isFinal();
   }
 
   /** Whether a future waits for a retire pass (only the retire thread completes futures nobody awaits). */
-  boolean futuresPending() {
+  public boolean futuresPending() {
     return pendingFutures.get() > 0;
   }
 
   /** Whether some committed ticket has not been retired yet. */
-  boolean backlog() {
+  public boolean backlog() {
     for (RingPartition part : partitions) {
       if (part.retired.getVolatile() < part.committed.getVolatile()) {
         return true;
@@ -296,7 +301,7 @@ final class RetireStep {
    * could not take the turn and would otherwise wait (a publisher waiting for room); returns
    * whether it verified one, false when none can be now. See {@link VerifiedChunks}.
    */
-  boolean verifyAhead(RingPartition part) {
+  public boolean verifyAhead(RingPartition part) {
     return chunks[part.level].verifyAhead(views.ring());
   }
 
@@ -356,7 +361,7 @@ final class RetireStep {
   // ---------------------------------------------------------------- failing and shutting down
 
   /** Fails the future of slot {@code slot}, if it has one. */
-  void fail(int slot, KernelException error) {
+  public void fail(int slot, KernelException error) {
     CompletableFuture<TaskResult> future = futures[slot];
     if (future != null) {
       futures[slot] = null;
@@ -366,30 +371,30 @@ final class RetireStep {
   }
 
   /** Fails every future still pending. */
-  void failAll(KernelException error) {
+  public void failAll(KernelException error) {
     for (int slot = 0; slot < futures.length; slot++) {
       fail(slot, error);
     }
   }
 
   /** Retired tasks of {@code tenant} that were published counted. */
-  long tenantRetired(int tenant) {
+  public long tenantRetired(int tenant) {
     return tenantRetired.get(tenant);
   }
 
-  long done() {
+  public long done() {
     return done;
   }
 
-  long faults() {
+  public long faults() {
     return faults;
   }
 
-  long waitIo() {
+  public long waitIo() {
     return waitIo;
   }
 
-  long verifiedAhead() {
+  public long verifiedAhead() {
     return verifiedAhead;
   }
 }

@@ -1,4 +1,4 @@
-package dev.vyre.runtime;
+package dev.vyre.runtime.ring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,6 +1,7 @@
-package dev.vyre.runtime;
+package dev.vyre.runtime.ring;
 
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
@@ -16,15 +17,18 @@ import java.lang.invoke.VarHandle;
  * <p>Its three cursors ({@link #next}, {@link #committed}, {@link #retired}) are {@link Sequence}s,
  * each on cache lines of its own: publishers CAS the first two and the retire step stores the
  * third, and none of them should pull the others, or this partition's layout fields, along.
+ *
+ * <p>Internal: public for {@code dev.vyre.runtime} (and the JMH benchmarks, on the class path);
+ * this package is not exported.
  */
-final class RingPartition {
+public final class RingPartition {
 
   /** Low bits of a public ticket that name its level; the sequence number is above them. */
-  static final int TICKET_LEVEL_BITS = 3;
+  public static final int TICKET_LEVEL_BITS = 3;
 
-  final int level;
-  final int start;
-  final int length;
+  public final int level;
+  public final int start;
+  public final int length;
   private static final VarHandle RUN_END = MethodHandles.arrayElementVarHandle(long[].class);
 
   /** Set in {@link #next} by {@link #close}: every reservation after looks too large to fit. */
@@ -43,16 +47,16 @@ final class RingPartition {
    * the other (a publisher moves this, then looks whether the thread parks; the thread marks itself
    * parked, then looks at this).
    */
-  final Sequence committed = new Sequence();
+  public final Sequence committed = new Sequence();
   /**
    * Tickets below this have finished and been seen by the host; their slots may be reused. Only the
    * retire turn's holder stores it, after reading those tickets' statuses: a publisher that reads
    * it past a slot's ticket writes that slot next, and a waiter that reads it past its own reads the
    * outcome: the store must not become visible before those reads (a volatile store and loads).
    */
-  final Sequence retired = new Sequence();
+  public final Sequence retired = new Sequence();
 
-  RingPartition(int level, int start, int length) {
+  public RingPartition(int level, int start, int length) {
     this.level = level;
     this.start = start;
     this.length = length;
@@ -63,7 +67,7 @@ final class RingPartition {
    * The six partition offsets of control words 129..134: vyre's default split when none are
    * requested, else the requested ones (-1 meaning "the slot count") after validation.
    */
-  static int[] offsets(int[] requested, int slots) {
+  public static int[] offsets(int[] requested, int slots) {
     if (requested == null) {
       return ControlLayout.defaultPriorityOffsets(slots);
     }
@@ -92,16 +96,16 @@ final class RingPartition {
    * drain, publishers to commit): 128 spins, 128 yields, then parks of 50 µs doubling to 500 µs, so
    * that a waiter does not burn a core for long. A new one per wait (it counts its idles).
    */
-  static IdleStrategy.Backoff cursorWait() {
+  public static IdleStrategy.Backoff cursorWait() {
     return IdleStrategy.backoff(128, 128, 50_000, 500_000);
   }
 
-  int slotOf(long sequence) {
+  public int slotOf(long sequence) {
     return start + (int) (sequence % length);
   }
 
   /** Tickets taken so far. */
-  long taken() {
+  public long taken() {
     return next.getVolatile() & ~CLOSED;
   }
 
@@ -109,7 +113,7 @@ final class RingPartition {
    * Refuses every reservation from now on (shutdown). Publishers that took tickets before still
    * write and commit them; {@link #allCommitted} says when they have.
    */
-  void close() {
+  public void close() {
     long value;
     do {
       value = next.getVolatile();
@@ -117,12 +121,12 @@ final class RingPartition {
   }
 
   /** Whether every ticket taken has been committed: no publisher is between its reservation and its commit. */
-  boolean allCommitted() {
+  public boolean allCommitted() {
     return committed.getVolatile() == taken();
   }
 
   /** Takes {@code count} consecutive tickets if the ring has room for them now; -1 if it has not or is closed. */
-  long tryReserve(int count) {
+  public long tryReserve(int count) {
     while (true) {
       long sequence = next.getVolatile();
       if (sequence + count - retired.getVolatile() > length) {
@@ -141,7 +145,7 @@ final class RingPartition {
    * all of them (as the LMAX Disruptor's multi-producer sequencer does), so one descheduled
    * publisher delays the doorbell but no other publisher's thread.
    */
-  void commit(MemorySegment control, long first, int count) {
+  public void commit(MemorySegment control, long first, int count) {
     // Volatile on both sides (mark then read the doorbell; move the doorbell then read the mark),
     // so that of two publishers racing here at least one sees the other's run.
     RUN_END.setVolatile(runEnd, (int) (first % length), first + count);
@@ -179,15 +183,15 @@ final class RingPartition {
   }
 
   /** The public ticket of sequence number {@code sequence} in this level. */
-  long ticketOf(long sequence) {
+  public long ticketOf(long sequence) {
     return sequence << TICKET_LEVEL_BITS | level;
   }
 
-  static int levelOf(long ticket) {
+  public static int levelOf(long ticket) {
     return (int) (ticket & ((1 << TICKET_LEVEL_BITS) - 1));
   }
 
-  static long sequenceOf(long ticket) {
+  public static long sequenceOf(long ticket) {
     return ticket >>> TICKET_LEVEL_BITS;
   }
 }

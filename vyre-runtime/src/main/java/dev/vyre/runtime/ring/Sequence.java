@@ -1,4 +1,4 @@
-package dev.vyre.runtime;
+package dev.vyre.runtime.ring;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -11,8 +11,11 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Each accessor's name states its memory ordering, and the caller says at the call why it
  * needs that one where more than plain atomicity matters.
+ *
+ * <p>Internal: public for {@code dev.vyre.runtime} (and the JMH benchmarks, on the class path);
+ * this package is not exported.
  */
-final class Sequence extends SequenceRightPadding {
+public final class Sequence extends SequenceRightPadding {
 
   private static final VarHandle VALUE;
 
@@ -37,7 +40,7 @@ final class Sequence extends SequenceRightPadding {
   }
 
   /** Reads the value in the single total order of volatile accesses (a load that must not pass an earlier volatile store). */
-  long getVolatile() {
+  public long getVolatile() {
     return (long) VALUE.getVolatile(this);
   }
 
