@@ -36,9 +36,9 @@ import java.util.function.Function;
  *   <li><b>published</b> in {@link RingPublishing} (reserve tickets, write the slots, express copy,
  *       commit: the doorbell moves in {@link RingPartition#commit});
  *   <li><b>claimed</b> by the backend: {@code ReferenceWorker.claim} in vyre-reference, {@code
- *       vyre_claim} in vyre-cuda's {@code megakernel.cu};
+ *       vyre_claim} in vyre-cuda's kernel, {@code megakernel/claims.cu};
  *   <li><b>executed</b> by the backend: {@code ReferenceInterpreter.execute} in vyre-reference,
- *       {@code vyre_execute_slot} in {@code megakernel.cu};
+ *       {@code vyre_execute_slot} in {@code megakernel/interpreter.cu};
  *   <li><b>retired</b> in {@link RetireStep}, run by {@link RetireThread}, by waiters ({@link
  *       TaskAwaiter}) and by publishers waiting for room.
  * </ul>
