@@ -66,8 +66,8 @@ class MegakernelTenantTest {
   void registeredTenantsPublishWithTheirIdAndWindowAndDrainWhenTheyFinish() throws Exception {
     try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(64).tenants(3).workers(2)
         .userOpcode(addToTenantObservable(1)).userOpcode(addToTenantObservable(2)).bootstrap()) {
-      TenantRegistry registry = kernel.tenantRegistry();
-      assertSame(registry, kernel.tenantRegistry(), "one registry per kernel");
+      TenantRegistry registry = TenantRegistry.of(kernel);
+      assertSame(registry, TenantRegistry.of(kernel), "one registry per kernel");
       assertEquals(3, registry.authorizedTenants());
       Tenant a = registry.register("a");
       Tenant b = registry.register("b");
@@ -97,7 +97,7 @@ class MegakernelTenantTest {
     CountDownLatch release = new CountDownLatch(1);
     try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).tenants(2).workers(1)
         .singlePriority(Priority.NORMAL).userOpcode(blocking(1, release)).userOpcode(addToTenantObservable(1)).bootstrap()) {
-      Tenant tenant = kernel.tenantRegistry().registerWithBackpressure("bounded", 2);
+      Tenant tenant = TenantRegistry.of(kernel).registerWithBackpressure("bounded", 2);
       tenant.publish(Priority.NORMAL, BLOCK_LOCAL);
       tenant.publish(Priority.NORMAL, ADD_LOCAL, 1);
       TenantException refused = assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, ADD_LOCAL, 1));
@@ -125,7 +125,7 @@ class MegakernelTenantTest {
     CountDownLatch release = new CountDownLatch(1);
     try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(8).tenants(2).workers(1)
         .singlePriority(Priority.NORMAL).userOpcode(blocking(1, release)).bootstrap()) {
-      Tenant tenant = kernel.tenantRegistry().register("held");
+      Tenant tenant = TenantRegistry.of(kernel).register("held");
       tenant.publish(Priority.NORMAL, BLOCK_LOCAL);
       TenantException timeout = assertThrows(TenantException.class, () -> tenant.quiesce(100));
       assertEquals(TenantException.Variant.QuiesceTimeout, timeout.variant());
@@ -139,7 +139,7 @@ class MegakernelTenantTest {
   @Test
   void aFaultedTaskStillDrains() throws Exception {
     try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(8).tenants(2).workers(1).bootstrap()) {
-      Tenant tenant = kernel.tenantRegistry().register("no handlers");
+      Tenant tenant = TenantRegistry.of(kernel).register("no handlers");
       TaskResult result = tenant.submit(Priority.NORMAL, 3).get(10, TimeUnit.SECONDS);
       assertEquals(SlotStatus.FAULT, result.status());
       assertEquals(FaultReason.UNKNOWN_OPCODE, result.fault());
@@ -152,7 +152,7 @@ class MegakernelTenantTest {
   void aTenantWhoseMaskWasRevokedIsRefusedAtPublishWithAFix() throws Exception {
     try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(8).tenants(2).workers(1)
         .userOpcode(addToTenantObservable(1)).bootstrap()) {
-      Tenant tenant = kernel.tenantRegistry().register("a");
+      Tenant tenant = TenantRegistry.of(kernel).register("a");
       kernel.setTenantAuthorized(tenant.id(), false);
       TenantException refused = assertThrows(TenantException.class, () -> tenant.publish(Priority.NORMAL, ADD_LOCAL, 1));
       assertEquals(TenantException.Variant.Unauthorized, refused.variant());
@@ -187,7 +187,7 @@ class MegakernelTenantTest {
     try (Megakernel kernel = builder.bootstrap()) {
       List<Tenant> registered = new ArrayList<>();
       for (int t = 0; t < tenants; t++) {
-        registered.add(kernel.tenantRegistry().registerWithBackpressure("t" + t, 32));
+        registered.add(TenantRegistry.of(kernel).registerWithBackpressure("t" + t, 32));
       }
       CountDownLatch start = new CountDownLatch(1);
       List<Thread> publishers = new ArrayList<>();
@@ -223,7 +223,7 @@ class MegakernelTenantTest {
         assertEquals(expected, tenant.drainedCount());
         assertEquals(expected, kernel.observable(tenant.id()), "tenant " + tenant.id());
       }
-      assertEquals(List.of(1, 2, 3, 4), kernel.tenantRegistry().runtimeCounters().stream().map(TenantRuntimeCounters::tenantId).toList());
+      assertEquals(List.of(1, 2, 3, 4), TenantRegistry.of(kernel).runtimeCounters().stream().map(TenantRuntimeCounters::tenantId).toList());
     }
   }
   @Test
@@ -238,7 +238,7 @@ class MegakernelTenantTest {
     try (Megakernel kernel = builder.bootstrap()) {
       List<Tenant> registered = new ArrayList<>();
       for (int t = 0; t < tenants; t++) {
-        registered.add(kernel.tenantRegistry().registerWithBackpressure("batches-" + t, 4 * batchSize));
+        registered.add(TenantRegistry.of(kernel).registerWithBackpressure("batches-" + t, 4 * batchSize));
       }
       List<Thread> publishers = new ArrayList<>();
       for (Tenant tenant : registered) {
@@ -277,7 +277,7 @@ class MegakernelTenantTest {
   void aTaskIsDrainedWhenItsFutureCompletesSoTheNextPublishAtCapOneIsNeverRefused() throws Exception {
     try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(64).tenants(2).workers(2)
         .userOpcode(addToTenantObservable(1)).bootstrap()) {
-      Tenant tenant = kernel.tenantRegistry().registerWithBackpressure("one at a time", 1);
+      Tenant tenant = TenantRegistry.of(kernel).registerWithBackpressure("one at a time", 1);
       for (int i = 0; i < 5_000; i++) {
         assertEquals(SlotStatus.DONE, tenant.submit(Priority.NORMAL, ADD_LOCAL, 1).get(10, TimeUnit.SECONDS).status());
       }

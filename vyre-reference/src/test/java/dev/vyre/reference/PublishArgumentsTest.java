@@ -7,6 +7,7 @@ import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.tenant.Tenant;
+import dev.vyre.runtime.tenant.TenantRegistry;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
@@ -70,7 +71,7 @@ class PublishArgumentsTest {
     UserOpcode nop = UserOpcode.both(0x4010_0007, "tenant 1's nop", slot -> SlotLayout.STATUS_DONE, "status = VYRE_STATUS_DONE;");
     try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(1024).tenants(2).userOpcode(nop)
         .bootstrap()) {
-      Tenant tenant = kernel.tenantRegistry().registerWithBackpressure("round trips", 64);
+      Tenant tenant = TenantRegistry.of(kernel).registerWithBackpressure("round trips", 64);
       int trips = 20_000;
       long bytes = 0;
       for (int round = 0; round < 3; round++) {

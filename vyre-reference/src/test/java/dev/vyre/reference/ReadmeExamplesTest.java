@@ -13,6 +13,7 @@ import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.tenant.Tenant;
+import dev.vyre.runtime.tenant.TenantRegistry;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;
@@ -58,7 +59,7 @@ class ReadmeExamplesTest {
     });
     try (Megakernel kernel = Megakernel.builder().backend("auto").tenants(3)
         .userOpcode(myHandler).bootstrap()) {                     // myHandler: opcode 0x4010_0007, tenant 1's local 7
-      Tenant tenant = kernel.tenantRegistry().registerWithBackpressure("ingest", 1024);
+      Tenant tenant = TenantRegistry.of(kernel).registerWithBackpressure("ingest", 1024);
       tenant.publish(Priority.NORMAL, 7, 42);                     // TenantError.Backpressure at 1024 in flight
       TaskBatch batch = new TaskBatch(256);
       for (int i = 0; i < 256; i++) tenant.add(batch, 7, i);

@@ -17,7 +17,7 @@ final class KernelResources {
   private final KernelSession session;
   private final KernelLifecycle lifecycle;
   /** Made by {@link #service}, closed by {@link #closeServices}; guarded by the kernel's lock (see Megakernel). */
-  private final Map<Class<?>, AutoCloseable> services = new LinkedHashMap<>();
+  private final Map<Class<?>, Object> services = new LinkedHashMap<>();
 
   KernelResources(KernelSession session, KernelLifecycle lifecycle) {
     this.session = session;
@@ -54,9 +54,9 @@ final class KernelResources {
   }
 
   /** See {@link Megakernel#service}; the caller holds the kernel's lock. */
-  <T extends AutoCloseable> T service(Class<T> type, Function<KernelSession, ? extends T> factory) {
+  <T> T service(Class<T> type, Function<KernelSession, ? extends T> factory) {
     lifecycle.checkOpen();
-    AutoCloseable existing = services.get(type);
+    Object existing = services.get(type);
     if (existing != null) {
       return type.cast(existing);
     }
@@ -67,9 +67,11 @@ final class KernelResources {
 
   /** Closes every service in the order made, once the kernel has exited; the caller holds the kernel's lock. */
   void closeServices() {
-    for (AutoCloseable service : services.values()) {
+    for (Object service : services.values()) {
       try {
-        service.close();
+        if (service instanceof AutoCloseable closeable) {
+          closeable.close();
+        }
       } catch (Exception e) {
         throw new IllegalStateException("closing " + service + " at shutdown", e);
       }

@@ -2,29 +2,24 @@ package dev.vyre.runtime;
 
 import dev.vyre.runtime.ring.KernelViews;
 import dev.vyre.runtime.ring.RetireStep;
-import dev.vyre.runtime.tenant.TenantRegistry;
-import dev.vyre.runtime.tenant.TenantRing;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Words;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * A kernel's tenants: which ids the control block authorizes now (a mask word per tenant, which the
- * kernel checks on every task), and the kernel's {@link TenantRegistry}, whose tenants publish into
- * this ring counted, so that the retire step tells each tenant how many of its tasks have drained.
+ * kernel checks on every task), and the ring registered tenants publish into, counted, so that the
+ * retire step tells each tenant how many of its tasks have drained.
  */
 final class KernelTenants {
 
-  /** The kernel's lock (see Megakernel), under which the registry is made. */
-  private final Object lock;
   private final KernelViews views;
   private final RingPublishing publishing;
   private final RetireStep retire;
   private final int tenantCount;
-  private volatile TenantRegistry registry;
+  private final TenantRing ring = new KernelTenantRing();
 
-  KernelTenants(Object lock, KernelViews views, RingPublishing publishing, RetireStep retire, int tenantCount) {
-    this.lock = lock;
+  KernelTenants(KernelViews views, RingPublishing publishing, RetireStep retire, int tenantCount) {
     this.views = views;
     this.publishing = publishing;
     this.retire = retire;
@@ -54,19 +49,9 @@ final class KernelTenants {
     return Words.getAcquire(views.control(), ControlLayout.tenantMaskWord(tenant));
   }
 
-  /** The kernel's registry, made on first use: one per kernel, so ids stay unique and the per-tenant counts exact. */
-  TenantRegistry registry() {
-    TenantRegistry made = registry;
-    if (made == null) {
-      synchronized (lock) {
-        made = registry;
-        if (made == null) {
-          made = new TenantRegistry(new KernelTenantRing());
-          registry = made;
-        }
-      }
-    }
-    return made;
+  /** The ring registered tenants publish into. */
+  TenantRing ring() {
+    return ring;
   }
 
   /** The ring registered tenants publish into: counted publishes, so their drains come from the retire step. */

@@ -9,7 +9,6 @@ import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.MegakernelBackend;
 import dev.vyre.runtime.spi.ResourcePlacement;
-import dev.vyre.runtime.tenant.TenantRegistry;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
 import dev.vyre.runtime.wire.SlotLayout;
@@ -29,20 +28,18 @@ import java.util.function.Function;
  * rather than every slot. A retire thread walks each partition in ticket order, completes futures,
  * and frees slots for reuse; it also runs the watchdog.
  *
- * <p>Where things happen, one file per step of a task's life (the host-side ring machinery, {@link
- * RingPartition}, {@link RetireStep}, {@link KernelViews} and their helpers, is in {@code
- * dev.vyre.runtime.ring}, which the module does not export; the rest is in this package):
+ * <p>Where things happen, one file per step of a task's life ({@code ring} is the package
+ * {@code dev.vyre.runtime.ring}, which the module does not export):
  * <ul>
- *   <li><b>published</b> in {@link RingPublishing} (reserve tickets, write the slots, express copy,
- *       commit: the doorbell moves in {@link RingPartition#commit});
- *   <li><b>claimed</b> by the backend: {@code ReferenceWorker.claim} in vyre-reference, {@code
- *       vyre_claim} in vyre-cuda's kernel, {@code megakernel/claims.cu};
- *   <li><b>executed</b> by the backend: {@code ReferenceInterpreter.execute} in vyre-reference,
- *       {@code vyre_execute_slot} in {@code megakernel/interpreter.cu};
- *   <li><b>retired</b> in {@link RetireStep}, run by {@link RetireThread}, by waiters ({@link
+ *   <li><b>published</b> in {@link RingPublishing}; the doorbell moves in {@code ring.RingPartition};
+ *   <li><b>claimed</b> by the backend: {@code ReferenceWorker.claim} (vyre-reference), {@code
+ *       vyre_claim} in vyre-cuda's {@code megakernel/claims.cu};
+ *   <li><b>executed</b> by the backend: {@code ReferenceInterpreter.execute}, {@code
+ *       vyre_execute_slot} in {@code megakernel/interpreter.cu};
+ *   <li><b>retired</b> in {@code ring.RetireStep}, run by {@link RetireThread}, by waiters ({@link
  *       TaskAwaiter}) and by publishers waiting for room.
  * </ul>
- * Around them: {@link KernelViews} holds the host's views of the kernel's memory, {@link
+ * Around them: {@code ring.KernelViews} holds the host's views of the kernel's memory, {@link
  * KernelLifecycle} whether the kernel is open, closed or failed, {@link KernelShutdown} the
  * shutdown sequence, {@link KernelInspection} counters and snapshots, {@link KernelResources}
  * resources and services, {@link KernelTenants} tenants, and {@link IdleStrategy} how every thread
@@ -98,7 +95,7 @@ public final class Megakernel implements AutoCloseable {
       this.publishing = new RingPublishing(lifecycle, views, partitions, retire, session, retireThread, builder.publishTimeout.toNanos());
       this.awaiter = new TaskAwaiter(lifecycle, views, partitions, retire, retireThread);
       this.resources = new KernelResources(session, lifecycle);
-      this.tenants = new KernelTenants(this, views, publishing, retire, builder.tenants);
+      this.tenants = new KernelTenants(views, publishing, retire, builder.tenants);
       this.shutdown = new KernelShutdown(this, lifecycle, views, session, partitions, retire, retireThread, resources);
     } catch (RuntimeException | Error e) {
       // Nobody else can close it: stop the kernel if it started, and free its memory.
@@ -327,13 +324,11 @@ public final class Megakernel implements AutoCloseable {
   }
 
   /**
-   * This kernel's tenant registry, created on first use. It hands out the ids this kernel's control
-   * block authorizes beside the host's own tenant 0 (1 .. tenants-1), and its tenants publish into
-   * this ring with their opcode windows and backpressure; the retire step counts each of their
-   * tasks as drained when it finishes. One per kernel, so ids stay unique and the per-tenant counts exact.
+   * The ring tenants publish into: publishes counted per tenant, so the retire step tells each
+   * tenant how many of its tasks have drained. {@code TenantRegistry.of(kernel)} registers tenants on it.
    */
-  public TenantRegistry tenantRegistry() {
-    return tenants.registry();
+  public TenantRing tenantRing() {
+    return tenants.ring();
   }
 
   // ---------------------------------------------------------------- resources (KernelResources)
@@ -381,7 +376,7 @@ public final class Megakernel implements AutoCloseable {
    * kernel has exited. Modules above the ring core attach themselves this way, so the core needs none
    * of them.
    */
-  public synchronized <T extends AutoCloseable> T service(Class<T> type, Function<KernelSession, ? extends T> factory) {
+  public synchronized <T> T service(Class<T> type, Function<KernelSession, ? extends T> factory) {
     return resources.service(type, factory);
   }
 

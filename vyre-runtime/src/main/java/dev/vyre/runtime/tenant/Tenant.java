@@ -6,6 +6,7 @@ import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.TenantRing;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.RingPublisher;
 import java.lang.foreign.MemorySegment;
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * bytes and resident handles reserved against their quotas. Thread-safe: any number of threads may
  * publish through one tenant; counters are updated by compare-and-set and never wrap.
  *
- * <p>A tenant of {@code Megakernel.tenantRegistry()} publishes into that kernel with
+ * <p>A tenant of {@code TenantRegistry.of(kernel)} publishes into that kernel with
  * {@link #publish} and {@link #submit}; the kernel's retire step counts each finished task, and the
  * tenant takes those counts as drained whenever it needs them (backpressure, quiesce, counters), so
  * callers do not call {@link #noteDrained} for those tasks.

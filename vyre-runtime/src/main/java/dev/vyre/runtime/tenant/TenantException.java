@@ -1,8 +1,8 @@
 package dev.vyre.runtime.tenant;
 
-import dev.vyre.driver.error.ErrorVariant;
 import dev.vyre.driver.error.BackendException;
 import dev.vyre.driver.error.ErrorCode;
+import dev.vyre.driver.error.ErrorVariant;
 import java.util.Map;
 
 /**
@@ -118,7 +118,7 @@ public final class TenantException extends BackendException {
   /** Not a vyre variant: the tenant's registry is not bound to a Megakernel, so there is no ring to publish into. */
   static TenantException unbound(int tenantId) {
     return new TenantException(Variant.Unbound, fieldMap("tenant_id", (long) tenantId),
-        "tenant " + tenantId + " belongs to a registry without a Megakernel. Fix: register through Megakernel.tenantRegistry()"
+        "tenant " + tenantId + " belongs to a registry without a Megakernel. Fix: register through TenantRegistry.of(kernel)"
             + " to publish into a running kernel, or publish into a ring of your own with publishSlot.");
   }
 

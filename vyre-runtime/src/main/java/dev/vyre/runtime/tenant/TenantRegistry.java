@@ -1,6 +1,8 @@
 package dev.vyre.runtime.tenant;
 
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.TenantRing;
 import dev.vyre.runtime.wire.ControlLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,7 +52,17 @@ public final class TenantRegistry {
     this(authorizedTenants, null);
   }
 
-  /** A registry whose tenants publish into {@code ring}; {@code Megakernel.tenantRegistry()} builds the kernel's. */
+  /**
+   * {@code kernel}'s registry, made on first use and bound to the kernel: it hands out the ids the
+   * kernel's control block authorizes beside the host's own tenant 0 (1 .. tenants-1), and its
+   * tenants publish into {@link Megakernel#tenantRing()} with their opcode windows and backpressure.
+   * One per kernel, so ids stay unique and the per-tenant drain counts exact.
+   */
+  public static TenantRegistry of(Megakernel kernel) {
+    return kernel.service(TenantRegistry.class, session -> new TenantRegistry(kernel.tenantRing()));
+  }
+
+  /** A registry whose tenants publish into {@code ring} ({@link #of} makes a kernel's). */
   public TenantRegistry(TenantRing ring) {
     this(ring.authorizedTenants(), ring);
   }

@@ -9,6 +9,7 @@ import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.TenantRing;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;

@@ -1,13 +1,11 @@
-package dev.vyre.runtime.tenant;
+package dev.vyre.runtime;
 
-import dev.vyre.runtime.Priority;
-import dev.vyre.runtime.TaskBatch;
-import dev.vyre.runtime.TaskResult;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The running ring a {@link TenantRegistry}'s tenants publish into, and where their drains are
- * counted. {@code Megakernel.tenantRegistry()} supplies the kernel's own; a test may supply another.
+ * The running ring a tenant registry's tenants publish into, and where their drains are counted.
+ * {@link Megakernel#tenantRing()} is a kernel's own ({@code TenantRegistry.of(kernel)} uses it); a
+ * test may supply another.
  */
 public interface TenantRing {
 
