@@ -10,6 +10,8 @@ import dev.vyre.cli.conform.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -456,6 +458,42 @@ class ScanCommandTest {
     assertEquals(2, unreadable.status());
     assertEquals(a + ":4:sells\n", unreadable.out());
     assertEquals("", unreadable.err());
+  }
+
+  /**
+   * procfs refuses root the listing of {@code /proc/1/map_files} (without CAP_SYS_ADMIN): before,
+   * {@code vyre scan -e X /} stopped there with "unexpected error: java.nio.file.DirectoryIteratorException".
+   * As grep, the directory is reported like an unreadable file and the rest is scanned.
+   */
+  @Test
+  void aDirectoryThatCannotBeListedIsReportedAndTheRestScannedLikeAnUnreadableFile() throws IOException {
+    Path mapFiles = Path.of("/proc/1/map_files");
+    Assumptions.assumeTrue(listingFails(mapFiles), mapFiles + " is absent or lists here: nothing to reproduce");
+    CliRun run = run("-e", "sells", mapFiles.toString(), dir.toString());
+    assertEquals(2, run.status(), "grep exits 2 when an error occurred, even with matches");
+    assertEquals(a + ":4:sells\n", run.out());
+    assertEquals("vyre scan: " + mapFiles + ": Permission denied. Fix: make it readable (chmod, or run as a user who may"
+        + " read it), or leave it out with --exclude or --exclude-dir\n", run.err());
+    CliRun silent = run("-s", "-e", "sells", mapFiles.toString(), dir.toString());
+    assertEquals(2, silent.status());
+    assertEquals(a + ":4:sells\n", silent.out());
+    assertEquals("", silent.err());
+    CliRun quiet = run("-q", "-e", "sells", mapFiles.toString(), dir.toString());
+    assertEquals(0, quiet.status(), "-q: a match outweighs an error");
+    CliRun nothing = run("-e", "absent", mapFiles.toString(), dir.toString());
+    assertEquals(2, nothing.status());
+  }
+
+  private static boolean listingFails(Path directory) {
+    if (!Files.isDirectory(directory)) {
+      return false;
+    }
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+      stream.forEach(entry -> {});
+      return false;
+    } catch (IOException | DirectoryIteratorException e) {
+      return true;
+    }
   }
 
   /** -m counts matches, not lines as grep does: "she sells sea shells" is one line with two matches of "s". */
