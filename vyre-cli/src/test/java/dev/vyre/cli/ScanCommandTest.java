@@ -461,6 +461,36 @@ class ScanCommandTest {
   }
 
   /**
+   * procfs says size 0 for files that hold bytes: before, {@code vyre scan -c -e processor /proc/cpuinfo}
+   * printed {@code /proc/cpuinfo:0} and exited 1 while grep found the lines.
+   */
+  @Test
+  void filesThatSaySizeZeroAreReadToTheirEndAsAPlainReadSeesThem() throws IOException {
+    Path status = Path.of("/proc/self/status");
+    Assumptions.assumeTrue(Files.isRegularFile(status), "no /proc here: nothing says size 0 and holds bytes");
+    Assumptions.assumeTrue(Files.size(status) == 0, "this /proc gives its files a size");
+    // Its lines' names do not change while the JVM runs, only some values.
+    CliRun run = run("-c", "-e", "Name:", "-e", "Pid:", status.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(status + ":" + occurrences(Files.readString(status), "Name:", "Pid:") + "\n", run.out());
+    Path cpuinfo = Path.of("/proc/cpuinfo");
+    if (Files.isRegularFile(cpuinfo)) {
+      CliRun processors = run("-c", "-e", "processor", cpuinfo.toString());
+      assertEquals(cpuinfo + ":" + occurrences(Files.readString(cpuinfo), "processor") + "\n", processors.out());
+    }
+  }
+
+  private static long occurrences(String text, String... needles) {
+    long count = 0;
+    for (String needle : needles) {
+      for (int at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /**
    * procfs refuses root the listing of {@code /proc/1/map_files} (without CAP_SYS_ADMIN): before,
    * {@code vyre scan -e X /} stopped there with "unexpected error: java.nio.file.DirectoryIteratorException".
    * As grep, the directory is reported like an unreadable file and the rest is scanned.
