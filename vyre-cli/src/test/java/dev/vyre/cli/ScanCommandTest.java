@@ -10,6 +10,8 @@ import dev.vyre.cli.conform.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -456,6 +458,72 @@ class ScanCommandTest {
     assertEquals(2, unreadable.status());
     assertEquals(a + ":4:sells\n", unreadable.out());
     assertEquals("", unreadable.err());
+  }
+
+  /**
+   * procfs says size 0 for files that hold bytes: before, {@code vyre scan -c -e processor /proc/cpuinfo}
+   * printed {@code /proc/cpuinfo:0} and exited 1 while grep found the lines.
+   */
+  @Test
+  void filesThatSaySizeZeroAreReadToTheirEndAsAPlainReadSeesThem() throws IOException {
+    Path status = Path.of("/proc/self/status");
+    Assumptions.assumeTrue(Files.isRegularFile(status), "no /proc here: nothing says size 0 and holds bytes");
+    Assumptions.assumeTrue(Files.size(status) == 0, "this /proc gives its files a size");
+    // Its lines' names do not change while the JVM runs, only some values.
+    CliRun run = run("-c", "-e", "Name:", "-e", "Pid:", status.toString());
+    assertEquals(0, run.status(), run.err());
+    assertEquals(status + ":" + occurrences(Files.readString(status), "Name:", "Pid:") + "\n", run.out());
+    Path cpuinfo = Path.of("/proc/cpuinfo");
+    if (Files.isRegularFile(cpuinfo)) {
+      CliRun processors = run("-c", "-e", "processor", cpuinfo.toString());
+      assertEquals(cpuinfo + ":" + occurrences(Files.readString(cpuinfo), "processor") + "\n", processors.out());
+    }
+  }
+
+  private static long occurrences(String text, String... needles) {
+    long count = 0;
+    for (String needle : needles) {
+      for (int at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * procfs refuses root the listing of {@code /proc/1/map_files} (without CAP_SYS_ADMIN): before,
+   * {@code vyre scan -e X /} stopped there with "unexpected error: java.nio.file.DirectoryIteratorException".
+   * As grep, the directory is reported like an unreadable file and the rest is scanned.
+   */
+  @Test
+  void aDirectoryThatCannotBeListedIsReportedAndTheRestScannedLikeAnUnreadableFile() throws IOException {
+    Path mapFiles = Path.of("/proc/1/map_files");
+    Assumptions.assumeTrue(listingFails(mapFiles), mapFiles + " is absent or lists here: nothing to reproduce");
+    CliRun run = run("-e", "sells", mapFiles.toString(), dir.toString());
+    assertEquals(2, run.status(), "grep exits 2 when an error occurred, even with matches");
+    assertEquals(a + ":4:sells\n", run.out());
+    assertEquals("vyre scan: " + mapFiles + ": Permission denied. Fix: make it readable (chmod, or run as a user who may"
+        + " read it), or leave it out with --exclude or --exclude-dir\n", run.err());
+    CliRun silent = run("-s", "-e", "sells", mapFiles.toString(), dir.toString());
+    assertEquals(2, silent.status());
+    assertEquals(a + ":4:sells\n", silent.out());
+    assertEquals("", silent.err());
+    CliRun quiet = run("-q", "-e", "sells", mapFiles.toString(), dir.toString());
+    assertEquals(0, quiet.status(), "-q: a match outweighs an error");
+    CliRun nothing = run("-e", "absent", mapFiles.toString(), dir.toString());
+    assertEquals(2, nothing.status());
+  }
+
+  private static boolean listingFails(Path directory) {
+    if (!Files.isDirectory(directory)) {
+      return false;
+    }
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+      stream.forEach(entry -> {});
+      return false;
+    } catch (IOException | DirectoryIteratorException e) {
+      return true;
+    }
   }
 
   /** -m counts matches, not lines as grep does: "she sells sea shells" is one line with two matches of "s". */

@@ -97,6 +97,10 @@ class ScanJobTest {
     return result;
   }
 
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.US_ASCII);
+  }
+
   private static byte[] unbox(List<Byte> values) {
     byte[] result = new byte[values.size()];
     for (int i = 0; i < result.length; i++) {
@@ -366,5 +370,70 @@ class ScanJobTest {
       }
     }
     });
+  }
+
+  /**
+   * procfs, sysfs and some FUSE files say size 0 and hold bytes: before, such a file was planned as
+   * 0 chunks and silently matched nothing ({@code vyre scan -c -e processor /proc/cpuinfo} printed 0).
+   * Listed with size 0, a file is read to its end, over many chunks, whether its end falls inside a
+   * chunk or on a chunk boundary, with every reader and staging mode.
+   */
+  @Example
+  void aFileListedWithSizeZeroIsReadToItsEnd() throws Exception {
+    inTempDir(dir -> {
+      StringBuilder text = new StringBuilder();
+      for (int i = 0; text.length() < 1000; i++) {
+        text.append("line ").append(i).append(i % 3 == 0 ? " needle\n" : " hay\n");
+      }
+      byte[] ragged = text.toString().getBytes(StandardCharsets.US_ASCII);
+      byte[] even = Arrays.copyOf(ragged, 640);
+      Path raggedFile = Files.write(dir.resolve("ragged"), ragged);
+      Path evenFile = Files.write(dir.resolve("even"), even);
+      Path empty = Files.write(dir.resolve("empty"), new byte[0]);
+      Path known = Files.writeString(dir.resolve("known"), "a needle");
+      List<ScanFile> files = List.of(new ScanFile(raggedFile, 0), new ScanFile(empty, 0), new ScanFile(evenFile, 0),
+          new ScanFile(known, 8));
+      // "e\nl" crosses lines, and chunk boundaries now and then.
+      PatternSet patterns = PatternSet.of(List.of(bytes("needle"), bytes("e\nl"), bytes("line")), false, "test");
+      for (boolean staged : new boolean[] {false, true}) {
+        for (boolean parallel : new boolean[] {false, true}) {
+          Outcome outcome = scanFiles(patterns, new ScanOptions(64, 16, 3, true, staged, parallel), files);
+          String mode = "staged " + staged + ", parallel reads " + parallel;
+          assertEquals(0, outcome.summary().failedFiles(), mode);
+          assertEquals(NaiveMatcher.findAll(patterns, ragged, 0), hitsOf(outcome.results().get(0)), mode);
+          assertEquals(List.of(), hitsOf(outcome.results().get(1)), mode);
+          assertEquals(NaiveMatcher.findAll(patterns, even, 2), hitsOf(outcome.results().get(2)), mode);
+          assertEquals(List.of(new Hit(3, 2, 0)), hitsOf(outcome.results().get(3)), mode);
+          assertEquals(ragged.length + even.length + 8, outcome.summary().bytes(), mode);
+        }
+      }
+    });
+  }
+
+  /** The real thing: {@code /proc/self} files say size 0; the scan finds what a plain Java read of them finds. */
+  @Example
+  void procfsFilesAreScannedAsAPlainReadSeesThem() throws Exception {
+    Path cmdline = Path.of("/proc/self/cmdline");
+    Path status = Path.of("/proc/self/status");
+    Assume.that(Files.isRegularFile(status) && Files.isRegularFile(cmdline));
+    assertEquals(0, Files.size(status), "procfs says size 0");
+    // The JVM's command line does not change while it runs: every hit at its offset, over many chunks.
+    byte[] commandLine = Files.readAllBytes(cmdline);
+    assertTrue(commandLine.length > 8, "a command line of " + commandLine.length + " bytes");
+    PatternSet fromIt = PatternSet.of(List.of(Arrays.copyOf(commandLine, 3), new byte[] {0},
+        Arrays.copyOfRange(commandLine, commandLine.length / 2, commandLine.length / 2 + 2)), false, "test");
+    Outcome whole = scanFiles(fromIt, new ScanOptions(64, 16, 3, true), List.of(new ScanFile(cmdline, 0)));
+    assertEquals(NaiveMatcher.findAll(fromIt, commandLine, 0), hitsOf(whole.results().getFirst()));
+    // Status lines shift as the state changes, but their names stay: the same matches per pattern.
+    PatternSet names = PatternSet.fromArguments(List.of("Name:", "Pid:", "Vm", ":"), false);
+    List<Hit> plain = NaiveMatcher.findAll(names, Files.readAllBytes(status), 0);
+    FileResult scanned = scanFiles(names, ScanOptions.defaults(), List.of(new ScanFile(status, 0))).results().getFirst();
+    assertNull(scanned.error());
+    assertEquals(new Hit(0, 0, 0), hitsOf(scanned).getFirst(), "status starts with Name:");
+    for (int id = 0; id < names.size(); id++) {
+      int pattern = id;
+      assertEquals(plain.stream().filter(h -> h.patternId() == pattern).count(),
+          hitsOf(scanned).stream().filter(h -> h.patternId() == pattern).count(), "pattern " + id);
+    }
   }
 }

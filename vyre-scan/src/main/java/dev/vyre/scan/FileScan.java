@@ -3,11 +3,17 @@ package dev.vyre.scan;
 /**
  * One file while a {@link ScanJob} scans it: its read and task plans, the next chunk to read,
  * how many chunk buffers hold its data, and what was found so far. Used by the job's thread only.
+ *
+ * <p>A file listed with size 0 is read to its end instead: procfs, sysfs and some FUSE files say 0
+ * and still hold bytes ({@code /proc/cpuinfo}). Its plans run to {@link HitList#MAX_START}, its chunks
+ * are read one at a time, and the first read that returns fewer bytes than asked ends it.
  */
 final class FileScan {
 
   final ScanFile file;
   final int inputId;
+  /** Listed with size 0: read chunk after chunk until a short read, not as far as the size says. */
+  final boolean toEndOfFile;
   final ChunkPlanner reads;
   final ChunkPlanner tasks;
   final HitList hits;
@@ -23,12 +29,17 @@ final class FileScan {
   int readsInFlight;
   /** Chunk buffers holding this file's data: being read, or being scanned. */
   int buffersHeld;
+  /** A file read to its end: a read came back short, so there is no further chunk. */
+  boolean endReached;
 
   FileScan(ScanFile file, int inputId, ScanOptions options, int overlap) {
     this.file = file;
     this.inputId = inputId;
-    this.reads = new ChunkPlanner(file.size(), options.chunkBytes(), overlap);
-    this.tasks = new ChunkPlanner(file.size(), options.taskBytes(), overlap);
+    this.toEndOfFile = file.size() == 0;
+    // An empty regular file costs one read that returns nothing, as it does grep.
+    long planned = toEndOfFile ? HitList.MAX_START : file.size();
+    this.reads = new ChunkPlanner(planned, options.chunkBytes(), overlap);
+    this.tasks = new ChunkPlanner(planned, options.taskBytes(), overlap);
     this.hits = options.keepHits() ? new HitList() : null;
     if (file.size() >= HitList.MAX_START) {
       error = "the file is " + file.size() + " bytes; vyre scan reads files below 8 TiB";
@@ -66,7 +77,27 @@ final class FileScan {
   }
 
   boolean moreToRead() {
-    return error == null && nextChunk < reads.chunkCount();
+    return error == null && !endReached && nextChunk < reads.chunkCount();
+  }
+
+  /** Whether its next chunk must wait for the read in flight, which may find the end of the file. */
+  boolean waitsForRead() {
+    return toEndOfFile && readsInFlight > 0;
+  }
+
+  /**
+   * Takes a finished read of {@code chunk} that returned {@code bytesRead} bytes. A file read to its
+   * end ends at a short read, and fails at 8 TiB, past which its hits cannot be reported.
+   */
+  void read(ChunkPlanner.Chunk chunk, int bytesRead) {
+    if (!toEndOfFile) {
+      return;
+    }
+    if (bytesRead < chunk.readLength()) {
+      endReached = true;
+    } else if (chunk.readOffset() + bytesRead >= HitList.MAX_START) {
+      fail("the file is at least " + HitList.MAX_START + " bytes; vyre scan reads files below 8 TiB");
+    }
   }
 
   /** Nothing left to read and no buffer holds its data: its result is final. */

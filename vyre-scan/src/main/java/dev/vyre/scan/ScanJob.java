@@ -302,7 +302,7 @@ public final class ScanJob implements AutoCloseable {
   private void readIntoFreeBuffers() {
     while (!stopping && !free.isEmpty()) {
       FileScan file = fileWithChunksLeft();
-      if (file == null) {
+      if (file == null || file.waitsForRead()) {
         return;
       }
       ChunkSlot slot = free.poll();
@@ -349,6 +349,8 @@ public final class ScanJob implements AutoCloseable {
     file.readsInFlight--;
     if (read.failed()) {
       file.failUnreadable("read failed at offset " + slot.chunk.readOffset() + ": " + FileErrors.reason(read.error()));
+    } else {
+      file.read(slot.chunk, read.bytesRead());
     }
     closeIfRead(file);
     // After a stop nothing more is passed on, so a chunk read is not worth scanning.

@@ -2,6 +2,7 @@ package dev.vyre.scan;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -16,7 +17,8 @@ import java.util.List;
  * named on the command line is followed if it is a symbolic link; directories are walked
  * recursively, in name order so that output is reproducible, without following the symbolic links
  * found inside them; only regular files are scanned. What cannot be found or listed is a
- * {@link Problem}, reported and skipped. A {@link ScanFilter} skips files and directories by name,
+ * {@link Problem}, reported and skipped; a directory that fails part-way through its listing is one
+ * too, and the entries it listed before failing are still walked. A {@link ScanFilter} skips files and directories by name,
  * as grep's {@code --include}, {@code --exclude} and {@code --exclude-dir} do.
  *
  * @param files the regular files, in walk order
@@ -47,6 +49,18 @@ public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
    * scanned for want of a PATH, is never skipped (grep: {@code --exclude-dir=.} with no PATH).
    */
   public static ScanTargets walk(List<Path> roots, ScanFilter filter) {
+    return walk(roots, filter, Files::newDirectoryStream);
+  }
+
+  /**
+   * Lists a directory: {@link Files#newDirectoryStream}, or in tests one that fails as procfs does for
+   * root ({@code /proc/1/map_files}), which permission bits cannot make happen.
+   */
+  interface DirectoryLister {
+    DirectoryStream<Path> open(Path directory) throws IOException;
+  }
+
+  static ScanTargets walk(List<Path> roots, ScanFilter filter, DirectoryLister lister) {
     ScanTargets targets = new ScanTargets(new ArrayList<>(), new ArrayList<>());
     for (Path root : roots) {
       BasicFileAttributes attributes;
@@ -59,29 +73,33 @@ public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
       if (!root.toString().isEmpty() && filter.skips(root, attributes.isDirectory(), true)) {
         continue;
       }
-      targets.visit(root, attributes, true, filter);
+      targets.visit(root, attributes, true, filter, lister);
     }
     return new ScanTargets(List.copyOf(targets.files), List.copyOf(targets.problems));
   }
 
-  private void visit(Path path, BasicFileAttributes attributes, boolean named, ScanFilter filter) {
+  private void visit(Path path, BasicFileAttributes attributes, boolean named, ScanFilter filter,
+      DirectoryLister lister) {
     if (attributes.isRegularFile()) {
       files.add(new ScanFile(path, attributes.size()));
     } else if (attributes.isDirectory()) {
-      walkDirectory(path, filter);
+      walkDirectory(path, filter, lister);
     } else if (named) {
       // Pipes and devices have no size to plan chunks by; inside a directory grep -r skips them too.
       problems.add(new Problem(path, "not a regular file or directory (vyre scan reads files, not pipes or devices)"));
     }
   }
 
-  private void walkDirectory(Path directory, ScanFilter filter) {
+  private void walkDirectory(Path directory, ScanFilter filter, DirectoryLister lister) {
     List<Path> entries = new ArrayList<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+    try (DirectoryStream<Path> stream = lister.open(directory)) {
       stream.forEach(entries::add);
     } catch (IOException e) {
       problems.add(new Problem(directory, reason(e)));
-      return;
+    } catch (DirectoryIteratorException e) {
+      // Opening may succeed and reading the entries fail (root reading /proc/1/map_files): that is this
+      // directory's problem, as grep reports it, not the end of the walk.
+      problems.add(new Problem(directory, reason(e.getCause())));
     }
     entries.sort(null);
     for (Path entry : entries) {
@@ -93,7 +111,7 @@ public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
         continue;
       }
       if (!filter.skips(entry.getFileName(), attributes.isDirectory(), false)) {
-        visit(entry, attributes, false, filter);
+        visit(entry, attributes, false, filter, lister);
       }
     }
   }

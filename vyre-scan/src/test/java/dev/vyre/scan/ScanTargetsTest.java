@@ -1,11 +1,19 @@
 package dev.vyre.scan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,5 +84,92 @@ class ScanTargetsTest {
     // Surefire runs in the module's directory: its pom.xml is found, its directories are skipped.
     assertEquals(List.of(Path.of("pom.xml")),
         ScanTargets.walk(List.of(Path.of("")), everything).files().stream().map(ScanFile::path).toList());
+  }
+
+  /**
+   * Before, a directory whose entries could not be read (root reading {@code /proc/1/map_files})
+   * threw DirectoryIteratorException out of the walk and {@code vyre scan} exited 2 at once.
+   */
+  @Test
+  void aDirectoryThatFailsWhileListedIsAProblemAndTheWalkGoesOn() throws IOException {
+    Path before = Files.writeString(dir.resolve("a"), "1");
+    Path broken = Files.createDirectories(dir.resolve("b"));
+    Path listed = Files.writeString(broken.resolve("listed"), "12");
+    Files.writeString(broken.resolve("unlisted"), "123");
+    Path unopened = Files.createDirectories(dir.resolve("c"));
+    Files.writeString(unopened.resolve("never"), "1");
+    Path after = Files.writeString(dir.resolve("d"), "1234");
+    ScanTargets targets = ScanTargets.walk(List.of(dir), ScanFilter.NONE, directory -> {
+      if (directory.equals(unopened)) {
+        throw new IOException("Input/output error");
+      }
+      DirectoryStream<Path> real = Files.newDirectoryStream(directory);
+      return directory.equals(broken) ? failingAfterFirst(real, broken) : real;
+    });
+    assertEquals(List.of(new ScanFile(before, 1), new ScanFile(listed, 2), new ScanFile(after, 4)), targets.files(),
+        "what the broken directory listed before failing is walked, and so is everything after it");
+    assertEquals(List.of(new ScanTargets.Problem(broken, "Permission denied"),
+        new ScanTargets.Problem(unopened, "Input/output error")), targets.problems());
+  }
+
+  /** The real thing, where procfs refuses root the listing (containers without CAP_SYS_ADMIN). */
+  @Test
+  void aProcfsDirectoryRootCannotListIsAProblemAndTheWalkGoesOn() throws IOException {
+    Path mapFiles = Path.of("/proc/1/map_files");
+    Assumptions.assumeTrue(listingFails(mapFiles), mapFiles + " is absent or lists here: nothing to reproduce");
+    Path file = Files.writeString(dir.resolve("f"), "x");
+    ScanTargets targets = ScanTargets.walk(List.of(mapFiles, file));
+    assertEquals(List.of(new ScanFile(file, 1)), targets.files());
+    assertEquals(List.of(new ScanTargets.Problem(mapFiles, "Permission denied")), targets.problems());
+  }
+
+  static boolean listingFails(Path directory) {
+    if (!Files.isDirectory(directory)) {
+      return false;
+    }
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+      stream.forEach(entry -> {});
+      return false;
+    } catch (IOException | DirectoryIteratorException e) {
+      assertTrue(e instanceof DirectoryIteratorException && e.getCause() instanceof AccessDeniedException, e.toString());
+      return true;
+    }
+  }
+
+  /** {@code real}'s first entry by name, then the failure procfs gives root for /proc/1/map_files. */
+  private static DirectoryStream<Path> failingAfterFirst(DirectoryStream<Path> real, Path directory) {
+    List<Path> entries = new ArrayList<>();
+    real.forEach(entries::add);
+    Path first = entries.stream().sorted().findFirst().orElseThrow();
+    return new DirectoryStream<>() {
+      private boolean given;
+
+      @Override
+      public Iterator<Path> iterator() {
+        return new Iterator<>() {
+          @Override
+          public boolean hasNext() {
+            if (given) {
+              throw new DirectoryIteratorException(new AccessDeniedException(directory.toString()));
+            }
+            return true;
+          }
+
+          @Override
+          public Path next() {
+            if (given) {
+              throw new NoSuchElementException();
+            }
+            given = true;
+            return first;
+          }
+        };
+      }
+
+      @Override
+      public void close() throws IOException {
+        real.close();
+      }
+    };
   }
 }
