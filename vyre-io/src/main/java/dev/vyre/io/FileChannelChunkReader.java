@@ -1,11 +1,14 @@
 package dev.vyre.io;
 
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.io.uring.LinuxFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +23,10 @@ public final class FileChannelChunkReader implements ChunkReader {
   private static final String OPEN_FIX = "check that the file exists and is readable";
   private static final String READ_FIX = "check the file (a device error, a directory, or a file replaced while it "
       + "was read)";
+
+  /** Where an open descriptor can be opened again by name; absent without procfs. */
+  private static final Path PROC_FDS = Path.of("/proc/self/fd");
+  private static final boolean REOPEN_BY_FD = Files.isDirectory(PROC_FDS);
 
   private final BufferPool pool;
   private final String fallbackReason;
@@ -52,12 +59,7 @@ public final class FileChannelChunkReader implements ChunkReader {
   @Override
   public int openFile(Path file) {
     ensureOpen();
-    FileChannel channel;
-    try {
-      channel = FileChannel.open(file, StandardOpenOption.READ);
-    } catch (IOException | UnsupportedOperationException e) {
-      throw PipelineException.backend("cannot open " + file + " for reading: " + e + ". Fix: " + OPEN_FIX, e);
-    }
+    FileChannel channel = openChannel(file);
     int free = files.indexOf(null);
     if (free < 0) {
       files.add(channel);
@@ -67,6 +69,51 @@ public final class FileChannelChunkReader implements ChunkReader {
     files.set(free, channel);
     paths.set(free, file);
     return free;
+  }
+
+  /**
+   * A channel on {@code file} if it is one with offsets to read at. FileChannel.open of a FIFO
+   * (a listed file swapped for one, say) waits in open(2) for a writer for ever, and checking the
+   * path first races with the swap. So on Linux the file is opened non-blocking and checked by
+   * {@link LinuxFiles#openReadOnly}, and the channel opens that very file again through
+   * /proc/self/fd; elsewhere only the racy check before the open is left.
+   */
+  private static FileChannel openChannel(Path file) {
+    if (REOPEN_BY_FD) {
+      int fd;
+      try {
+        fd = LinuxFiles.openReadOnly(file);
+      } catch (PipelineException e) {
+        if (e.fields().get("errno") instanceof Long) {
+          // The file's own error (ENOENT, EACCES, ESPIPE for a FIFO...), which FileErrors names.
+          throw e;
+        }
+        // No native calls here (not glibc, native access denied): the portable open below.
+        fd = -1;
+      } catch (RuntimeException | LinkageError e) {
+        fd = -1;
+      }
+      if (fd >= 0) {
+        try {
+          return FileChannel.open(PROC_FDS.resolve(Integer.toString(fd)), StandardOpenOption.READ);
+        } catch (IOException | UnsupportedOperationException e) {
+          throw PipelineException.backend("cannot open " + file + " for reading: " + e + ". Fix: " + OPEN_FIX, e);
+        } finally {
+          LinuxFiles.close(fd);
+        }
+      }
+    }
+    try {
+      if (Files.readAttributes(file, BasicFileAttributes.class).isOther()) {
+        // The cause's text is the reason FileErrors prints.
+        IOException other = new IOException("not a regular file (a FIFO, a socket or a device)");
+        throw PipelineException.backend("cannot open " + file + " for reading: " + other.getMessage() + ". Fix: pass a"
+            + " regular file", other);
+      }
+      return FileChannel.open(file, StandardOpenOption.READ);
+    } catch (IOException | UnsupportedOperationException e) {
+      throw PipelineException.backend("cannot open " + file + " for reading: " + e + ". Fix: " + OPEN_FIX, e);
+    }
   }
 
   @Override

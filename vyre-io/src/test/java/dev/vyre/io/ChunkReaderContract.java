@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.PipelineException;
@@ -16,6 +17,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.SplittableRandom;
@@ -364,5 +366,36 @@ public abstract class ChunkReaderContract {
       assertArrayEquals("key".getBytes(StandardCharsets.US_ASCII), bytes(reader.pool().buffer(0), 3));
       reader.closeFile(file);
     }
+  }
+
+  /**
+   * A FIFO where a listed file was (swapped in after the walk) is refused at once with an errno, not
+   * waited on: a blocking open(2) of a FIFO waits for a writer for ever.
+   */
+  @Test
+  public void aFifoIsRefusedWithoutWaitingForAWriter() throws Exception {
+    Path fifo = mkfifo(dir.resolve("fifo"));
+    try (ChunkReader reader = open(pool(1))) {
+      PipelineException refused = assertTimeoutPreemptively(Duration.ofSeconds(20),
+          () -> assertThrows(PipelineException.class, () -> reader.openFile(fifo)));
+      assertEquals(29L, refused.fields().get("errno"), refused.getMessage());
+      // The reader still opens and reads other files.
+      Path data = file(100);
+      int handle = reader.openFile(data);
+      reader.closeFile(handle);
+    }
+  }
+
+  /** A FIFO at {@code path}, made by mkfifo(1); the test is skipped where there is none. */
+  public static Path mkfifo(Path path) throws IOException, InterruptedException {
+    Process process;
+    try {
+      process = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
+    } catch (IOException missing) {
+      Assumptions.abort("mkfifo(1) is not available here: " + missing.getMessage());
+      throw missing;
+    }
+    Assumptions.assumeTrue(process.waitFor() == 0 && Files.exists(path), "mkfifo(1) failed here");
+    return path;
   }
 }

@@ -3,6 +3,7 @@ package dev.vyre.reference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.KernelException;
@@ -17,10 +18,12 @@ import dev.vyre.scan.ScanFile;
 import dev.vyre.scan.ScanJob;
 import dev.vyre.scan.ScanOptions;
 import dev.vyre.scan.ScanSummary;
+import dev.vyre.scan.ScanTargets;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -35,6 +38,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * The whole scan engine over real files: every match, overlapping ones and those that cross
@@ -435,5 +439,42 @@ class ScanJobTest {
       assertEquals(plain.stream().filter(h -> h.patternId() == pattern).count(),
           hitsOf(scanned).stream().filter(h -> h.patternId() == pattern).count(), "pattern " + id);
     }
+  }
+
+  /**
+   * A listed file swapped for a FIFO before the scan opens it is reported as not a regular file, at
+   * once, and the other files are scanned: a blocking open of the FIFO waited for a writer for ever.
+   */
+  @Example
+  void aFileSwappedForAFifoAfterTheWalkIsReportedNotWaitedOn() throws Exception {
+    inTempDir(dir -> {
+      Files.writeString(dir.resolve("a"), "needle a");
+      Path swapped = Files.writeString(dir.resolve("b"), "needle b");
+      Files.writeString(dir.resolve("c"), "needle c");
+      List<ScanFile> files = ScanTargets.walk(List.of(dir)).files();
+      assertEquals(3, files.size());
+      Files.delete(swapped);
+      Process mkfifo;
+      try {
+        mkfifo = new ProcessBuilder("mkfifo", swapped.toString()).redirectErrorStream(true).start();
+      } catch (IOException missing) {
+        Assumptions.abort("mkfifo(1) is not available here: " + missing.getMessage());
+        return;
+      }
+      Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo(1) failed here");
+      Outcome outcome = assertTimeoutPreemptively(Duration.ofSeconds(30),
+          () -> scanFiles(PatternSet.fromArguments(List.of("needle"), false), ScanOptions.defaults(), files));
+      assertEquals(1, outcome.summary().failedFiles());
+      for (FileResult result : outcome.results()) {
+        if (result.file().path().equals(swapped)) {
+          assertEquals("not a regular file (a FIFO or a socket, which has no offsets to read at)", result.error());
+          assertTrue(result.unreadable() && result.openFailed(), "reported like a file that cannot be opened");
+        } else {
+          assertNull(result.error());
+          assertEquals(1, result.matches(), result.file().toString());
+        }
+      }
+      assertEquals(3, outcome.results().size());
+    });
   }
 }

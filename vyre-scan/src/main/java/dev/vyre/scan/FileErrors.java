@@ -24,6 +24,8 @@ final class FileErrors {
         case 21 -> "Is a directory";
         case 24 -> "Too many open files";
         case 40 -> "Too many levels of symbolic links";
+        // The readers' open refuses a FIFO or a socket (swapped in after the walk) with lseek's ESPIPE.
+        case 29 -> "not a regular file (a FIFO or a socket, which has no offsets to read at)";
         default -> e.getMessage();
       };
     }

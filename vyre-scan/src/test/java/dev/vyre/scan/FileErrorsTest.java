@@ -15,6 +15,9 @@ class FileErrorsTest {
     assertEquals("No such file or directory", FileErrors.reason(PipelineException.ioUringSyscall("open(f)", 2, "x")));
     assertEquals("Permission denied", FileErrors.reason(PipelineException.ioUringSyscall("open(f)", 13, "x")));
     assertEquals("Is a directory", FileErrors.reason(PipelineException.ioUringSyscall("read", 21, "x")));
+    // A FIFO swapped in after the walk: the readers' open refuses it with ESPIPE rather than wait.
+    assertEquals("not a regular file (a FIFO or a socket, which has no offsets to read at)",
+        FileErrors.reason(PipelineException.ioUringSyscall("open(f)", 29, "x")));
     assertEquals("No such file or directory",
         FileErrors.reason(PipelineException.backend("cannot open f", new NoSuchFileException("f"))));
     assertEquals("Permission denied",

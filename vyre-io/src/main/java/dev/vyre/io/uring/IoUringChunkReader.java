@@ -106,7 +106,19 @@ public final class IoUringChunkReader implements ChunkReader {
       throw PipelineException.queueFull("registered files", "all " + MAX_OPEN_FILES + " file slots are open",
           "close a file before opening another");
     }
-    int fd = ring.calls().open(path);
+    return register(slot, ring.calls().open(path));
+  }
+
+  /** Registers {@code fd} (an open file a test chose) in a free slot, as openFile does. */
+  int register(int fd) {
+    int slot = 0;
+    while (slot < MAX_OPEN_FILES && fds[slot] >= 0) {
+      slot++;
+    }
+    return register(slot, fd);
+  }
+
+  private int register(int slot, int fd) {
     try {
       ring.updateFile(slot, fd);
     } catch (RuntimeException e) {

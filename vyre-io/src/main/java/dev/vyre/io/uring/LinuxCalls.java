@@ -21,8 +21,9 @@ import java.util.Locale;
 
 /**
  * The libc calls io_uring needs, through FFM: {@code syscall} (for io_uring_setup, _enter and
- * _register, which glibc does not wrap), {@code mmap}, {@code munmap}, {@code open} and
- * {@code close}; and, to drop a file's cached pages, {@code fdatasync} and {@code posix_fadvise}.
+ * _register, which glibc does not wrap), {@code mmap}, {@code munmap}, {@code open} (with
+ * {@code lseek} and {@code fcntl}) and {@code close}; and, to drop a file's cached pages,
+ * {@code fdatasync} and {@code posix_fadvise}.
  * Each call captures {@code errno} into this instance's own state segment, so an instance belongs
  * to one thread at a time. A failed call throws {@link PipelineException} ({@code IoUringSyscall})
  * with the syscall's name and errno.
@@ -32,6 +33,12 @@ final class LinuxCalls {
   private static final int PROT_READ_WRITE = 0x1 | 0x2;
   private static final int MAP_SHARED_POPULATE = 0x01 | 0x8000;
   private static final int O_RDONLY_CLOEXEC = 0x80000;
+  /** Same value on x86_64 and aarch64. */
+  private static final int O_NONBLOCK = 0x800;
+  private static final int SEEK_CUR = 1;
+  private static final int F_SETFL = 4;
+  /** lseek's errno on a FIFO or a socket, which have no file offset. */
+  static final int ESPIPE = 29;
 
   private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
   private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
@@ -47,6 +54,9 @@ final class LinuxCalls {
     static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
         Linker.Option.firstVariadicArg(2));
     static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    static final MethodHandle LSEEK = downcall("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
+    static final MethodHandle FCNTL = downcall("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+        Linker.Option.firstVariadicArg(2));
     static final MethodHandle FDATASYNC = downcall("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     static final MethodHandle POSIX_FADVISE = downcall("posix_fadvise",
         FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
@@ -108,15 +118,55 @@ final class LinuxCalls {
     }
   }
 
-  /** Opens {@code path} read-only (and close-on-exec); returns the descriptor. */
+  /**
+   * Opens {@code path} read-only (and close-on-exec); returns the descriptor of a file that has
+   * offsets to read at. A FIFO put where a listed file was would make a plain open(2) wait for a
+   * writer for ever, and a check of the path before the open races with such a swap; so the open is
+   * non-blocking, the opened file itself is checked (lseek fails with ESPIPE on a FIFO or a socket,
+   * which are refused with that errno), and only then are its reads made blocking again.
+   */
   int open(Path path) {
+    int fd = openWithFlags(path, O_RDONLY_CLOEXEC | O_NONBLOCK);
+    try {
+      long offset;
+      int flags;
+      try {
+        offset = (long) Handles.LSEEK.invokeExact(errnoState, fd, 0L, SEEK_CUR);
+      } catch (Throwable e) {
+        throw nativeFailure("lseek", e);
+      }
+      if (offset < 0) {
+        throw failure("open(" + path + ")", "pass a regular file: a FIFO or a socket has no offsets to read at");
+      }
+      try {
+        // F_SETFL with 0 clears O_NONBLOCK (the access mode is not changed by F_SETFL).
+        flags = (int) Handles.FCNTL.invokeExact(errnoState, fd, F_SETFL, 0);
+      } catch (Throwable e) {
+        throw nativeFailure("fcntl", e);
+      }
+      if (flags < 0) {
+        throw failure("fcntl(" + path + ", F_SETFL)", "report this: a descriptor just opened refused its flags");
+      }
+    } catch (RuntimeException e) {
+      close(fd);
+      throw e;
+    }
+    return fd;
+  }
+
+  /** A plain blocking open of any kind of file, for tests that read a FIFO on purpose. */
+  int openUnchecked(Path path) {
+    return openWithFlags(path, O_RDONLY_CLOEXEC);
+  }
+
+  private int openWithFlags(Path path, int flags) {
     int fd;
     try (Arena scratch = Arena.ofConfined()) {
       // The name's own bytes, not path.toString() re-encoded: that is another name when it is not UTF-8.
       byte[] name = PathBytes.of(path);
       MemorySegment cPath = scratch.allocate(name.length + 1L);
       MemorySegment.copy(name, 0, cPath, JAVA_BYTE, 0, name.length);
-      fd = (int) Handles.OPEN.invokeExact(errnoState, cPath, O_RDONLY_CLOEXEC, 0);
+      fd = (int) Handles.OPEN.invokeExact(errnoState, cPath, flags, 0);
     } catch (Throwable e) {
       throw nativeFailure("open", e);
     }
