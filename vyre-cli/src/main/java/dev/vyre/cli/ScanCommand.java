@@ -50,8 +50,9 @@ final class ScanCommand implements Callable<Integer> {
       description = "A pattern (repeatable); matched literally. As in grep, a newline in it separates patterns.")
   List<String> patterns = new ArrayList<>();
 
+  // Strings, not Paths: a name that is not valid in the charset becomes a Path through RawArguments.
   @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Read patterns from FILE, one per line (repeatable).")
-  List<Path> patternFiles = new ArrayList<>();
+  List<String> patternFiles = new ArrayList<>();
 
   @Option(names = {"-i", "--ignore-case"}, description = "ASCII letters match either case.")
   boolean ignoreCase;
@@ -132,7 +133,7 @@ final class ScanCommand implements Callable<Integer> {
           + " it to a file first and scan that");
     }
     ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of(""))
-        : paths.stream().filter(path -> !path.equals("-")).map(Path::of).toList(), files.filter);
+        : paths.stream().filter(path -> !path.equals("-")).map(RawArguments::path).toList(), files.filter);
     if (!noMessages) {
       for (ScanTargets.Problem problem : targets.problems()) {
         err.println(ScanFileErrors.message(problem.path(), problem.reason()));
@@ -235,11 +236,13 @@ final class ScanCommand implements Callable<Integer> {
             "pass a pattern first (vyre scan PATTERN PATH...), or use -e PATTERN or -f FILE");
       }
       source = "PATTERN";
-      all.addAll(PatternSet.argumentLines(source, List.of(paths.removeFirst())));
+      all.addAll(PatternSet.argumentByteLines(source, List.of(RawArguments.bytes(paths.removeFirst()))));
     } else {
-      source = patternFiles.size() == 1 && patterns.isEmpty() ? patternFiles.getFirst().toString() : "patterns";
-      all.addAll(PatternSet.argumentLines("-e", patterns));
-      for (Path file : patternFiles) {
+      List<Path> patternPaths = patternFiles.stream().map(RawArguments::path).toList();
+      source = patternPaths.size() == 1 && patterns.isEmpty() ? patternPaths.getFirst().toString() : "patterns";
+      // The arguments' own bytes (RawArguments), as -f FILE's lines are the file's.
+      all.addAll(PatternSet.argumentByteLines("-e", patterns.stream().map(RawArguments::bytes).toList()));
+      for (Path file : patternPaths) {
         all.addAll(PatternSet.fileLines(file));
       }
     }

@@ -43,7 +43,8 @@ public final class VyreCommand implements Runnable {
   }
 
   public static void main(String[] args) {
-    System.exit(execute(args));
+    // The arguments' exact bytes where the JVM's decoding lost some (vyre scan -e $'\xff').
+    System.exit(execute(RawArguments.recover(args)));
   }
 
   /**

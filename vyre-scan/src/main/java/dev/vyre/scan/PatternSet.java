@@ -98,21 +98,38 @@ public final class PatternSet {
    * pattern that matches every line; {@code source} names the option in errors.
    */
   public static List<byte[]> argumentLines(String source, List<String> values) {
+    return argumentByteLines(source, values.stream().map(value -> value.getBytes(StandardCharsets.UTF_8)).toList());
+  }
+
+  /**
+   * As {@link #argumentLines}, for arguments given as their bytes: the command line's own, which
+   * need not be valid UTF-8 (grep -F -e $'\xff' searches for the byte FF).
+   */
+  public static List<byte[]> argumentByteLines(String source, List<byte[]> values) {
     List<byte[]> patterns = new ArrayList<>(values.size());
     for (int k = 0; k < values.size(); k++) {
-      String value = values.get(k);
-      if (value.isEmpty()) {
+      byte[] value = values.get(k);
+      if (value.length == 0) {
         throw InputException.of(source, "pattern argument " + (k + 1) + " is empty", "remove it" + EMPTY_WHY);
       }
-      String[] lines = value.split("\n", -1);
-      for (int j = 0; j < lines.length; j++) {
-        if (lines[j].isEmpty()) {
-          String newline = j == 0 ? "the newline at its start" : j == lines.length - 1 ? "the newline at its end"
+      List<byte[]> lines = new ArrayList<>();
+      int start = 0;
+      while (true) {
+        int newline = indexOf(value, (byte) '\n', start);
+        lines.add(Arrays.copyOfRange(value, start, newline < 0 ? value.length : newline));
+        if (newline < 0) {
+          break;
+        }
+        start = newline + 1;
+      }
+      for (int j = 0; j < lines.size(); j++) {
+        if (lines.get(j).length == 0) {
+          String newline = j == 0 ? "the newline at its start" : j == lines.size() - 1 ? "the newline at its end"
               : "one of its two newlines in a row";
           throw InputException.of(source, "line " + (j + 1) + " of pattern argument " + (k + 1) + " is empty (a newline"
               + " separates patterns, as in grep)", "remove " + newline + EMPTY_WHY);
         }
-        patterns.add(lines[j].getBytes(StandardCharsets.UTF_8));
+        patterns.add(lines.get(j));
       }
     }
     return patterns;

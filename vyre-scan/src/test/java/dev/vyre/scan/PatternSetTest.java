@@ -140,4 +140,16 @@ class PatternSetTest {
     pattern[0] = 'z';
     assertArrayEquals(bytes("abc"), set.pattern(0));
   }
+
+  /** Command-line patterns as their bytes: FF stays FF (not U+FFFD's EF BF BD), LF still splits. */
+  @Test
+  void argumentBytesThatAreNotUtf8AreKeptAndSplitAtNewlines() {
+    List<byte[]> lines = PatternSet.argumentByteLines("-e", List.of(new byte[] {(byte) 0xff, '\n', 'a'}));
+    assertEquals(2, lines.size());
+    assertArrayEquals(new byte[] {(byte) 0xff}, lines.get(0));
+    assertArrayEquals(bytes("a"), lines.get(1));
+    InputException trailing = assertThrows(InputException.class,
+        () -> PatternSet.argumentByteLines("-e", List.of(new byte[] {(byte) 0xff, '\n'})));
+    assertTrue(trailing.getMessage().contains("the newline at its end"), trailing.getMessage());
+  }
 }
