@@ -79,29 +79,13 @@ public final class IoBench {
     }
   }
 
-  private final String backend;
-  private final boolean verbose;
-  private final long size;
-  private final int bytes;
-  private final int roundTrips;
-  private final int inFlight;
-  private final int runs;
-  private final boolean cold;
-  private final IoRequestPump.ReadPath pumpReads;
+  private final Settings settings;
   private final PrintStream err;
   /** The file {@code cold} drops from the page cache before each pass; null without it. */
   private Path coldFile;
 
   private IoBench(Settings settings, PrintStream err) {
-    this.backend = settings.backend();
-    this.verbose = settings.verbose();
-    this.size = settings.size();
-    this.bytes = settings.bytes();
-    this.roundTrips = settings.roundTrips();
-    this.inFlight = settings.inFlight();
-    this.runs = settings.runs();
-    this.cold = settings.cold();
-    this.pumpReads = settings.pumpReads();
+    this.settings = settings;
     this.err = err;
   }
 
@@ -114,10 +98,10 @@ public final class IoBench {
     IoBench bench = new IoBench(settings, err);
     try (BenchWorkDirectory work = BenchWorkDirectory.open(settings.dir(), "vyre-bench-io", FILE_NAME)) {
       Path file = work.resolve(FILE_NAME);
-      work.requireRoom(bench.size, file);
-      out.printf("vyre bench io: writing %,d pseudo-random bytes to %s%n", bench.size, file);
-      writeRandom(file, bench.size);
-      if (bench.cold) {
+      work.requireRoom(bench.settings.size(), file);
+      out.printf("vyre bench io: writing %,d pseudo-random bytes to %s%n", bench.settings.size(), file);
+      writeRandom(file, bench.settings.size());
+      if (bench.settings.cold()) {
         out.println("vyre bench io: --cold: the file's pages are dropped from the page cache before each pass");
         bench.coldFile = file;
       } else {
@@ -130,25 +114,25 @@ public final class IoBench {
   private Map<String, Object> measure(Path file, PrintStream out) throws IOException {
     Map<String, Object> results = new LinkedHashMap<>();
     results.put("date", Instant.now().toString());
-    try (Megakernel kernel = Megakernel.builder().backend(backend).slots(RING_SLOTS).singlePriority(Priority.NORMAL)
+    try (Megakernel kernel = Megakernel.builder().backend(settings.backend()).slots(RING_SLOTS).singlePriority(Priority.NORMAL)
         .userOpcode(LoadOpcode.of(LOAD_OPCODE)).publishTimeout(LOAD_TIMEOUT).bootstrap();
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       results.put("backend", kernel.backendName());
       results.put("device", kernel.describe());
-      results.put("size", size);
-      results.put("bytes", bytes);
+      results.put("size", settings.size());
+      results.put("bytes", settings.bytes());
       out.println("vyre bench io: " + kernel.describe());
-      if (verbose) {
+      if (settings.verbose()) {
         err.println("vyre bench io: backend: " + kernel.backendReason());
       }
-      results.put("in_flight", inFlight);
-      results.put("round_trips", roundTrips);
-      results.put("runs", runs);
-      results.put("cold", cold);
+      results.put("in_flight", settings.inFlight());
+      results.put("round_trips", settings.roundTrips());
+      results.put("runs", settings.runs());
+      results.put("cold", settings.cold());
       int page = kernel.allocateResource(PAGE, ResourcePlacement.HOST_MAPPED);
-      int[] resources = new int[inFlight];
-      for (int r = 0; r < inFlight; r++) {
-        resources[r] = kernel.allocateResource(bytes, ResourcePlacement.HOST_MAPPED);
+      int[] resources = new int[settings.inFlight()];
+      for (int r = 0; r < settings.inFlight(); r++) {
+        resources[r] = kernel.allocateResource(settings.bytes(), ResourcePlacement.HOST_MAPPED);
       }
 
       // The host alone, before the pump runs: what the pump's own reads can do at best.
@@ -157,26 +141,26 @@ public final class IoBench {
       results.put("io_host_read_4k_p99_us", percentileMicros(hostPage, 0.99));
       ByteBuffer hostBuffer = hostView(kernel, resources[0]);
       hostSequentialReads(channel, hostBuffer);
-      double[] hostRates = new double[runs];
-      for (int run = 0; run < runs; run++) {
-        hostRates[run] = (double) size / hostSequentialReads(channel, hostBuffer);
+      double[] hostRates = new double[settings.runs()];
+      for (int run = 0; run < settings.runs(); run++) {
+        hostRates[run] = (double) settings.size() / hostSequentialReads(channel, hostBuffer);
       }
       Arrays.sort(hostRates);
-      results.put("io_host_read_gb_per_s", hostRates[runs / 2]);
-      out.printf("  host reads: 4 KiB p50 %.2f us; %,d-byte reads %.3f GB/s%n", percentileMicros(hostPage, 0.50), bytes,
-          hostRates[runs / 2]);
+      results.put("io_host_read_gb_per_s", hostRates[settings.runs() / 2]);
+      out.printf("  host reads: 4 KiB p50 %.2f us; %,d-byte reads %.3f GB/s%n", percentileMicros(hostPage, 0.50), settings.bytes(),
+          hostRates[settings.runs() / 2]);
 
       // The loads must not find the bytes the host's reads left: the checks below would pass on them.
       kernel.resource(page).fill((byte) 0);
       kernel.resource(resources[0]).fill((byte) 0);
 
-      IoRequestPump pump = IoRequestPump.of(kernel, pumpReads);
+      IoRequestPump pump = IoRequestPump.of(kernel, settings.pumpReads());
       int source = pump.open(file);
       results.put("io_pump_threads", pump.threads());
       results.put("io_pump_reader", pump.reader());
       out.printf("  pump: %d thread(s), %s%n", pump.threads(), pump.reader());
       DispatchMeasurements.RoundTrip trip = loadRoundTrips(kernel, source, page);
-      verifyLoad(kernel, channel, page, ((long) (roundTrips + warmup() - 1) % (size / PAGE)) * PAGE, PAGE, "the last 4 KiB round trip");
+      verifyLoad(kernel, channel, page, ((long) (settings.roundTrips() + warmup() - 1) % (settings.size() / PAGE)) * PAGE, PAGE, "the last 4 KiB round trip");
       results.put("io_load_4k_round_trip_p50_us", trip.p50Micros());
       results.put("io_load_4k_round_trip_p99_us", trip.p99Micros());
       results.put("io_load_4k_round_trip_min_us", trip.minMicros());
@@ -186,18 +170,18 @@ public final class IoBench {
 
       // Run 0 is the untimed warm-up; each run maps its loads onto the resources differently, so a
       // resource still holding an earlier run's bytes fails the check.
-      double[] loadRates = new double[runs];
-      for (int run = 0; run <= runs; run++) {
+      double[] loadRates = new double[settings.runs()];
+      for (int run = 0; run <= settings.runs(); run++) {
         long nanos = loadRun(kernel, pump, channel, source, resources, run);
         if (run > 0) {
-          loadRates[run - 1] = (double) size / nanos;
+          loadRates[run - 1] = (double) settings.size() / nanos;
           out.printf("  load run %d: %.3f GB/s (%d in flight)%n", run, loadRates[run - 1], resources.length);
         }
       }
       Arrays.sort(loadRates);
-      results.put("io_load_gb_per_s", loadRates[runs / 2]);
-      results.put("io_load_best_gb_per_s", loadRates[runs - 1]);
-      results.put("io_load_vs_host_read", loadRates[runs / 2] / hostRates[runs / 2]);
+      results.put("io_load_gb_per_s", loadRates[settings.runs() / 2]);
+      results.put("io_load_best_gb_per_s", loadRates[settings.runs() - 1]);
+      results.put("io_load_vs_host_read", loadRates[settings.runs() / 2] / hostRates[settings.runs() / 2]);
       if (!kernel.drain(LOAD_TIMEOUT)) {
         throw new IllegalStateException("the load tasks did not drain within " + LOAD_TIMEOUT.toSeconds() + " s: " + kernel.summary());
       }
@@ -212,7 +196,7 @@ public final class IoBench {
   }
 
   private int warmup() {
-    return Math.max(1, roundTrips / 5);
+    return Math.max(1, settings.roundTrips() / 5);
   }
 
   /** The host view of a HOST_MAPPED resource, as a buffer the host's reads fill. */
@@ -226,11 +210,11 @@ public final class IoBench {
 
   /** 4 KiB positional reads one at a time, at the offsets the round trips load; nanoseconds of each timed one. */
   private long[] hostPageReads(FileChannel channel, ByteBuffer buffer) throws IOException {
-    long pages = size / PAGE;
+    long pages = settings.size() / PAGE;
     int warmup = warmup();
-    long[] nanos = new long[roundTrips];
+    long[] nanos = new long[settings.roundTrips()];
     startPass();
-    for (int i = 0; i < warmup + roundTrips; i++) {
+    for (int i = 0; i < warmup + settings.roundTrips(); i++) {
       long offset = (i % pages) * PAGE;
       long start = System.nanoTime();
       buffer.clear().limit(PAGE);
@@ -248,8 +232,8 @@ public final class IoBench {
   private long hostSequentialReads(FileChannel channel, ByteBuffer buffer) throws IOException {
     startPass();
     long start = System.nanoTime();
-    for (long offset = 0; offset < size; offset += bytes) {
-      buffer.clear().limit((int) Math.min(bytes, size - offset));
+    for (long offset = 0; offset < settings.size(); offset += settings.bytes()) {
+      buffer.clear().limit((int) Math.min(settings.bytes(), settings.size() - offset));
       readFully(channel, buffer, offset);
     }
     return System.nanoTime() - start;
@@ -257,13 +241,13 @@ public final class IoBench {
 
   /** One 4 KiB load task at a time into {@code page}, published then awaited, offsets walking through the file. */
   private DispatchMeasurements.RoundTrip loadRoundTrips(Megakernel kernel, int source, int page) {
-    long pages = size / PAGE;
+    long pages = settings.size() / PAGE;
     int warmup = warmup();
-    long[] nanos = new long[roundTrips];
-    long[] publishNanos = new long[roundTrips];
+    long[] nanos = new long[settings.roundTrips()];
+    long[] publishNanos = new long[settings.roundTrips()];
     int[] args = {source, page, 0, 0, PAGE};
     startPass();
-    for (int i = 0; i < warmup + roundTrips; i++) {
+    for (int i = 0; i < warmup + settings.roundTrips(); i++) {
       long offset = (i % pages) * PAGE;
       args[LoadOpcode.OFFSET_LO_ARG] = (int) offset;
       args[LoadOpcode.OFFSET_HI_ARG] = (int) (offset >>> 32);
@@ -272,7 +256,7 @@ public final class IoBench {
       long published = System.nanoTime();
       if (!kernel.await(ticket, ROUND_TRIP_TIMEOUT)) {
         throw new IllegalStateException("4 KiB load " + i + " did not finish within " + ROUND_TRIP_TIMEOUT.toSeconds() + " s: "
-            + kernel.summary() + "; pump: " + IoRequestPump.of(kernel, pumpReads).stats());
+            + kernel.summary() + "; pump: " + IoRequestPump.of(kernel, settings.pumpReads()).stats());
       }
       long elapsed = System.nanoTime() - start;
       if (i >= warmup) {
@@ -292,7 +276,7 @@ public final class IoBench {
   private long loadRun(Megakernel kernel, IoRequestPump pump, FileChannel channel, int source, int[] resources, int run)
       throws IOException {
     int lanes = resources.length;
-    long loads = (size + bytes - 1) / bytes;
+    long loads = (settings.size() + settings.bytes() - 1) / settings.bytes();
     long[] tickets = new long[lanes];
     int[] args = {source, 0, 0, 0, 0};
     IoRequestPump.Stats before = pump.stats();
@@ -303,11 +287,11 @@ public final class IoBench {
       if (i >= lanes && !kernel.await(tickets[lane], LOAD_TIMEOUT)) {
         throw notFinished(kernel, i - lanes);
       }
-      long offset = i * bytes;
+      long offset = i * settings.bytes();
       args[LoadOpcode.DESTINATION_ARG] = resources[(lane + run) % lanes];
       args[LoadOpcode.OFFSET_LO_ARG] = (int) offset;
       args[LoadOpcode.OFFSET_HI_ARG] = (int) (offset >>> 32);
-      args[LoadOpcode.BYTES_ARG] = (int) Math.min(bytes, size - offset);
+      args[LoadOpcode.BYTES_ARG] = (int) Math.min(settings.bytes(), settings.size() - offset);
       tickets[lane] = kernel.publish(0, Priority.NORMAL, LOAD_OPCODE, args);
     }
     // Tickets of one priority retire in order: the last one finished means all did.
@@ -325,9 +309,9 @@ public final class IoBench {
     long first = loads - window;
     long[] samples = {loads - 1, first, first + window / 2, first + new SplittableRandom(SEED + run).nextLong(window)};
     for (long i : samples) {
-      long offset = i * bytes;
+      long offset = i * settings.bytes();
       int resource = resources[(int) ((i % lanes + run) % lanes)];
-      verifyLoad(kernel, channel, resource, offset, (int) Math.min(bytes, size - offset),
+      verifyLoad(kernel, channel, resource, offset, (int) Math.min(settings.bytes(), settings.size() - offset),
           "load " + i + " of run " + run + " (" + (run == 0 ? "warm-up" : "timed") + ")");
     }
     return nanos;
