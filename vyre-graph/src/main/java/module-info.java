@@ -1,7 +1,9 @@
-/** Graphs for the frontier engine: compressed-sparse-row graphs off-heap, readers, writers, generators. */
+/** Graphs and the frontier engine: off-heap CSR graphs, readers, writers, generators, BFS and components. */
 module dev.vyre.graph {
-  // Only the typed errors are needed now; the runtime (and the megakernel) come with traversal.
-  requires transitive dev.vyre.driver;
+  requires transitive dev.vyre.runtime;
 
   exports dev.vyre.graph;
+  exports dev.vyre.graph.frontier;
+
+  uses dev.vyre.graph.frontier.FrontierBackend;
 }

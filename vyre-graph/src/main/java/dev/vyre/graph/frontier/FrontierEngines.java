@@ -1,0 +1,47 @@
+package dev.vyre.graph.frontier;
+
+import dev.vyre.driver.error.InputException;
+import dev.vyre.driver.error.PipelineException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/** Finds frontier backends and opens engines by name: {@code auto}, {@code cuda}, {@code reference}. */
+public final class FrontierEngines {
+
+  private FrontierEngines() {}
+
+  /** Every backend on the class path, highest precedence first. */
+  public static List<FrontierBackend> backends() {
+    List<FrontierBackend> found = new ArrayList<>();
+    ServiceLoader.load(FrontierBackend.class).forEach(found::add);
+    found.sort(Comparator.comparingInt(FrontierBackend::precedence).reversed());
+    return found;
+  }
+
+  /** The backend {@code name} names ({@code auto}: the usable one of highest precedence). */
+  public static FrontierBackend select(String name) {
+    List<FrontierBackend> all = backends();
+    List<String> names = all.stream().map(FrontierBackend::name).toList();
+    if (name.equals("auto")) {
+      return all.stream().filter(b -> b.availability().usable()).findFirst()
+          .orElseThrow(() -> PipelineException.backend("no frontier backend is usable here (found " + names
+              + "). Fix: run `vyre doctor` to see why"));
+    }
+    FrontierBackend backend = all.stream().filter(b -> b.name().equals(name)).findFirst()
+        .orElseThrow(() -> InputException.of("--backend", "unknown backend '" + name + "'",
+            "use auto or one of " + names));
+    var availability = backend.availability();
+    if (!availability.usable()) {
+      throw PipelineException.backend("backend " + name + " is not usable here: " + availability.detail()
+          + ". Fix: use --backend auto, or run `vyre doctor`");
+    }
+    return backend;
+  }
+
+  /** Opens an engine on the backend {@code name} names. */
+  public static FrontierEngine open(String name) {
+    return select(name).open();
+  }
+}
