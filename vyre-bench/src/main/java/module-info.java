@@ -1,11 +1,13 @@
 /**
  * The measuring harness behind {@code vyre bench}: dispatch round trips and throughput, the reads
- * tasks ask for, and scan throughput against grep, each on a live megakernel. The {@code vyre}
- * command parses the options and prints the measures; the measuring is here.
+ * tasks ask for, and scan throughput against grep, each on a live megakernel; graph traversal on
+ * the frontier engine. The {@code vyre} command parses the options and prints the measures; the
+ * measuring is here.
  */
 module dev.vyre.bench {
   requires transitive dev.vyre.io;
   requires transitive dev.vyre.scan;
+  requires transitive dev.vyre.graph;
   requires dev.vyre.cuda;
   requires java.management;
   requires jdk.management;

@@ -1,0 +1,96 @@
+package dev.vyre.bench;
+
+import dev.vyre.graph.CsrGraph;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * Plain single-threaded traversals over a {@link CsrGraph}'s own segments: the serial contender
+ * of {@code vyre bench graph} and the answers every engine run is checked against. A queue BFS,
+ * nothing clever (no direction switching), as a programmer would first write it.
+ */
+final class SerialTraversal {
+
+  private final CsrGraph graph;
+  private final MemorySegment offsets;
+  private final MemorySegment columns;
+  private final int[] queue;
+
+  SerialTraversal(CsrGraph graph) {
+    this.graph = graph;
+    this.offsets = graph.rowOffsets();
+    this.columns = graph.columnIndices();
+    this.queue = new int[graph.vertexCount()];
+  }
+
+  /** Fills {@code depths} with each vertex's BFS depth from {@code source} (-1 unreachable); returns the levels. */
+  int bfs(int source, int[] depths) {
+    Arrays.fill(depths, -1);
+    depths[source] = 0;
+    int head = 0;
+    int tail = 0;
+    queue[tail++] = source;
+    while (head < tail) {
+      int u = queue[head++];
+      int next = depths[u] + 1;
+      long end = offsets.getAtIndex(ValueLayout.JAVA_LONG, u + 1L);
+      for (long e = offsets.getAtIndex(ValueLayout.JAVA_LONG, u); e < end; e++) {
+        int v = columns.getAtIndex(ValueLayout.JAVA_INT, e);
+        if (depths[v] < 0) {
+          depths[v] = next;
+          queue[tail++] = v;
+        }
+      }
+    }
+    // The queue holds vertices in depth order, so the last one is the deepest.
+    return depths[queue[tail - 1]] + 1;
+  }
+
+  /**
+   * Each vertex's component label, the smallest vertex id of its component. Walks out-neighbours
+   * only, so on a directed graph these are not weak components; the bench's generated graphs are
+   * undirected.
+   */
+  int[] components() {
+    int n = graph.vertexCount();
+    int[] labels = new int[n];
+    Arrays.fill(labels, -1);
+    for (int root = 0; root < n; root++) {
+      // Roots are taken ascending, so the first vertex of a component met is its smallest id.
+      if (labels[root] >= 0) {
+        continue;
+      }
+      labels[root] = root;
+      int head = 0;
+      int tail = 0;
+      queue[tail++] = root;
+      while (head < tail) {
+        int u = queue[head++];
+        long end = offsets.getAtIndex(ValueLayout.JAVA_LONG, u + 1L);
+        for (long e = offsets.getAtIndex(ValueLayout.JAVA_LONG, u); e < end; e++) {
+          int v = columns.getAtIndex(ValueLayout.JAVA_INT, e);
+          if (labels[v] < 0) {
+            labels[v] = root;
+            queue[tail++] = v;
+          }
+        }
+      }
+    }
+    return labels;
+  }
+
+  /**
+   * The input edges within the traversed part, Graph500's count for TEPS: the arcs leaving reached
+   * vertices, halved on an undirected graph, where each edge is stored from both ends.
+   */
+  long traversedEdges(int[] depths) {
+    long arcs = 0;
+    for (int v = 0; v < depths.length; v++) {
+      if (depths[v] >= 0) {
+        arcs += offsets.getAtIndex(ValueLayout.JAVA_LONG, v + 1L) - offsets.getAtIndex(ValueLayout.JAVA_LONG, v);
+      }
+    }
+    return graph.undirected() ? arcs / 2 : arcs;
+  }
+}
