@@ -2,6 +2,7 @@
 module dev.vyre.cli {
   requires dev.vyre.bench;
   requires dev.vyre.cuda;
+  requires dev.vyre.graph;
   requires dev.vyre.io;
   requires dev.vyre.observe;
   requires dev.vyre.policy;
@@ -12,6 +13,7 @@ module dev.vyre.cli {
   // picocli reads and sets the commands' annotated fields reflectively.
   opens dev.vyre.cli to info.picocli;
   opens dev.vyre.cli.conform to info.picocli;
+  opens dev.vyre.cli.graph to info.picocli;
   opens dev.vyre.cli.policy to info.picocli;
   opens dev.vyre.cli.telemetry to info.picocli;
 

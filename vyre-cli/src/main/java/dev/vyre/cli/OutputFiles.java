@@ -12,12 +12,12 @@ import java.nio.file.StandardOpenOption;
  * Checks the files a long command writes its results to before the work starts, so that a
  * benchmark of minutes does not end in an error about its output file.
  */
-final class OutputFiles {
+public final class OutputFiles {
 
   private OutputFiles() {}
 
   /** Refuses {@code file} (given as {@code option}) unless it can be created or overwritten; leaves no new file behind. */
-  static void requireWritable(String option, Path file) {
+  public static void requireWritable(String option, Path file) {
     if (file == null) {
       return;
     }

@@ -1,5 +1,6 @@
 package dev.vyre.cli;
 
+import dev.vyre.cli.graph.GraphCommand;
 import dev.vyre.driver.error.VyreException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,6 +27,7 @@ import picocli.CommandLine.Command;
       DoctorCommand.class,
       RunCommand.class,
       ScanCommand.class,
+      GraphCommand.class,
       BenchCommand.class,
       ConformCommand.class,
       PlanCommand.class,

@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 class VyreCommandTest {
 
   private static final List<List<String>> COMMANDS = List.of(List.of(), List.of("doctor"), List.of("run"),
-      List.of("scan"), List.of("bench"), List.of("bench", "dispatch"), List.of("bench", "scan"), List.of("conform"),
+      List.of("scan"), List.of("bench"), List.of("bench", "dispatch"), List.of("bench", "scan"), List.of("bench", "graph"),
+      List.of("graph"), List.of("graph", "bfs"), List.of("graph", "cc"), List.of("graph", "gen"),
+      List.of("graph", "gen", "kron"), List.of("graph", "gen", "grid"), List.of("graph", "gen", "uniform"), List.of("conform"),
       List.of("plan"), List.of("plan", "barriers"), List.of("policy"), List.of("policy", "recommend"),
       List.of("telemetry"), List.of("telemetry", "decode"), List.of("replay"));
 

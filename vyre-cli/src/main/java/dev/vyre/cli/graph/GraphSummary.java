@@ -1,0 +1,151 @@
+package dev.vyre.cli.graph;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vyre.cli.conform.Json;
+import dev.vyre.driver.planner.MegakernelExecutionTopology;
+import dev.vyre.graph.CsrGraph;
+import dev.vyre.graph.frontier.FrontierAlgorithm;
+import dev.vyre.graph.frontier.FrontierLevel;
+import dev.vyre.graph.frontier.FrontierRun;
+import java.io.PrintStream;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * What {@code vyre graph bfs} and {@code cc} report about a run: the graph, the backend, what was
+ * reached, the levels and their topologies, the time and, for BFS, GTEPS in Graph500's convention
+ * (the input edges within the traversed component over the time; an undirected edge, stored from
+ * both ends, counts once).
+ *
+ * @param graphName the GRAPH argument
+ * @param vertices the graph's vertices
+ * @param edges its input edges: arcs, or undirected edges counted once
+ * @param undirected whether it is undirected
+ * @param run the run
+ * @param source the BFS source, -1 for components
+ * @param reached BFS: the vertices reached; components: the components
+ * @param traversedEdges BFS: the input edges within the traversed component; components: 0
+ */
+record GraphSummary(String graphName, int vertices, long edges, boolean undirected, FrontierRun run, int source,
+    long reached, long traversedEdges) {
+
+  /** The summary of {@code run} on {@code graph}, a BFS from {@code source} or components (-1). */
+  static GraphSummary of(String graphName, CsrGraph graph, FrontierRun run, int source) {
+    int[] values = run.values();
+    long edges = graph.undirected() ? graph.edgeCount() / 2 : graph.edgeCount();
+    long reached = 0;
+    if (run.algorithm() == FrontierAlgorithm.COMPONENTS) {
+      for (int v = 0; v < values.length; v++) {
+        reached += values[v] == v ? 1 : 0;
+      }
+      return new GraphSummary(graphName, graph.vertexCount(), edges, graph.undirected(), run, -1, reached, 0);
+    }
+    long arcs = 0;
+    for (int v = 0; v < values.length; v++) {
+      if (values[v] >= 0) {
+        reached++;
+        arcs += graph.degree(v);
+      }
+    }
+    return new GraphSummary(graphName, graph.vertexCount(), edges, graph.undirected(), run, source, reached,
+        graph.undirected() ? arcs / 2 : arcs);
+  }
+
+  private boolean bfs() {
+    return run.algorithm() == FrontierAlgorithm.BFS;
+  }
+
+  private double seconds() {
+    return run.nanos() / 1e9;
+  }
+
+  /** Billions of traversed edges a second. */
+  double gteps() {
+    return traversedEdges / (double) Math.max(1, run.nanos());
+  }
+
+  /** Levels per topology, in the topologies' order. */
+  Map<MegakernelExecutionTopology, Long> topologyMix() {
+    Map<MegakernelExecutionTopology, Long> mix = new EnumMap<>(MegakernelExecutionTopology.class);
+    run.levels().forEach(level -> mix.merge(level.decision().topology(), 1L, Long::sum));
+    return mix;
+  }
+
+  /** The summary for a person, one {@code name: value} line each. */
+  String text() {
+    StringBuilder text = new StringBuilder();
+    text.append(String.format("graph: %s (%,d vertices, %,d edges, %s)%n", graphName, vertices, edges,
+        undirected ? "undirected" : "directed"));
+    text.append("backend: ").append(run.backend()).append('\n');
+    if (bfs()) {
+      text.append("source: ").append(source).append('\n');
+      text.append(String.format("reached: %,d of %,d vertices%n", reached, vertices));
+    } else {
+      text.append(String.format("components: %,d%n", reached));
+    }
+    text.append("levels: ").append(run.levels().size()).append('\n');
+    text.append(String.format("time: %.6f s%n", seconds()));
+    if (bfs()) {
+      text.append(String.format("GTEPS: %.6f (%,d edges in the traversed component)%n", gteps(), traversedEdges));
+    }
+    text.append("topologies: ").append(topologyMix().entrySet().stream()
+        .map(e -> e.getKey().name() + " " + e.getValue()).collect(Collectors.joining(", "))).append('\n');
+    return text.toString();
+  }
+
+  /** The summary as one JSON object, with an entry per level. */
+  String json() {
+    ObjectNode node = Json.object();
+    node.put("algorithm", bfs() ? "bfs" : "cc");
+    node.put("graph", graphName);
+    node.put("backend", run.backend());
+    node.put("vertices", vertices);
+    node.put("edges", edges);
+    node.put("undirected", undirected);
+    if (bfs()) {
+      node.put("source", source);
+      node.put("reached", reached);
+    } else {
+      node.put("components", reached);
+    }
+    node.put("levels", run.levels().size());
+    node.put("seconds", seconds());
+    if (bfs()) {
+      node.put("traversed_edges", traversedEdges);
+      node.put("gteps", gteps());
+    }
+    ObjectNode mix = node.putObject("topology_mix");
+    topologyMix().forEach((topology, count) -> mix.put(topology.name(), count));
+    node.put("memory_plan", run.residency().describe());
+    ObjectNode calibration = node.putObject("calibration");
+    calibration.put("barrier_ns", run.calibration().barrierNanos());
+    calibration.put("edge_ns", run.calibration().edgeNanos());
+    ArrayNode levels = node.putArray("per_level");
+    for (FrontierLevel level : run.levels()) {
+      ObjectNode entry = levels.addObject();
+      entry.put("level", level.level());
+      entry.put("frontier_vertices", level.frontierVertices());
+      entry.put("frontier_edges", level.frontierEdges());
+      entry.put("topology", level.decision().topology().name());
+      entry.put("explanation", level.decision().stableExplanation());
+      entry.put("seconds", level.nanos() / 1e9);
+    }
+    return node.toString();
+  }
+
+  /** The {@code --verbose} lines after the run: the memory plan, the calibration, each level, the totals. */
+  void verbose(String command, PrintStream err) {
+    err.println(command + ": " + run.residency().describe());
+    err.printf("%s: calibration: barrier %.1f ns, edge %.3f ns%n", command, run.calibration().barrierNanos(),
+        run.calibration().edgeNanos());
+    for (FrontierLevel level : run.levels()) {
+      err.printf("%s: level %d: frontier %,d vertices (%,d edges), %s, %.3f ms, %s%n", command, level.level(),
+          level.frontierVertices(), level.frontierEdges(), level.decision().topology().name(), level.nanos() / 1e6,
+          level.decision().stableExplanation());
+    }
+    err.printf("%s: %d levels in %.6f s%s%n", command, run.levels().size(), seconds(),
+        bfs() ? String.format(", %.6f GTEPS (%,d edges)", gteps(), traversedEdges) : "");
+  }
+}
