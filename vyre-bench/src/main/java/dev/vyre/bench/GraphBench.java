@@ -205,9 +205,9 @@ public final class GraphBench {
       }
       bfs.add(new BfsResult(SERIAL, "java", null, serialTally.measure()));
       List<ComponentsResult> components = new ArrayList<>();
-      components.add(components(name, graph, ENGINE, engine, labels, progress));
+      components.add(measureComponents(name, graph, ENGINE, engine, labels, progress));
       if (reference != null) {
-        components.add(components(name, graph, REFERENCE, reference, labels, progress));
+        components.add(measureComponents(name, graph, REFERENCE, reference, labels, progress));
       }
       Map<String, Double> ratios = new LinkedHashMap<>();
       double engineGteps = bfs.getFirst().measure().gteps();
@@ -221,8 +221,8 @@ public final class GraphBench {
     }
   }
 
-  private static ComponentsResult components(String graphName, CsrGraph graph, String contender, FrontierEngine engine,
-      int[] labels, PrintStream progress) {
+  private static ComponentsResult measureComponents(String graphName, CsrGraph graph, String contender,
+      FrontierEngine engine, int[] labels, PrintStream progress) {
     FrontierRun run = engine.components(graph, FrontierOptions.defaults());
     int[] got = run.values();
     for (int v = 0; v < labels.length; v++) {
