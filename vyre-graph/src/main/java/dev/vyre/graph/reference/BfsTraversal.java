@@ -62,6 +62,22 @@ final class BfsTraversal extends Traversal {
   }
 
   @Override
+  void pushAlone(WorkerContext me, int u, long from, long to) {
+    int[] depth = values;
+    long[] bits = frontier.nextBits;
+    int reached = level + 1;
+    for (long e = from; e < to; e++) {
+      int v = outColumns.getAtIndex(ValueLayout.JAVA_INT, e);
+      if (depth[v] < 0) {
+        depth[v] = reached;
+        parents[v] = u;
+        bits[v >>> 6] |= 1L << v;
+        produce(me, v);
+      }
+    }
+  }
+
+  @Override
   long pull(WorkerContext me, int word) {
     int[] depth = values;
     long[] inputBits = frontier.currentBits;

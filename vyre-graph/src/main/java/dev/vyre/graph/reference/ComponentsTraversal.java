@@ -61,6 +61,24 @@ final class ComponentsTraversal extends Traversal {
   }
 
   @Override
+  void pushAlone(WorkerContext me, int u, long from, long to) {
+    int[] labels = values;
+    long[] bits = frontier.nextBits;
+    int label = labels[u];
+    for (long e = from; e < to; e++) {
+      int v = outColumns.getAtIndex(ValueLayout.JAVA_INT, e);
+      if (label < labels[v]) {
+        labels[v] = label;
+        long bit = 1L << v;
+        if ((bits[v >>> 6] & bit) == 0) {
+          bits[v >>> 6] |= bit;
+          produce(me, v);
+        }
+      }
+    }
+  }
+
+  @Override
   long pull(WorkerContext me, int word) {
     int[] labels = values;
     long[] inputBits = frontier.currentBits;

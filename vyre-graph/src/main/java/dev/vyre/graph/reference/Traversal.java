@@ -124,6 +124,9 @@ abstract class Traversal {
   /** Pushes from frontier vertex {@code u} along its edges {@code [from, to)} of {@link #outColumns}. */
   abstract void push(WorkerContext me, int u, long from, long to);
 
+  /** {@link #push} for a fused level, which runs on one worker: plain reads and writes suffice. */
+  abstract void pushAlone(WorkerContext me, int u, long from, long to);
+
   /** Pulls the vertices of bitmap word {@code word}; returns the next frontier's bitmap word they make. */
   abstract long pull(WorkerContext me, int word);
 
@@ -286,7 +289,7 @@ abstract class Traversal {
         int[] items = frontier.current.items;
         for (int i = 0, size = frontier.current.size(); i < size; i++) {
           int u = items[i];
-          push(me, u, rowStart(u), rowEnd(u));
+          pushAlone(me, u, rowStart(u), rowEnd(u));
         }
         me.flush(frontier.next);
         endLevel();
