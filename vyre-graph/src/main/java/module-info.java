@@ -6,4 +6,5 @@ module dev.vyre.graph {
   exports dev.vyre.graph.frontier;
 
   uses dev.vyre.graph.frontier.FrontierBackend;
+  provides dev.vyre.graph.frontier.FrontierBackend with dev.vyre.graph.reference.ReferenceFrontierBackend;
 }

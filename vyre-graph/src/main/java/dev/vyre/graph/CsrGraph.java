@@ -29,6 +29,9 @@ import java.util.function.IntConsumer;
  * {@code u - v} is stored as both arcs {@code u -> v} and {@code v -> u}, so {@link #edgeCount()}
  * counts it twice).
  *
+ * <p>{@link #transpose()} and {@link #symmetrized()} derive the reverse and the undirected graph,
+ * each built once, on first use, and owned by this graph.
+ *
  * <p>Reads are safe from any thread; {@link #close()} must not race them.
  */
 public final class CsrGraph implements AutoCloseable {
@@ -36,9 +39,9 @@ public final class CsrGraph implements AutoCloseable {
   // Atomic adds on off-heap longs: the degree counters and the scatter cursors.
   private static final VarHandle LONGS = ValueLayout.JAVA_LONG.varHandle();
   // Below this many edges or vertices a piece is not worth a task.
-  private static final long GRAIN = 1 << 14;
+  static final long GRAIN = 1 << 14;
   // The largest Java array: one vertex's neighbours are sorted in an int[].
-  private static final long MAX_DEGREE = Integer.MAX_VALUE - 8;
+  static final long MAX_DEGREE = Integer.MAX_VALUE - 8;
 
   private final Arena arena;
   private final MemorySegment offsets;
@@ -46,15 +49,22 @@ public final class CsrGraph implements AutoCloseable {
   private final int vertexCount;
   private final long edgeCount;
   private final boolean undirected;
+  // A derived graph belongs to the graph it came from: its own close() does nothing.
+  private final boolean derived;
   private final AtomicBoolean closed = new AtomicBoolean();
+  // Built on first use, freed with this graph; guarded by this.
+  private CsrGraph transpose;
+  private CsrGraph symmetrized;
 
-  private CsrGraph(Arena arena, MemorySegment offsets, MemorySegment columns, int vertexCount, boolean undirected) {
+  CsrGraph(Arena arena, MemorySegment offsets, MemorySegment columns, int vertexCount, boolean undirected,
+      boolean derived) {
     this.arena = arena;
     this.offsets = offsets;
     this.columns = columns;
     this.vertexCount = vertexCount;
     this.edgeCount = offsets.getAtIndex(ValueLayout.JAVA_LONG, vertexCount);
     this.undirected = undirected;
+    this.derived = derived;
   }
 
   /**
@@ -153,7 +163,7 @@ public final class CsrGraph implements AutoCloseable {
           MemorySegment.copy(loose, src, columns, dst, bytes);
         }
       });
-      return new CsrGraph(result, offsets, columns, n, undirected);
+      return new CsrGraph(result, offsets, columns, n, undirected, false);
     } catch (RuntimeException | Error e) {
       result.close();
       throw e;
@@ -161,7 +171,7 @@ public final class CsrGraph implements AutoCloseable {
   }
 
   /** Adds one to the long at {@code index}, atomically, and returns the value before. */
-  private static long increment(MemorySegment longs, long index) {
+  static long increment(MemorySegment longs, long index) {
     return (long) LONGS.getAndAdd(longs, index * Long.BYTES, 1L);
   }
 
@@ -170,7 +180,7 @@ public final class CsrGraph implements AutoCloseable {
    * {@code n}: block sums in parallel, a short sequential scan over the blocks, then each block
    * rescanned in parallel from its base.
    */
-  private static long exclusiveScan(MemorySegment longs, int n) {
+  static long exclusiveScan(MemorySegment longs, int n) {
     int blocks = (int) Math.max(1, Math.min(1024, n / GRAIN));
     long step = (n + (long) blocks - 1) / blocks;
     long[] sums = new long[blocks];
@@ -283,11 +293,70 @@ public final class CsrGraph implements AutoCloseable {
     }
   }
 
-  /** Frees both segments; a second call does nothing. */
+  /**
+   * The reverse graph: {@code v -> u} for every arc {@code u -> v}, so that its rows are this graph's
+   * columns (the CSC form, stored as CSR), built off-heap in parallel on the first call. An
+   * undirected graph is its own reverse: the result is a view of this graph's segments.
+   *
+   * @return the reverse graph, owned by this graph: the same object on every call, valid until this
+   *     graph is closed, freed with it (closing the result does nothing)
+   */
+  public synchronized CsrGraph transpose() {
+    checkOpen();
+    if (transpose == null) {
+      transpose = undirected ? view() : CsrDerivation.transpose(this);
+    }
+    return transpose;
+  }
+
+  /**
+   * The undirected graph with an edge {@code u - v} wherever this one has {@code u -> v} or {@code
+   * v -> u}: the union of each vertex's out- and in-neighbours, built off-heap in parallel on the
+   * first call (from {@link #transpose()}). An undirected graph is already symmetric: the result is
+   * a view of this graph's segments.
+   *
+   * @return the undirected graph, owned by this graph as {@link #transpose()}'s result is
+   */
+  public synchronized CsrGraph symmetrized() {
+    checkOpen();
+    if (symmetrized == null) {
+      symmetrized = undirected ? view() : CsrDerivation.symmetrize(this, transpose());
+    }
+    return symmetrized;
+  }
+
+  /** This graph's segments under a graph that does not own them. */
+  private CsrGraph view() {
+    return new CsrGraph(null, offsets, columns, vertexCount, undirected, true);
+  }
+
+  private void checkOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException("the graph is closed");
+    }
+  }
+
+  /** Frees both segments and the graphs derived from them; a second call, or a call on a derived graph, does nothing. */
   @Override
   public void close() {
+    if (!derived) {
+      free();
+    }
+  }
+
+  private void free() {
     if (closed.compareAndSet(false, true)) {
-      arena.close();
+      synchronized (this) {
+        if (transpose != null) {
+          transpose.free();
+        }
+        if (symmetrized != null) {
+          symmetrized.free();
+        }
+      }
+      if (arena != null) {
+        arena.close();
+      }
     }
   }
 

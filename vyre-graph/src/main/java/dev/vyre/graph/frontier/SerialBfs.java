@@ -1,0 +1,51 @@
+package dev.vyre.graph.frontier;
+
+import dev.vyre.driver.error.InputException;
+import dev.vyre.graph.CsrGraph;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * A plain single-threaded breadth-first search with an array queue: what a JVM user has without the
+ * engine, the baseline the benchmark compares with and the oracle the tests check depths against.
+ */
+public final class SerialBfs {
+
+  private SerialBfs() {}
+
+  /**
+   * The depth of every vertex from {@code source}: 0 for the source, -1 where unreachable.
+   *
+   * @throws InputException if {@code source} is not a vertex of the graph
+   */
+  public static int[] depths(CsrGraph graph, int source) {
+    int n = graph.vertexCount();
+    if (source < 0 || source >= n) {
+      throw InputException.of("bfs source", "vertex " + source + " is not in the graph of " + n + " vertices",
+          "give a source from 0 to " + (n - 1L));
+    }
+    MemorySegment offsets = graph.rowOffsets();
+    MemorySegment columns = graph.columnIndices();
+    int[] depth = new int[n];
+    Arrays.fill(depth, -1);
+    int[] queue = new int[n];
+    depth[source] = 0;
+    queue[0] = source;
+    int head = 0;
+    int tail = 1;
+    while (head < tail) {
+      int u = queue[head++];
+      int next = depth[u] + 1;
+      for (long e = offsets.getAtIndex(ValueLayout.JAVA_LONG, u), end = offsets.getAtIndex(ValueLayout.JAVA_LONG, u + 1L);
+          e < end; e++) {
+        int v = columns.getAtIndex(ValueLayout.JAVA_INT, e);
+        if (depth[v] < 0) {
+          depth[v] = next;
+          queue[tail++] = v;
+        }
+      }
+    }
+    return depth;
+  }
+}

@@ -1,0 +1,413 @@
+package dev.vyre.graph.reference;
+
+import dev.vyre.driver.planner.MegakernelExecutionTopology;
+import dev.vyre.driver.planner.MegakernelTopologyDecision;
+import dev.vyre.graph.CsrGraph;
+import dev.vyre.graph.frontier.FrontierAlgorithm;
+import dev.vyre.graph.frontier.FrontierCalibration;
+import dev.vyre.graph.frontier.FrontierLevel;
+import dev.vyre.graph.frontier.FrontierPolicy;
+import dev.vyre.graph.frontier.FrontierResidency;
+import dev.vyre.graph.frontier.FrontierRun;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One run, as every worker of the engine executes it (docs/FRONTIER.md): the level-0 frontier made
+ * in parallel, the calibration, then level after level, each with the topology the policy decided
+ * for it. The barrier's last arriver ends a level alone: it logs it, swaps the frontiers and decides
+ * the next one. A fused phase runs on worker 0 alone, deciding after each level, while the others
+ * wait at the barrier. Subclasses give the algorithm: the level-0 frontier, a push over some of one
+ * vertex's edges, and a pull over one 64-vertex bitmap word.
+ */
+abstract class Traversal {
+
+  /** Hybrid levels split the edges of vertices above this degree among all workers (a warp's work on CUDA). */
+  static final int HEAVY_DEGREE = 32;
+  private static final int CALIBRATION_BARRIERS = 32;
+  private static final long PROBE_EDGES = 4L << 20;
+  // Dynamic claims: at most this many queue vertices or bitmap words, and about eight a worker.
+  private static final int MAX_VERTEX_GRAIN = 256;
+  private static final int MAX_WORD_GRAIN = 64;
+
+  private final FrontierAlgorithm algorithm;
+  final int vertices;
+  private final int words;
+  private final long edges;
+  private final int workers;
+  private final MemorySegment outOffsets;
+  final MemorySegment outColumns;
+  final MemorySegment inOffsets;
+  final MemorySegment inColumns;
+  /** Per vertex: the depth or the label, the run's result. */
+  final int[] values;
+  private final FrontierResidency residency;
+  private final Optional<MegakernelExecutionTopology> forced;
+  private final FrontierCalibration pinned;
+  private final LevelBarrier barrier;
+  private final WorkerContext[] contexts;
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  private final AtomicLong cursor = new AtomicLong();
+  private final List<FrontierLevel> log = new ArrayList<>();
+  private final Runnable afterSetup = serial(() -> advance(false));
+  private final Runnable markCalibrationStart = serial(() -> calibrationStart = System.nanoTime());
+  private final Runnable markProbeStart = serial(this::markProbeStart);
+  private final Runnable begin = serial(this::begin);
+  private final Runnable endLevel = serial(this::endLevel);
+  private final Runnable afterFused = serial(() -> { });
+
+  /** The queues and bitmaps. */
+  final FrontierBuffers frontier;
+
+  // Written by whoever runs alone (a barrier action, or worker 0 in a fused phase), read by all
+  // after the barrier: the barrier orders them.
+  /** The level running: 0 for the first. */
+  int level;
+  private long frontierVertices;
+  private long frontierEdges;
+  private MegakernelTopologyDecision decision;
+  private MegakernelExecutionTopology topology;
+  private long splitEdges;
+  private int grain;
+  private boolean done;
+  // What the workers read after a barrier to know what comes next, written only by barrier
+  // actions: worker 0 changes the fields above in a fused phase while the others may still be
+  // leaving the barrier that began it.
+  private boolean finished;
+  private boolean fused;
+  private FrontierPolicy policy;
+  private FrontierCalibration calibration;
+  private long calibrationStart;
+  private double barrierNanos;
+  private long probeStart;
+  private long runStart;
+  private long levelStart;
+  private long runNanos;
+
+  /**
+   * @param out the graph pushed along (and whose out-degrees count the frontier's edges)
+   * @param in the graph pulled along: {@code out}'s reverse
+   * @param values the result array, set up by {@link #setup}
+   * @param pinned a calibration to use instead of measuring one, or null
+   */
+  Traversal(FrontierAlgorithm algorithm, CsrGraph out, CsrGraph in, int[] values, int workers,
+      FrontierResidency residency, Optional<MegakernelExecutionTopology> forced, FrontierCalibration pinned) {
+    this.algorithm = algorithm;
+    this.vertices = out.vertexCount();
+    this.edges = out.edgeCount();
+    this.workers = workers;
+    this.outOffsets = out.rowOffsets();
+    this.outColumns = out.columnIndices();
+    this.inOffsets = in.rowOffsets();
+    this.inColumns = in.columnIndices();
+    this.values = values;
+    this.residency = residency;
+    this.forced = forced;
+    this.pinned = pinned;
+    this.barrier = new LevelBarrier(workers);
+    this.contexts = new WorkerContext[workers];
+    for (int w = 0; w < workers; w++) {
+      contexts[w] = new WorkerContext(w);
+    }
+    this.frontier = new FrontierBuffers(vertices, workers);
+    this.words = frontier.words;
+  }
+
+  /** Sets up the vertices {@code [from, to)} (whole bitmap words) and queues level 0's frontier among them as the next frontier. */
+  abstract void setup(WorkerContext me, int from, int to);
+
+  /** Pushes from frontier vertex {@code u} along its edges {@code [from, to)} of {@link #outColumns}. */
+  abstract void push(WorkerContext me, int u, long from, long to);
+
+  /** {@link #push} for a fused level, which runs on one worker: plain reads and writes suffice. */
+  abstract void pushAlone(WorkerContext me, int u, long from, long to);
+
+  /** Pulls the vertices of bitmap word {@code word}; returns the next frontier's bitmap word they make. */
+  abstract long pull(WorkerContext me, int word);
+
+  /** Per vertex, the BFS parents; empty for components. */
+  abstract int[] parents();
+
+  /** Runs worker {@code id}'s part of the whole run; every worker passes the same barriers. */
+  final void work(int id) {
+    WorkerContext me = contexts[id];
+    try {
+      setup(me, (int) Math.min(vertices, slice(words, id, workers) << 6),
+          (int) Math.min(vertices, slice(words, id + 1, workers) << 6));
+      me.flush(frontier.next);
+    } catch (Throwable t) {
+      failure.compareAndSet(null, t);
+    }
+    barrier.await(afterSetup);
+    if (finished) {
+      return;
+    }
+    calibrate(me);
+    while (!finished) {
+      if (fused) {
+        if (id == 0) {
+          runFused(me);
+        }
+        barrier.await(afterFused);
+      } else {
+        try {
+          runLevel(me);
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+        }
+        barrier.await(endLevel);
+      }
+    }
+  }
+
+  /** The run's result; the first failure of any worker is rethrown instead. */
+  final FrontierRun result(String backend) {
+    Throwable t = failure.get();
+    if (t instanceof RuntimeException e) {
+      throw e;
+    }
+    if (t instanceof Error e) {
+      throw e;
+    }
+    if (t != null) {
+      throw new IllegalStateException(t);
+    }
+    return new FrontierRun(algorithm, backend, values, parents(), log, runNanos, residency, calibration);
+  }
+
+  /** Queues {@code v} for the next level. */
+  final void produce(WorkerContext me, int v) {
+    me.add(frontier.next, v, rowEnd(v) - rowStart(v));
+  }
+
+  final long rowStart(int v) {
+    return outOffsets.getAtIndex(ValueLayout.JAVA_LONG, v);
+  }
+
+  final long rowEnd(int v) {
+    return outOffsets.getAtIndex(ValueLayout.JAVA_LONG, v + 1L);
+  }
+
+  /** The start of part {@code part} of {@code total} split into {@code parts} nearly equal parts. */
+  static long slice(long total, int part, int parts) {
+    return part * (total / parts) + Math.min(part, total % parts);
+  }
+
+  private void calibrate(WorkerContext me) {
+    if (pinned == null) {
+      barrier.await(markCalibrationStart);
+      for (int k = 1; k < CALIBRATION_BARRIERS; k++) {
+        barrier.await(null);
+      }
+      barrier.await(markProbeStart);
+      try {
+        probe(me);
+      } catch (Throwable t) {
+        failure.compareAndSet(null, t);
+      }
+    }
+    barrier.await(begin);
+  }
+
+  /** The edge cost's pass: this worker's share of the probe's columns and the state of their targets. */
+  private void probe(WorkerContext me) {
+    long probed = Math.min(edges, PROBE_EDGES);
+    long sum = 0;
+    for (long e = slice(probed, me.id, workers), end = slice(probed, me.id + 1, workers); e < end; e++) {
+      sum += values[outColumns.getAtIndex(ValueLayout.JAVA_INT, e)];
+    }
+    me.probeSink += sum;
+  }
+
+  private void markProbeStart() {
+    barrierNanos = (double) (System.nanoTime() - calibrationStart) / CALIBRATION_BARRIERS;
+    probeStart = System.nanoTime();
+  }
+
+  private void begin() {
+    if (pinned != null) {
+      calibration = pinned;
+    } else {
+      double pass = System.nanoTime() - probeStart;
+      long probed = Math.min(edges, PROBE_EDGES);
+      calibration = new FrontierCalibration(barrierNanos, probed == 0 ? 0.0 : Math.max(0.0, pass - barrierNanos) / probed);
+    }
+    policy = new FrontierPolicy(vertices, edges, residency, residency.plan().outputBytes(), calibration, forced);
+    if (frontierVertices == 0) {
+      done = true;
+      return;
+    }
+    level = 0;
+    decide(null);
+    runStart = System.nanoTime();
+    levelStart = runStart;
+  }
+
+  private void runLevel(WorkerContext me) {
+    int id = me.id;
+    switch (topology) {
+      case WarpSparseFrontier -> {
+        frontier.clearForPush(id, workers);
+        pushEdgeSlice(me, 0);
+      }
+      case SparseFrontier -> {
+        frontier.clearForPush(id, workers);
+        pushChunks(me, Long.MAX_VALUE);
+      }
+      case HybridFrontier -> {
+        frontier.clearForPush(id, workers);
+        pushEdgeSlice(me, HEAVY_DEGREE + 1);
+        pushChunks(me, HEAVY_DEGREE);
+      }
+      case DenseFrontier -> {
+        frontier.clearSpare(id, workers);
+        for (long start = cursor.getAndAdd(grain); start < words; start = cursor.getAndAdd(grain)) {
+          pullWords(me, (int) start, (int) Math.min(words, start + grain));
+        }
+      }
+      case BlockDenseFrontier -> {
+        frontier.clearSpare(id, workers);
+        pullWords(me, (int) slice(words, id, workers), (int) slice(words, id + 1, workers));
+      }
+      case FusedWave -> {
+        // Worker 0 runs fused levels alone (runFused); the others wait at the barrier.
+      }
+    }
+    me.flush(frontier.next);
+  }
+
+  /** Worker 0's fused phase: whole push levels alone, each decided by itself, while the decision stays FusedWave. */
+  private void runFused(WorkerContext me) {
+    try {
+      do {
+        frontier.clearForPush(0, 1);
+        int[] items = frontier.current.items;
+        for (int i = 0, size = frontier.current.size(); i < size; i++) {
+          int u = items[i];
+          pushAlone(me, u, rowStart(u), rowEnd(u));
+        }
+        me.flush(frontier.next);
+        endLevel();
+      } while (!done && topology == MegakernelExecutionTopology.FusedWave);
+    } catch (Throwable t) {
+      failure.compareAndSet(null, t);
+    }
+  }
+
+  /**
+   * This worker's even share of the split edges (of every frontier vertex, or of those of degree
+   * {@code minDegree} and more), found through the chunk table and walked vertex by vertex.
+   */
+  private void pushEdgeSlice(WorkerContext me, int minDegree) {
+    long lo = slice(splitEdges, me.id, workers);
+    long hi = slice(splitEdges, me.id + 1, workers);
+    if (lo >= hi) {
+      return;
+    }
+    int chunk = frontier.current.chunkOf(lo);
+    long edge = frontier.current.firstEdge(chunk);
+    int[] items = frontier.current.items;
+    for (int i = frontier.current.position(chunk); edge < hi; i++) {
+      int u = items[i];
+      long start = rowStart(u);
+      long degree = rowEnd(u) - start;
+      if (degree < minDegree) {
+        continue;
+      }
+      if (edge + degree > lo) {
+        push(me, u, start + Math.max(0, lo - edge), start + Math.min(degree, hi - edge));
+      }
+      edge += degree;
+    }
+  }
+
+  /** Frontier vertices of degree at most {@code maxDegree}, claimed a chunk at a time. */
+  private void pushChunks(WorkerContext me, long maxDegree) {
+    int[] items = frontier.current.items;
+    int size = frontier.current.size();
+    for (long start = cursor.getAndAdd(grain); start < size; start = cursor.getAndAdd(grain)) {
+      for (int i = (int) start, end = (int) Math.min(size, start + grain); i < end; i++) {
+        int u = items[i];
+        long from = rowStart(u);
+        long to = rowEnd(u);
+        if (to - from <= maxDegree) {
+          push(me, u, from, to);
+        }
+      }
+    }
+  }
+
+  private void pullWords(WorkerContext me, int from, int to) {
+    long[] out = frontier.nextBits;
+    for (int word = from; word < to; word++) {
+      long bits = pull(me, word);
+      if (bits != 0) {
+        out[word] = bits;
+      }
+    }
+  }
+
+  /** Logs the level that ended, makes its output the next input and decides the next level. */
+  private void endLevel() {
+    long now = System.nanoTime();
+    log.add(new FrontierLevel(level, frontierVertices, frontierEdges, decision, now - levelStart));
+    advance(topology == MegakernelExecutionTopology.DenseFrontier
+        || topology == MegakernelExecutionTopology.BlockDenseFrontier);
+    if (frontierVertices == 0) {
+      done = true;
+      runNanos = now - runStart;
+      return;
+    }
+    level++;
+    decide(topology);
+    levelStart = now;
+  }
+
+  /** Makes the level's output the next input and reads its size. */
+  private void advance(boolean pulled) {
+    frontier.advance(pulled);
+    frontierVertices = frontier.current.size();
+    frontierEdges = frontier.current.edges();
+  }
+
+  private void decide(MegakernelExecutionTopology previous) {
+    decision = policy.decide(frontierVertices, frontierEdges, previous);
+    topology = decision.topology();
+    cursor.set(0);
+    switch (topology) {
+      case WarpSparseFrontier -> splitEdges = frontier.current.prepareSplit(false);
+      case HybridFrontier -> splitEdges = frontier.current.prepareSplit(true);
+      default -> splitEdges = 0;
+    }
+    boolean pull = topology == MegakernelExecutionTopology.DenseFrontier
+        || topology == MegakernelExecutionTopology.BlockDenseFrontier;
+    long claims = 8L * workers;
+    grain = Math.clamp((pull ? words : frontierVertices) / claims, 1, pull ? MAX_WORD_GRAIN : MAX_VERTEX_GRAIN);
+  }
+
+  /**
+   * {@code action} as a barrier action: skipped after a failure, its own failure recorded (either
+   * ends the run); then what the workers do next is published.
+   */
+  private Runnable serial(Runnable action) {
+    return () -> {
+      if (failure.get() == null) {
+        try {
+          action.run();
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+        }
+      }
+      if (failure.get() != null) {
+        done = true;
+      }
+      finished = done;
+      fused = topology == MegakernelExecutionTopology.FusedWave;
+    };
+  }
+}
