@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code vyre bench graph} on tiny graphs with the test double of the reference backend: the table, the JSON, the checks of its options. */
+/** {@code vyre bench graph} on tiny graphs on the reference backend: the table, the JSON, the checks of its options. */
 class GraphBenchCommandTest {
 
   @TempDir Path dir;

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code vyre graph bfs}, {@code cc} and {@code gen} on tiny hand-made graphs, with the test double
- * of the reference frontier backend: the output files, the summary, the verbose level log and the errors.
+ * {@code vyre graph bfs}, {@code cc} and {@code gen} on tiny hand-made graphs, on the reference
+ * frontier backend: the output files, the summary, the verbose level log and the errors.
  */
 class GraphCommandTest {
 
@@ -126,7 +126,7 @@ class GraphCommandTest {
     assertEquals(0, run.status(), run.err());
     String err = run.err();
     assertTrue(err.contains("vyre graph bfs: backend: reference, the usable backend of highest precedence (auto) among"
-        + " reference (precedence 0, usable: test double"), err);
+        + " reference (precedence 0, usable: "), err);
     assertTrue(err.contains("vyre graph bfs: memory plan: graph resident, "), err);
     assertTrue(err.contains("vyre graph bfs: calibration: barrier "), err);
     for (int level = 0; level < 4; level++) {
