@@ -3,8 +3,9 @@
 # Build here first:  ./mvnw -q -DskipTests package && JRE_MODULES=java.base,jdk.unsupported,java.logging,java.management,jdk.management,jdk.jfr,java.net.http,jdk.zipfs scripts/make-jre.sh
 # Then run on the GPU machine from the repository root:  scripts/gpu-check.sh
 # Runs: vyre doctor; the GPU tests (tag gpu: parity with the reference backend, faults, pipeline
-# cache, exactly-once at speed); the backend-neutral reference suites against CUDA; a short run
-# under compute-sanitizer (memcheck, racecheck); a `vyre run --record` read back by `vyre replay`;
+# cache, exactly-once at speed, the frontier engine); the backend-neutral reference suites against
+# CUDA; short runs under compute-sanitizer (memcheck, racecheck; a small traversal of the frontier
+# kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # `vyre bench dispatch --backend cuda`; and `vyre bench io --backend cuda` (loads tasks ask for).
 # Prints one summary line and exits non-zero when anything failed. Logs go to $OUT (or /tmp/vyre-gpu).
@@ -40,6 +41,9 @@ junit_args=(execute --class-path "$cp" --disable-banner --details=verbose --fail
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/device.txt" 2>&1
 step doctor "${vyre[@]}" doctor
 step gpu-tests "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.cuda.CudaMegakernelGpuTest --select-class dev.vyre.cuda.CudaDfaStepGpuTest --select-class dev.vyre.cuda.CudaSessionLifecycleGpuTest --select-class dev.vyre.cuda.CudaBaselinesGpuTest
+# The frontier engine (docs/FRONTIER.md): depths, trees and labels on every topology, both placements, the
+# per-level baseline, and the kernel's decision port against FrontierPolicy.
+step frontier "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.cuda.graph.CudaFrontierGpuTest --select-class dev.vyre.cuda.graph.CudaFrontierPolicyGpuTest
 # Each fault test leaves a sticky CUDA error behind, so each runs in a JVM of its own.
 step fault-stall "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.CudaFaultGpuTest#aStalledKernelIsCaughtAndTornDown
 step fault-illegal-address "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.CudaFaultGpuTest#anIllegalAddressBecomesATypedErrorNotAHang
@@ -48,6 +52,7 @@ STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -D
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
   step sanitizer-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
+  step sanitizer-frontier compute-sanitizer --tool memcheck --error-exitcode 9 "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.graph.CudaFrontierGpuTest#aSmallTraversalOfEachKind
 else
   echo "== sanitizer: compute-sanitizer not found, skipped"
 fi

@@ -7,7 +7,7 @@ public record CudaDevice(int ordinal, String name, int major, int minor, int mul
     int driverVersion, boolean canMapHostMemory, boolean cooperativeLaunch) {
 
   /** Reads device {@code ordinal} (the {@code VYRE_CUDA_DEVICE} variable picks it; default 0). */
-  static CudaDevice query(CudaDriver driver, int ordinal) {
+  public static CudaDevice query(CudaDriver driver, int ordinal) {
     int device = driver.device(ordinal);
     return new CudaDevice(ordinal, driver.deviceName(device),
         driver.attribute(device, CudaDriver.ATTR_COMPUTE_CAPABILITY_MAJOR),
@@ -18,7 +18,8 @@ public record CudaDevice(int ordinal, String name, int major, int minor, int mul
         driver.attribute(device, CudaDriver.ATTR_COOPERATIVE_LAUNCH) != 0);
   }
 
-  static int selectedOrdinal() {
+  /** The device ordinal {@code VYRE_CUDA_DEVICE} selects (default 0). */
+  public static int selectedOrdinal() {
     String value = System.getenv("VYRE_CUDA_DEVICE");
     try {
       return value == null || value.isBlank() ? 0 : Integer.parseInt(value.strip());

@@ -24,6 +24,11 @@ public final class KernelSource {
   /** The name the assembled megakernel is compiled under (NVRTC's program name, the cache's). */
   public static final String MEGAKERNEL = "megakernel.cu";
   public static final String BASELINES = "baselines.cu";
+  /** The name the assembled frontier kernel is compiled under. */
+  public static final String FRONTIER = "frontier.cu";
+  /** The frontier kernel's parts, in the order they are joined: each uses only what comes before it. */
+  public static final List<String> FRONTIER_PARTS = List.of("frontier/decide.cu", "frontier/frontier.cu",
+      "frontier/levels.cu", "frontier/barrier.cu", "frontier/entry.cu");
   /** The megakernel's parts, in the order they are joined: each uses only what comes before it. */
   public static final List<String> PARTS = List.of("megakernel/memory.cu", "megakernel/interpreter.cu", "megakernel/claims.cu",
       "megakernel/express.cu", "megakernel/scout.cu", "megakernel/entry.cu", "megakernel/io.cu", "megakernel/user_opcodes.cu");
@@ -46,6 +51,15 @@ public final class KernelSource {
   /** The megakernel with a {@code case} for every user opcode that has a CUDA body. */
   public static String megakernel(List<UserOpcode> userOpcodes) {
     return assemble(KernelSource::resource, cases(userOpcodes));
+  }
+
+  /** The frontier kernel (docs/FRONTIER.md): its parts joined, each after a {@code #line} naming it. */
+  public static String frontier() {
+    StringBuilder kernel = new StringBuilder();
+    for (String part : FRONTIER_PARTS) {
+      kernel.append("#line 1 \"").append(part).append("\"\n").append(resource(part)).append('\n');
+    }
+    return kernel.toString();
   }
 
   private static String cases(List<UserOpcode> userOpcodes) {

@@ -9,17 +9,20 @@ import java.util.Deque;
  * failure is thrown with the others suppressed. Not thread-safe: its owner calls it under a lock
  * or from a constructor.
  */
-final class Releases {
+public final class Releases {
 
   private final Deque<Runnable> steps = new ArrayDeque<>();
 
+  /** No steps yet. */
+  public Releases() {}
+
   /** Registers the release of something just allocated. */
-  void add(Runnable step) {
+  public void add(Runnable step) {
     steps.push(step);
   }
 
   /** Runs and forgets every step, newest first; throws the first failure, the later ones suppressed. */
-  void releaseAll() {
+  public void releaseAll() {
     RuntimeException first = null;
     while (!steps.isEmpty()) {
       try {
@@ -38,7 +41,7 @@ final class Releases {
   }
 
   /** After {@code cause} (a failed constructor): runs every step, adding their failures to {@code cause}. */
-  void releaseAfter(Throwable cause) {
+  public void releaseAfter(Throwable cause) {
     try {
       releaseAll();
     } catch (RuntimeException e) {
@@ -47,7 +50,7 @@ final class Releases {
   }
 
   /** Forgets every step without running it (the driver destroyed what they would free). */
-  void forget() {
+  public void forget() {
     steps.clear();
   }
 }

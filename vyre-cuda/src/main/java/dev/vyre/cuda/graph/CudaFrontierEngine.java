@@ -1,0 +1,234 @@
+package dev.vyre.cuda.graph;
+
+import dev.vyre.cuda.Releases;
+import dev.vyre.driver.error.InputException;
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.driver.planner.MegakernelExecutionTopology;
+import dev.vyre.driver.planner.MegakernelTopologyDecision;
+import dev.vyre.graph.CsrGraph;
+import dev.vyre.graph.frontier.FrontierAlgorithm;
+import dev.vyre.graph.frontier.FrontierCalibration;
+import dev.vyre.graph.frontier.FrontierEngine;
+import dev.vyre.graph.frontier.FrontierLevel;
+import dev.vyre.graph.frontier.FrontierOptions;
+import dev.vyre.graph.frontier.FrontierPolicy;
+import dev.vyre.graph.frontier.FrontierResidency;
+import dev.vyre.graph.frontier.FrontierRun;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The CUDA frontier engine (docs/FRONTIER.md): one cooperative launch a traversal, levels advancing
+ * on the device. It keeps its kernel, its buffers (grown, never shrunk) and the last graph's copy
+ * between runs, so a benchmark's runs over one graph upload it once; close frees them all. The
+ * per-level-launch baseline ({@link FrontierOptions#launchPerLevel()}) runs the same level code one
+ * launch a level, deciding on the host with {@link FrontierPolicy}; its run's and levels' nanos are
+ * host time (launch, synchronize, reading the counter back), the cost that baseline pays. Runs are
+ * serial: the methods hold the engine's lock.
+ */
+final class CudaFrontierEngine implements FrontierEngine {
+
+  /** Levels the device's log holds before it wraps: FrontierResidency's level-log bytes. */
+  static final int LOG_LEVELS = 65_536;
+  private static final long PROBE_EDGES = 4L << 20;
+
+  /** What the graph buffers hold: the caller's graph as read (out-edges, in-edges) and where. */
+  private record GraphCopy(CsrGraph out, CsrGraph in, FrontierResidency.Placement placement) {}
+
+  private record GraphPointers(long row, long col, long inRow, long inCol) {}
+
+  private final FrontierKernel kernel;
+  private final DeviceBuffers buffers;
+  private final HostGraphs hostGraphs = new HostGraphs();
+  private final ResidencyPlans plans = new ResidencyPlans();
+  private final long defaultBudget;
+  private GraphCopy uploaded;
+  private GraphPointers graphPointers;
+  private boolean closed;
+
+  CudaFrontierEngine() {
+    kernel = new FrontierKernel();
+    try {
+      buffers = new DeviceBuffers(kernel.driver());
+      defaultBudget = kernel.driver().freeDeviceMemory();
+    } catch (RuntimeException | Error e) {
+      kernel.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public String backend() {
+    return "cuda";
+  }
+
+  @Override
+  public synchronized FrontierRun bfs(CsrGraph graph, int source, FrontierOptions options) {
+    if (source < 0 || source >= graph.vertexCount()) {
+      throw InputException.of("BFS source", source + " is not a vertex of the graph (" + graph + ")",
+          graph.vertexCount() == 0 ? "give a graph with vertices" : "give a vertex from 0 to " + (graph.vertexCount() - 1));
+    }
+    enter();
+    CsrGraph in = graph.undirected() ? graph : hostGraphs.transposed(graph);
+    return run(FrontierAlgorithm.BFS, graph, in, source, options);
+  }
+
+  @Override
+  public synchronized FrontierRun components(CsrGraph graph, FrontierOptions options) {
+    enter();
+    CsrGraph symmetric = graph.undirected() ? graph : hostGraphs.symmetrized(graph);
+    return run(FrontierAlgorithm.COMPONENTS, symmetric, symmetric, 0, options);
+  }
+
+  /** The device's answers of the decision port to {@code rows} (see {@link PolicyRows}), for the agreement test. */
+  synchronized long[] decideOnDevice(long[] rows) {
+    enter();
+    long count = rows.length / PolicyRows.IN_WORDS;
+    long in = buffers.device("decide-in", (long) rows.length * Long.BYTES);
+    long out = buffers.device("decide-out", count * PolicyRows.OUT_WORDS * Long.BYTES);
+    kernel.writeLongs(in, rows);
+    kernel.decideBatch(in, out, count);
+    return kernel.readLongs(out, count * PolicyRows.OUT_WORDS);
+  }
+
+  /** Runs that reused a memory plan made by an earlier run. */
+  synchronized long plansReused() {
+    return plans.reused();
+  }
+
+  private void enter() {
+    if (closed) {
+      throw PipelineException.closed("the CUDA frontier engine", "open another engine");
+    }
+    kernel.enter();
+  }
+
+  private FrontierRun run(FrontierAlgorithm algorithm, CsrGraph out, CsrGraph in, int source, FrontierOptions options) {
+    int n = out.vertexCount();
+    long m = out.edgeCount();
+    boolean bfs = algorithm == FrontierAlgorithm.BFS;
+    long budget = options.memoryBudgetBytes().orElse(defaultBudget);
+    FrontierResidency residency = plans.plan(new ResidencyPlans.Key(kernel.device().name() + " #"
+        + kernel.device().ordinal(), algorithm, n, m, in != out, budget));
+    GraphPointers graph = upload(new GraphCopy(out, in, residency.placement()));
+    long readback = (bfs ? 8L : 4L) * n;
+    long words = FrontierKernelParams.bitmapWords(n);
+    long value = buffers.device("value", 4L * n);
+    long state = buffers.device("state", FrontierLog.STATE_WORDS * Long.BYTES);
+    long log = buffers.device("log", (long) LOG_LEVELS * FrontierLog.LOG_WORDS * Long.BYTES);
+    long fitting = 0;
+    for (MegakernelExecutionTopology topology : residency.fitting()) {
+      fitting |= 1L << topology.ordinal();
+    }
+    FrontierKernelParams params = new FrontierKernelParams(graph.row(), graph.col(), graph.inRow(), graph.inCol(),
+        value, bfs ? buffers.device("parent", 4L * n) : 0, buffers.device("queue0", 4L * n),
+        buffers.device("queue1", 4L * n), buffers.device("bitmaps", 3 * words * Integer.BYTES), state, log, n, m, words,
+        residency.requiredBytes(), residency.budgetBytes(), readback, fitting,
+        options.forcedTopology().map(t -> (long) t.ordinal()).orElse(-1L), bfs ? 0 : 1, source, LOG_LEVELS,
+        PROBE_EDGES, 0);
+    // The barrier's arrival word rests at zero; a run that failed part way may have left it elsewhere.
+    kernel.driver().memset(state, 0, FrontierLog.STATE_WORDS * Long.BYTES);
+    Traversal traversal = options.launchPerLevel()
+        ? perLevel(params, new FrontierPolicy(n, m, residency, readback, FrontierLog.calibration(calibrate(params)),
+            options.forcedTopology()))
+        : onDevice(params);
+    int[] values = kernel.readInts(value, n);
+    int[] parents = bfs ? kernel.readInts(params.parent(), n) : new int[0];
+    return new FrontierRun(algorithm, backend(), values, parents, traversal.levels(), traversal.nanos(), residency,
+        traversal.calibration());
+  }
+
+  private record Traversal(List<FrontierLevel> levels, long nanos, FrontierCalibration calibration) {}
+
+  private Traversal onDevice(FrontierKernelParams params) {
+    kernel.runCooperative(params);
+    long[] state = kernel.readLongs(params.state(), FrontierLog.STATE_WORDS);
+    long levels = state[FrontierLog.STATE_LEVELS];
+    long[] log = kernel.readLongs(params.log(), (long) FrontierLog.entries(levels, LOG_LEVELS) * FrontierLog.LOG_WORDS);
+    return new Traversal(FrontierLog.decode(log, levels, LOG_LEVELS),
+        state[FrontierLog.STATE_T_END] - state[FrontierLog.STATE_T_START], FrontierLog.calibration(state));
+  }
+
+  /** The persistent kernel up to its calibration: level 0's frontier in place and the costs measured. */
+  private long[] calibrate(FrontierKernelParams params) {
+    kernel.runCooperative(params.calibratingOnly());
+    return kernel.readLongs(params.state(), FrontierLog.STATE_WORDS);
+  }
+
+  private Traversal perLevel(FrontierKernelParams params, FrontierPolicy policy) {
+    long[] state = kernel.readLongs(params.state(), FrontierLog.STATE_WORDS);
+    List<FrontierLevel> levels = new ArrayList<>();
+    long[] counter = {state[FrontierLog.STATE_COUNTERS], state[FrontierLog.STATE_COUNTERS + 1]};
+    MegakernelExecutionTopology previous = null;
+    long total = 0;
+    for (int level = 0; counter[0] != 0; level++) {
+      MegakernelTopologyDecision decision = policy.decide(counter[0], counter[1], previous);
+      long start = System.nanoTime();
+      kernel.runLevel(params, level, decision.topology().ordinal(),
+          decision.topology() == MegakernelExecutionTopology.FusedWave);
+      long next = params.state() + (long) Long.BYTES * (FrontierLog.STATE_COUNTERS + 2 * ((level + 1) % 3));
+      long[] read = kernel.readLongs(next, 2);
+      long nanos = System.nanoTime() - start;
+      levels.add(new FrontierLevel(level, counter[0], counter[1], decision, nanos));
+      total += nanos;
+      counter = read;
+      previous = decision.topology();
+    }
+    return new Traversal(levels, total, FrontierLog.calibration(state));
+  }
+
+  /** The graph's arrays where the plan puts them, copied unless the buffers hold them already. */
+  private GraphPointers upload(GraphCopy copy) {
+    if (copy.equals(uploaded)) {
+      return graphPointers;
+    }
+    uploaded = null;
+    boolean resident = copy.placement() == FrontierResidency.Placement.RESIDENT;
+    // The other placement's copies go: a graph left in host memory must not keep device memory.
+    for (String name : List.of("row", "col", "in-row", "in-col")) {
+      if (resident) {
+        buffers.freeMapped(name);
+      } else {
+        buffers.free(name);
+      }
+    }
+    long row = place("row", copy.out().rowOffsets(), resident);
+    long col = place("col", copy.out().columnIndices(), resident);
+    boolean transposed = copy.in() != copy.out();
+    long inRow = transposed ? place("in-row", copy.in().rowOffsets(), resident) : row;
+    long inCol = transposed ? place("in-col", copy.in().columnIndices(), resident) : col;
+    graphPointers = new GraphPointers(row, col, inRow, inCol);
+    uploaded = copy;
+    return graphPointers;
+  }
+
+  private long place(String name, MemorySegment array, boolean resident) {
+    if (resident) {
+      long pointer = buffers.device(name, array.byteSize());
+      if (array.byteSize() > 0) {
+        kernel.driver().copyToDevice(pointer, array, array.byteSize());
+      }
+      return pointer;
+    }
+    DeviceBuffers.Mapped mapped = buffers.mapped(name, array.byteSize());
+    MemorySegment.copy(array, 0, mapped.host(), 0, array.byteSize());
+    return mapped.device();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    Releases releases = new Releases();
+    releases.add(kernel::close);
+    releases.add(() -> {
+      kernel.enter();
+      buffers.close();
+    });
+    releases.add(hostGraphs::close);
+    releases.releaseAll();
+  }
+}

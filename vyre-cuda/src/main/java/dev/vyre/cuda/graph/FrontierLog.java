@@ -1,0 +1,60 @@
+package dev.vyre.cuda.graph;
+
+import dev.vyre.driver.planner.MegakernelExecutionTopology;
+import dev.vyre.driver.planner.MegakernelTopologyDecision;
+import dev.vyre.graph.frontier.FrontierCalibration;
+import dev.vyre.graph.frontier.FrontierLevel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the frontier kernel leaves for the host: the state block's words ({@code VF_STATE_*} in
+ * {@code frontier/frontier.cu}) and the level log, a {@link #LOG_WORDS}-long entry a level that
+ * wraps after its capacity, read back into {@link FrontierLevel} records.
+ */
+final class FrontierLog {
+
+  /** Longs of the state block. */
+  static final int STATE_WORDS = 48;
+  /** Level L's input frontier counter {vertices, edges} is at 2 * (L % 3). */
+  static final int STATE_COUNTERS = 0;
+  static final int STATE_LEVELS = 32;
+  static final int STATE_T_START = 33;
+  static final int STATE_T_END = 34;
+  static final int STATE_BARRIER_NANOS = 35;
+  static final int STATE_EDGE_NANOS = 36;
+  /** Longs of a level's entry: frontier vertices, frontier edges, topology, memory bps, degree bps, launch bps, nanos. */
+  static final int LOG_WORDS = 8;
+
+  private FrontierLog() {}
+
+  /** The calibration the kernel measured. */
+  static FrontierCalibration calibration(long[] state) {
+    return new FrontierCalibration(Double.longBitsToDouble(state[STATE_BARRIER_NANOS]),
+        Double.longBitsToDouble(state[STATE_EDGE_NANOS]));
+  }
+
+  /** Levels the log holds when a run took {@code levels}: the last {@code capacity} of them. */
+  static int entries(long levels, int capacity) {
+    return (int) Math.min(levels, capacity);
+  }
+
+  /**
+   * The levels of a run of {@code levels} levels from its log of {@code capacity} entries (entry i
+   * holds level L with L % capacity == i): every level, or the last {@code capacity} when the log
+   * wrapped.
+   *
+   * @param log the first {@link #entries} entries of the log, {@link #LOG_WORDS} longs each
+   */
+  static List<FrontierLevel> decode(long[] log, long levels, int capacity) {
+    int kept = entries(levels, capacity);
+    List<FrontierLevel> decoded = new ArrayList<>(kept);
+    for (long level = levels - kept; level < levels; level++) {
+      int at = (int) (level % capacity) * LOG_WORDS;
+      MegakernelTopologyDecision decision = new MegakernelTopologyDecision(
+          MegakernelExecutionTopology.values()[(int) log[at + 2]], log[at + 3], log[at + 4], log[at + 5]);
+      decoded.add(new FrontierLevel((int) level, log[at], log[at + 1], decision, log[at + 6]));
+    }
+    return decoded;
+  }
+}
