@@ -40,7 +40,6 @@ final class CudaFrontierEngine implements FrontierEngine {
 
   private final FrontierKernel kernel;
   private final DeviceBuffers buffers;
-  private final HostGraphs hostGraphs = new HostGraphs();
   private final ResidencyPlans plans = new ResidencyPlans();
   private final long defaultBudget;
   private GraphCopy uploaded;
@@ -70,14 +69,14 @@ final class CudaFrontierEngine implements FrontierEngine {
           graph.vertexCount() == 0 ? "give a graph with vertices" : "give a vertex from 0 to " + (graph.vertexCount() - 1));
     }
     enter();
-    CsrGraph in = graph.undirected() ? graph : hostGraphs.transposed(graph);
+    CsrGraph in = graph.undirected() ? graph : graph.transpose();
     return run(FrontierAlgorithm.BFS, graph, in, source, options);
   }
 
   @Override
   public synchronized FrontierRun components(CsrGraph graph, FrontierOptions options) {
     enter();
-    CsrGraph symmetric = graph.undirected() ? graph : hostGraphs.symmetrized(graph);
+    CsrGraph symmetric = graph.undirected() ? graph : graph.symmetrized();
     return run(FrontierAlgorithm.COMPONENTS, symmetric, symmetric, 0, options);
   }
 
@@ -228,7 +227,6 @@ final class CudaFrontierEngine implements FrontierEngine {
       kernel.enter();
       buffers.close();
     });
-    releases.add(hostGraphs::close);
     releases.releaseAll();
   }
 }
