@@ -7,7 +7,8 @@
 # CUDA; short runs under compute-sanitizer (memcheck, racecheck; a small traversal of the frontier
 # kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
-# `vyre bench dispatch --backend cuda`; and `vyre bench io --backend cuda` (loads tasks ask for).
+# `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for); and
+# `vyre bench graph` (the frontier engine).
 # Prints one summary line and exits non-zero when anything failed. Logs go to $OUT (or /tmp/vyre-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -68,7 +69,18 @@ step rerun-across-backends bash -c 'set -e; trap '\''rm -f "$1"/gpu.vrrl* "$1"/c
 step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --json "$out/dispatch.json"
 step bench-io "${vyre[@]}" bench io --backend cuda --size 268435456 --json "$out/io.json"
 step bench-scan "${vyre[@]}" bench scan --backend auto --runs 3 --json "$out/scan.json"
+# `vyre graph bfs` and `cc` write the same files on both backends (the output contract).
+step graph-cli-parity bash -c 'set -e; d=$(mktemp -d); trap "rm -rf $d" EXIT
+  "${@:1}" graph gen kron --scale 16 -o $d/k.mtx; "${@:1}" graph gen grid --rows 300 --cols 300 -o $d/g.mtx
+  for g in k g; do for b in cuda reference; do
+    "${@:1}" graph bfs $d/$g.mtx --source 1 --backend $b -o $d/$g.bfs.$b >/dev/null
+    "${@:1}" graph cc $d/$g.mtx --backend $b -o $d/$g.cc.$b >/dev/null
+  done; cmp $d/$g.bfs.cuda $d/$g.bfs.reference; cmp $d/$g.cc.cuda $d/$g.cc.reference; done
+  "${@:1}" graph bfs $d/k.mtx --source 1 --backend cuda --verbose 2>&1 >/dev/null | tail -4' _ "${vyre[@]}"
+# The frontier engine against per-level launches, the reference backend on all cores and a serial BFS.
+STEP_TIMEOUT=${GRAPH_TIMEOUT:-480} step bench-graph "${vyre[@]}" bench graph --scale "${GRAPH_SCALE:-23}" --json "$out/graph.json"
 tail -25 "$out/bench-scan.log" 2>/dev/null
+tail -40 "$out/bench-graph.log" 2>/dev/null
 cat "$out/bench-dispatch.log" 2>/dev/null | tail -30
 tail -25 "$out/bench-io.log" 2>/dev/null
 failed_steps="${names[*]:-}"
