@@ -38,7 +38,7 @@ class FrontierPolicyTest {
   }
 
   @Test
-  void aLevelWhoseFusedCostReachesThreeTenthsOfItsDispatchCostDoesNotFuse() {
+  void aLevelFusesOnlyWhileOneWorkerRunsItInAtMostThreeTenthsOfItsDispatchCost() {
     // Dispatch cost 1000 + 1000 x 1 = 2000, launch pressure 5000 bps.
     assertEquals(FUSED, decide(policy(1000, 1, 0.5), 1000, null));  // fused 500: saves 0.75
     assertEquals(FUSED, decide(policy(1000, 1, 0.6), 1000, null));  // fused 600: saves exactly 0.7
