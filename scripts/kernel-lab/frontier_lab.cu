@@ -161,7 +161,7 @@ struct Result {
   std::vector<int> topologies;
   std::string detail;
   long long levels = 0;
-  double nanos = 0, barrierNs = 0, edgeNs = 0;
+  double nanos = 0, barrierNs = 0, edgeNs = 0, fusedEdgeNs = 0;
 };
 
 struct Engine {
@@ -232,6 +232,7 @@ struct Engine {
     CK(cudaMemcpy(st.data(), state, st.size() * 8, cudaMemcpyDeviceToHost));
     std::memcpy(&r.barrierNs, &st[VF_STATE_BARRIER_NANOS], 8);
     std::memcpy(&r.edgeNs, &st[VF_STATE_EDGE_NANOS], 8);
+    std::memcpy(&r.fusedEdgeNs, &st[VF_STATE_FUSED_EDGE_NANOS], 8);
     r.value.resize(n); r.parent.resize(n);
     CK(cudaMemcpy(r.value.data(), value, n * 4ll, cudaMemcpyDeviceToHost));
     if (algorithm == VF_BFS) CK(cudaMemcpy(r.parent.data(), parent, n * 4ll, cudaMemcpyDeviceToHost));
@@ -329,9 +330,9 @@ static void bench(int scale, int ef, int rows, int block) {
       last = r;
     }
     std::sort(teps.begin(), teps.end());
-    std::printf("kronecker bfs %-10s GTEPS median %.1f min %.1f max %.1f | levels %lld, %.1f us, barrier %.0f ns, edge %.4f ns |%s\n",
+    std::printf("kronecker bfs %-10s GTEPS median %.1f min %.1f max %.1f | levels %lld, %.1f us, barrier %.0f ns, edge %.4f ns, fused edge %.4f ns |%s\n",
                 forced < 0 ? "auto" : NAMES[forced], teps[4], teps[0], teps[7], last.levels, last.nanos / 1e3, last.barrierNs,
-                last.edgeNs, last.detail.c_str());
+                last.edgeNs, last.fusedEdgeNs, last.detail.c_str());
     if (forced < 0) {
       Result b = engine.run(d, k.n, k.m(), VF_BFS, 0, -1);
       Result pl = engine.run(d, k.n, k.m(), VF_BFS, 0, -1, &b.topologies);
@@ -347,8 +348,9 @@ static void bench(int scale, int ef, int rows, int block) {
   for (int forced : {-1, VF_HYBRID, VF_SPARSE, VF_FUSED}) {
     Result r = ge.run(dg, gr.n, gr.m(), VF_BFS, 0, forced);
     if (forced == -1) expect(r.value == serialBfs(gr, 0), "grid depths");
-    std::printf("grid %dx%d bfs %-10s %lld levels, %.1f us, %.3f us a level | %s\n", rows, rows, forced < 0 ? "auto" : NAMES[forced],
-                r.levels, r.nanos / 1e3, r.nanos / 1e3 / r.levels, sequence(r.topologies).substr(0, 200).c_str());
+    std::printf("grid %dx%d bfs %-10s %lld levels, %.1f us, %.3f us a level | barrier %.0f ns, edge %.4f ns, fused edge %.4f ns | %s\n",
+                rows, rows, forced < 0 ? "auto" : NAMES[forced], r.levels, r.nanos / 1e3, r.nanos / 1e3 / r.levels, r.barrierNs,
+                r.edgeNs, r.fusedEdgeNs, sequence(r.topologies).substr(0, 200).c_str());
     if (forced == -1) {
       Result pl = ge.run(dg, gr.n, gr.m(), VF_BFS, 0, -1, &r.topologies);
       std::printf("grid per-level launches: %.1f us, %.3f us a level\n", pl.nanos / 1e3, pl.nanos / 1e3 / pl.levels);
@@ -372,7 +374,7 @@ __global__ void ownBarriers(int rounds, VfParams p, unsigned long long* out) {
 
 // One thread taking `rounds` decisions in a chain (each one's answer feeds the next's input).
 __global__ void decisionChain(int rounds, unsigned long long* out) {
-  VfPolicy policy = vf_policy(1 << 22, 1 << 24, 1 << 20, 1ll << 34, 1 << 25, 1500.0, 0.008, 0x3F, -1);
+  VfPolicy policy = vf_policy(1 << 22, 1 << 24, 1 << 20, 1ll << 34, 1 << 25, 1500.0, 0.008, 0.2, 0x3F, -1);
   vf_u64 t0 = vf_now();
   int previous = VF_NO_TOPOLOGY;
   long long vertices = 2000;

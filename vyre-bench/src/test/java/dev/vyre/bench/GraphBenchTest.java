@@ -141,7 +141,7 @@ class GraphBenchTest {
       FrontierResidency residency = FrontierResidency.plan(algorithm, graph.vertexCount(), graph.edgeCount(), false,
           1L << 30);
       return new FrontierRun(algorithm, "test", values, new int[0], log, nanos, residency,
-          new FrontierCalibration(1, 1));
+          new FrontierCalibration(1, 1, 1));
     }
 
     @Override

@@ -122,6 +122,7 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
     ObjectNode calibration = node.putObject("calibration");
     calibration.put("barrier_ns", run.calibration().barrierNanos());
     calibration.put("edge_ns", run.calibration().edgeNanos());
+    calibration.put("fused_edge_ns", run.calibration().fusedEdgeNanos());
     ArrayNode levels = node.putArray("per_level");
     for (FrontierLevel level : run.levels()) {
       ObjectNode entry = levels.addObject();
@@ -138,8 +139,8 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
   /** The {@code --verbose} lines after the run: the memory plan, the calibration, each level, the totals. */
   void verbose(String command, PrintStream err) {
     err.println(command + ": " + run.residency().describe());
-    err.printf("%s: calibration: barrier %.1f ns, edge %.3f ns%n", command, run.calibration().barrierNanos(),
-        run.calibration().edgeNanos());
+    err.printf("%s: calibration: barrier %.1f ns, edge %.3f ns, fused edge %.3f ns%n", command,
+        run.calibration().barrierNanos(), run.calibration().edgeNanos(), run.calibration().fusedEdgeNanos());
     for (FrontierLevel level : run.levels()) {
       err.printf("%s: level %d: frontier %,d vertices (%,d edges), %s, %.3f ms, %s%n", command, level.level(),
           level.frontierVertices(), level.frontierEdges(), level.decision().topology().name(), level.nanos() / 1e6,

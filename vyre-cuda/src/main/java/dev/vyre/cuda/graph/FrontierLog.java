@@ -23,6 +23,7 @@ final class FrontierLog {
   static final int STATE_T_END = 34;
   static final int STATE_BARRIER_NANOS = 35;
   static final int STATE_EDGE_NANOS = 36;
+  static final int STATE_FUSED_EDGE_NANOS = 39;
   /** Longs of a level's entry: frontier vertices, frontier edges, topology, memory bps, degree bps, launch bps, nanos. */
   static final int LOG_WORDS = 8;
 
@@ -31,7 +32,7 @@ final class FrontierLog {
   /** The calibration the kernel measured. */
   static FrontierCalibration calibration(long[] state) {
     return new FrontierCalibration(Double.longBitsToDouble(state[STATE_BARRIER_NANOS]),
-        Double.longBitsToDouble(state[STATE_EDGE_NANOS]));
+        Double.longBitsToDouble(state[STATE_EDGE_NANOS]), Double.longBitsToDouble(state[STATE_FUSED_EDGE_NANOS]));
   }
 
   /** Levels the log holds when a run took {@code levels}: the last {@code capacity} of them. */

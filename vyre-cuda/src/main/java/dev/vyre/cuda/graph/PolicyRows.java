@@ -13,7 +13,7 @@ import java.util.Set;
  */
 final class PolicyRows {
 
-  static final int IN_WORDS = 12;
+  static final int IN_WORDS = 13;
   static final int OUT_WORDS = 4;
 
   private PolicyRows() {}
@@ -28,7 +28,8 @@ final class PolicyRows {
       mask |= 1L << topology.ordinal();
     }
     long[] words = {vertices, edges, requiredBytes, budgetBytes, readbackBytes,
-        Double.doubleToRawLongBits(calibration.barrierNanos()), Double.doubleToRawLongBits(calibration.edgeNanos()), mask,
+        Double.doubleToRawLongBits(calibration.barrierNanos()), Double.doubleToRawLongBits(calibration.edgeNanos()),
+        Double.doubleToRawLongBits(calibration.fusedEdgeNanos()), mask,
         forced.map(t -> (long) t.ordinal()).orElse(-1L), frontierVertices, frontierEdges,
         previous == null ? -1 : previous.ordinal()};
     System.arraycopy(words, 0, rows, row * IN_WORDS, IN_WORDS);

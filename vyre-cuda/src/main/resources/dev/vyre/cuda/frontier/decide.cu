@@ -51,6 +51,7 @@ struct VfPolicy {
   vf_u64 readback;
   double barrier;
   double edge;
+  double fusedEdge;
   vf_u64 fitting;  // bit t set when topology t's memory plan fits
   int forced;      // VF_NO_TOPOLOGY or the forced topology
 };
@@ -124,6 +125,13 @@ __device__ double vf_max_ignoring_nan(double a, double b) {
   if (vf_isnan(b)) return a;
   if (a == b) return vf_signbit(a) ? b : a;
   return a > b ? a : b;
+}
+
+// Java's Math.max: a NaN argument gives NaN; +0.0 above -0.0.
+__device__ double vf_java_max(double a, double b) {
+  if (vf_isnan(a)) return a;
+  if (a == 0.0 && b == 0.0 && vf_signbit(a)) return b;
+  return a >= b ? a : b;
 }
 
 // The selector's finiteUnit: a density or pressure in [0, 1]; non-finite counts as 0.
@@ -215,7 +223,7 @@ __device__ int vf_stabilize(const VfDecision& fresh, double frontierDensity, vf_
 
 // FrontierPolicy's constructor: the parts of every decision that do not change between levels.
 __device__ VfPolicy vf_policy(long long vertices, long long edges, vf_u64 required, vf_u64 budget, vf_u64 readback,
-                              double barrier, double edge, vf_u64 fitting, int forced) {
+                              double barrier, double edge, double fusedEdge, vf_u64 fitting, int forced) {
   VfPolicy policy;
   policy.nodes = vertices;
   policy.memoryBps = vf_pressure_bps(required, budget);
@@ -223,6 +231,7 @@ __device__ VfPolicy vf_policy(long long vertices, long long edges, vf_u64 requir
   policy.readback = readback;
   policy.barrier = barrier;
   policy.edge = edge;
+  policy.fusedEdge = fusedEdge;
   policy.fitting = fitting;
   policy.forced = forced;
   return policy;
@@ -232,8 +241,11 @@ __device__ VfPolicy vf_policy(long long vertices, long long edges, vf_u64 requir
 __device__ VfDecision vf_decide(const VfPolicy& policy, long long frontierVertices, long long frontierEdges,
                                 int previous) {
   double barrier = policy.barrier;
-  double dispatchCost = __dadd_rn(barrier, __dmul_rn(__ll2double_rn(frontierEdges), policy.edge));
-  double fusionPressure = dispatchCost > 0.0 ? __ddiv_rn(barrier, dispatchCost) : 0.0;
+  double edges = __ll2double_rn(frontierEdges);
+  double dispatchCost = __dadd_rn(barrier, __dmul_rn(edges, policy.edge));
+  double fusedCost = __dmul_rn(edges, policy.fusedEdge);
+  double fusionPressure =
+      dispatchCost > 0.0 ? __ddiv_rn(vf_java_max(0.0, __dsub_rn(dispatchCost, fusedCost)), dispatchCost) : 0.0;
   double density = policy.nodes == 0 ? 0.0 : __ddiv_rn(__ll2double_rn(frontierVertices), __ll2double_rn(policy.nodes));
   VfDecision decision = vf_select(dispatchCost, density, policy.readback, policy.memoryBps, policy.degreeBps, barrier,
                                   fusionPressure);
@@ -250,18 +262,19 @@ __device__ VfDecision vf_decide(const VfPolicy& policy, long long frontierVertic
 
 // One decision per row, for the GPU test that holds this port to the Java policy. A row is
 // VF_DECIDE_IN_WORDS u64s: vertices, edges, required bytes, budget bytes, readback bytes, barrier
-// nanos (double bits), edge nanos (double bits), fitting mask, forced topology (-1 none), frontier
-// vertices, frontier edges, previous topology (-1 none). An answer is VF_DECIDE_OUT_WORDS u64s:
+// nanos, edge nanos and fused edge nanos (double bits), fitting mask, forced topology (-1 none),
+// frontier vertices, frontier edges, previous topology (-1 none). An answer is VF_DECIDE_OUT_WORDS u64s:
 // topology, memory bps, average degree bps, launch bps.
-#define VF_DECIDE_IN_WORDS 12
+#define VF_DECIDE_IN_WORDS 13
 #define VF_DECIDE_OUT_WORDS 4
 
 extern "C" __global__ void vyre_frontier_decide_batch(const vf_u64* in, vf_u64* out, vf_u64 rows) {
   for (vf_u64 row = blockIdx.x * (vf_u64)blockDim.x + threadIdx.x; row < rows; row += (vf_u64)gridDim.x * blockDim.x) {
     const vf_u64* r = in + row * VF_DECIDE_IN_WORDS;
     VfPolicy policy = vf_policy((long long)r[0], (long long)r[1], r[2], r[3], r[4], __longlong_as_double((long long)r[5]),
-                                __longlong_as_double((long long)r[6]), r[7], (int)(long long)r[8]);
-    VfDecision d = vf_decide(policy, (long long)r[9], (long long)r[10], (int)(long long)r[11]);
+                                __longlong_as_double((long long)r[6]), __longlong_as_double((long long)r[7]), r[8],
+                                (int)(long long)r[9]);
+    VfDecision d = vf_decide(policy, (long long)r[10], (long long)r[11], (int)(long long)r[12]);
     vf_u64* o = out + row * VF_DECIDE_OUT_WORDS;
     o[0] = (vf_u64)d.topology;
     o[1] = d.memoryBps;

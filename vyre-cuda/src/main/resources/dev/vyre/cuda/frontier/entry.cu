@@ -3,6 +3,8 @@
 
 // Empty level ends averaged for the calibration.
 #define VF_CALIBRATION_BARRIERS 32
+// Most edges of the fused cost's pass: one block needs fewer than the grid for a stable time.
+#define VF_FUSED_PROBE_EDGES (256ll << 10)
 
 // Level 0's frontier: BFS the source alone, components every vertex; the other two bitmaps and
 // counters empty.
@@ -98,20 +100,35 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
   vf_init(p, thread, threads);
   vf_grid_barrier(p, sh);
 
-  // Calibration: the mean of empty level ends, then one pass over a probe of the edges reading each
-  // target's state, less one level end, per edge.
+  // Calibration: the mean of empty level ends; one pass over a probe of the edges reading each
+  // target's state by block 0 alone while the others wait at the barrier, as in a fused phase, per
+  // edge; then the same pass over a larger probe by the whole grid, less one level end, per edge.
+  // The block's pass comes first: were it second, it would find the probe's edges cached by the
+  // grid's and price fusing too cheap.
   vf_u64 t0 = vf_now();
   for (int i = 0; i < VF_CALIBRATION_BARRIERS; i++) vf_grid_barrier(p, sh);
   vf_u64 t1 = vf_now();
-  long long probe = min(p.m, p.probeEdges);
   int sink = 0;
+  if (blockIdx.x == 0) {
+    long long fusedProbe = min(p.m, VF_FUSED_PROBE_EDGES);
+    for (long long e = threadIdx.x; e < fusedProbe; e += blockDim.x) sink ^= __ldcg(p.value + __ldg(p.col + e));
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      double pass = (double)(vf_now() - t1);
+      double fusedEdge = fusedProbe > 0 ? pass / (double)fusedProbe : 0.0;
+      p.state[VF_STATE_FUSED_EDGE_NANOS] = (vf_u64)__double_as_longlong(fusedEdge);
+    }
+  }
+  vf_grid_barrier(p, sh);
+  vf_u64 t2 = vf_now();
+  long long probe = min(p.m, p.probeEdges);
   for (long long e = thread; e < probe; e += threads) sink ^= __ldcg(p.value + __ldg(p.col + e));
-  if (sink == 0x5bd1e995) p.state[VF_STATE_SINK] = sink;  // keeps the probe's loads
+  if (sink == 0x5bd1e995) p.state[VF_STATE_SINK] = sink;  // keeps the probes' loads
   vf_grid_barrier(p, sh);
   if (clockKeeper) {
-    vf_u64 t2 = vf_now();
+    vf_u64 t3 = vf_now();
     double barrier = (double)(t1 - t0) / VF_CALIBRATION_BARRIERS;
-    double pass = (double)(t2 - t1) - barrier;
+    double pass = (double)(t3 - t2) - barrier;
     double edge = probe > 0 && pass > 0.0 ? pass / (double)probe : 0.0;
     p.state[VF_STATE_BARRIER_NANOS] = (vf_u64)__double_as_longlong(barrier);
     p.state[VF_STATE_EDGE_NANOS] = (vf_u64)__double_as_longlong(edge);
@@ -122,6 +139,7 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
   VfPolicy policy = vf_policy(p.n, p.m, (vf_u64)p.requiredBytes, (vf_u64)p.budgetBytes, (vf_u64)p.readbackBytes,
                               __longlong_as_double((long long)__ldcg(p.state + VF_STATE_BARRIER_NANOS)),
                               __longlong_as_double((long long)__ldcg(p.state + VF_STATE_EDGE_NANOS)),
+                              __longlong_as_double((long long)__ldcg(p.state + VF_STATE_FUSED_EDGE_NANOS)),
                               (vf_u64)p.fitting, (int)p.forced);
   vf_u64 clock = clockKeeper ? vf_now() : 0ull;
   vf_u64 start = clock;

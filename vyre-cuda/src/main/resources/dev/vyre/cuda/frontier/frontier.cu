@@ -81,6 +81,7 @@ struct VfParams {
 #define VF_STATE_EDGE_NANOS 36
 #define VF_STATE_HANDOFF 37
 #define VF_STATE_SINK 38
+#define VF_STATE_FUSED_EDGE_NANOS 39
 #define VF_STATE_WORDS 48
 
 // A level's log entry: frontier vertices, frontier edges, topology, memory bps, degree bps, launch bps, nanos.

@@ -1,6 +1,7 @@
 package dev.vyre.cuda.graph;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.vyre.driver.planner.MegakernelExecutionTopology;
@@ -11,6 +12,7 @@ import dev.vyre.graph.frontier.FrontierResidency;
 import dev.vyre.runtime.spi.Availability;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -105,6 +107,7 @@ class CudaFrontierPolicyGpuTest {
       long readback = random.nextInt(3) == 0 ? random.nextLong(8192) : random.nextLong();
       double barrier = random.nextInt(10) == 0 ? ODD_COSTS[random.nextInt(ODD_COSTS.length)] : random.nextDouble() * 5000;
       double edge = random.nextInt(10) == 0 ? ODD_COSTS[random.nextInt(ODD_COSTS.length)] : random.nextDouble() * 0.1;
+      double fusedEdge = random.nextInt(10) == 0 ? ODD_COSTS[random.nextInt(ODD_COSTS.length)] : random.nextDouble();
       Set<MegakernelExecutionTopology> fitting = EnumSet.noneOf(MegakernelExecutionTopology.class);
       for (MegakernelExecutionTopology t : TOPOLOGIES) {
         if (random.nextInt(5) != 0) {
@@ -116,8 +119,8 @@ class CudaFrontierPolicyGpuTest {
       long frontierVertices = random.nextInt(10) == 0 ? random.nextLong() : (long) (vertices * random.nextDouble());
       long frontierEdges = random.nextInt(10) == 0 ? random.nextLong() : random.nextLong(1L << 34);
       MegakernelExecutionTopology previous = random.nextInt(7) == 0 ? null : TOPOLOGIES[random.nextInt(TOPOLOGIES.length)];
-      questions.add(new Question(vertices, edges, required, budget, readback, new FrontierCalibration(barrier, edge),
-          fitting, forced, frontierVertices, frontierEdges, previous));
+      questions.add(new Question(vertices, edges, required, budget, readback,
+          new FrontierCalibration(barrier, edge, fusedEdge), fitting, forced, frontierVertices, frontierEdges, previous));
     }
     assertDeviceAgrees(questions);
   }
@@ -135,7 +138,7 @@ class CudaFrontierPolicyGpuTest {
         for (long delta = -1; delta <= 1; delta++) {
           for (long edges : new long[] {2L * n - 1, 2L * n, 8L * n, 8L * n + 1, 30L * n}) {
             for (MegakernelExecutionTopology previous : withNull()) {
-              questions.add(new Question(n, edges, 1, 1000, 1 << 20, new FrontierCalibration(1000, 1.0), all(),
+              questions.add(new Question(n, edges, 1, 1000, 1 << 20, new FrontierCalibration(1000, 1.0, 1.0), all(),
                   Optional.empty(), fv + delta, 1_000_000, previous));
             }
           }
@@ -160,7 +163,8 @@ class CudaFrontierPolicyGpuTest {
           for (MegakernelExecutionTopology previous : withNull()) {
             for (double fusionCost : new double[] {0.0, 100.0, 1e6}) {
               questions.add(new Question(4096, 40_000, required, budget, readback,
-                  new FrontierCalibration(1000, fusionCost / 500), all(), Optional.empty(), 64, 500, previous));
+                  new FrontierCalibration(1000, fusionCost / 500, fusionCost / 500), all(), Optional.empty(), 64, 500,
+                  previous));
             }
           }
         }
@@ -170,8 +174,9 @@ class CudaFrontierPolicyGpuTest {
   }
 
   /**
-   * Fusion pressure (barrier / cost) around 0.70 and 0.60 and launch pressure around 1500 and 1250
-   * bps, including the halves launch pressure rounds away from zero.
+   * Launch pressure (barrier / dispatch cost) around 1500 and 1250 bps, including the halves it
+   * rounds away from zero, with fusing free and with one worker as fast as all; fusion pressure (the
+   * share of the dispatch cost that fusing saves) exactly on 0.70 and 0.60 and ulps either side.
    */
   @Test
   void fusionAndLaunchPressureOnTheirThresholds() {
@@ -182,15 +187,37 @@ class CudaFrontierPolicyGpuTest {
       double work = barrier / pressure - barrier;
       for (int step = -3; step <= 3; step++) {
         double edge = Math.nextUp(work / 1000) + step * Math.ulp(work / 1000);
-        for (long frontierEdges : new long[] {1000, 999, 1001}) {
-          for (MegakernelExecutionTopology previous : withNull()) {
-            questions.add(new Question(1 << 20, 1 << 22, 1, 1 << 30, 1 << 20, new FrontierCalibration(barrier, edge), all(),
-                Optional.empty(), random.nextLong(1 << 20), frontierEdges, previous));
-          }
+        for (double fusedEdge : new double[] {0.0, edge}) {
+          aroundAThousandEdges(questions, random, new FrontierCalibration(barrier, edge, fusedEdge));
         }
       }
     }
+    // A thousand edges at 1 ns: dispatch cost 2000 ns, launch pressure 5000 bps; fused edge f saves 1 - f / 2.
+    Set<Double> saved = new HashSet<>();
+    for (double pressure : new double[] {0.70, 0.60}) {
+      double fusedEdge = 2 * (1 - pressure);
+      for (int step = -64; step <= 64; step++) {
+        double f = fusedEdge + step * Math.ulp(fusedEdge);
+        saved.add(Math.max(0.0, (barrier + 1000 * 1.0) - 1000 * f) / (barrier + 1000 * 1.0));
+        aroundAThousandEdges(questions, random, new FrontierCalibration(barrier, 1.0, f));
+      }
+    }
+    for (double threshold : new double[] {0.70, 0.70 - 0.10}) {
+      assertTrue(saved.containsAll(List.of(Math.nextDown(threshold), threshold, Math.nextUp(threshold))),
+          () -> "fusion pressure " + threshold + " and its neighbours are asked");
+    }
     assertDeviceAgrees(questions);
+  }
+
+  /** Questions of 999, 1000 and 1001 frontier edges after every previous topology (and none). */
+  private static void aroundAThousandEdges(List<Question> questions, SplittableRandom random,
+      FrontierCalibration calibration) {
+    for (long frontierEdges : new long[] {1000, 999, 1001}) {
+      for (MegakernelExecutionTopology previous : withNull()) {
+        questions.add(new Question(1 << 20, 1 << 22, 1, 1 << 30, 1 << 20, calibration, all(), Optional.empty(),
+            random.nextLong(1 << 20), frontierEdges, previous));
+      }
+    }
   }
 
   @Test
@@ -198,14 +225,20 @@ class CudaFrontierPolicyGpuTest {
     List<Question> questions = new ArrayList<>();
     for (double barrier : ODD_COSTS) {
       for (double edge : ODD_COSTS) {
-        for (int vertices : new int[] {0, 1, 1000}) {
-          for (long edges : new long[] {0, 1, 8000, Long.MAX_VALUE, -1}) {
-            for (MegakernelExecutionTopology previous : withNull()) {
-              questions.add(new Question(vertices, edges, 0, 0, 0, new FrontierCalibration(barrier, edge), all(),
-                  Optional.empty(), vertices, edges, previous));
-              questions.add(new Question(vertices, edges, 5, 0, 8192, new FrontierCalibration(barrier, edge),
-                  EnumSet.of(MegakernelExecutionTopology.HybridFrontier), Optional.of(MegakernelExecutionTopology.FusedWave),
-                  0, 0, previous));
+        for (double fusedEdge : ODD_COSTS) {
+          FrontierCalibration calibration = new FrontierCalibration(barrier, edge, fusedEdge);
+          for (int vertices : new int[] {0, 1, 1000}) {
+            for (long edges : new long[] {0, 1, 8000, Long.MAX_VALUE, -1}) {
+              for (MegakernelExecutionTopology previous : withNull()) {
+                questions.add(new Question(vertices, edges, 0, 0, 0, calibration, all(), Optional.empty(), vertices,
+                    edges, previous));
+                // Room to fuse: only the costs decide.
+                questions.add(new Question(vertices, edges, 0, 1 << 30, 1 << 20, calibration, all(), Optional.empty(),
+                    vertices, edges, previous));
+                questions.add(new Question(vertices, edges, 5, 0, 8192, calibration,
+                    EnumSet.of(MegakernelExecutionTopology.HybridFrontier),
+                    Optional.of(MegakernelExecutionTopology.FusedWave), 0, 0, previous));
+              }
             }
           }
         }

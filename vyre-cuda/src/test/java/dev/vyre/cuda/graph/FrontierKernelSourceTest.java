@@ -53,6 +53,7 @@ class FrontierKernelSourceTest {
     assertEquals(FrontierLog.STATE_T_END, define("VF_STATE_T_END"));
     assertEquals(FrontierLog.STATE_BARRIER_NANOS, define("VF_STATE_BARRIER_NANOS"));
     assertEquals(FrontierLog.STATE_EDGE_NANOS, define("VF_STATE_EDGE_NANOS"));
+    assertEquals(FrontierLog.STATE_FUSED_EDGE_NANOS, define("VF_STATE_FUSED_EDGE_NANOS"));
     assertEquals(FrontierLog.LOG_WORDS, define("VF_LOG_WORDS"));
     assertEquals(PolicyRows.IN_WORDS, define("VF_DECIDE_IN_WORDS"));
     assertEquals(PolicyRows.OUT_WORDS, define("VF_DECIDE_OUT_WORDS"));

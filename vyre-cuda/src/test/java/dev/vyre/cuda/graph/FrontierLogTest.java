@@ -54,6 +54,7 @@ class FrontierLogTest {
     long[] state = new long[FrontierLog.STATE_WORDS];
     state[FrontierLog.STATE_BARRIER_NANOS] = Double.doubleToRawLongBits(1234.5);
     state[FrontierLog.STATE_EDGE_NANOS] = Double.doubleToRawLongBits(0.0078125);
-    assertEquals(new FrontierCalibration(1234.5, 0.0078125), FrontierLog.calibration(state));
+    state[FrontierLog.STATE_FUSED_EDGE_NANOS] = Double.doubleToRawLongBits(0.25);
+    assertEquals(new FrontierCalibration(1234.5, 0.0078125, 0.25), FrontierLog.calibration(state));
   }
 }

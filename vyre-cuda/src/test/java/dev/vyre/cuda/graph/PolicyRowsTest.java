@@ -13,13 +13,13 @@ import org.junit.jupiter.api.Test;
 class PolicyRowsTest {
 
   @Test
-  void aQuestionIsTwelveWordsInTheKernelsOrder() {
+  void aQuestionIsThirteenWordsInTheKernelsOrder() {
     long[] rows = new long[2 * PolicyRows.IN_WORDS];
-    PolicyRows.put(rows, 1, 1000, 16_000, 5, 10, 8000, new FrontierCalibration(1500.0, Double.NaN),
+    PolicyRows.put(rows, 1, 1000, 16_000, 5, 10, 8000, new FrontierCalibration(1500.0, Double.NaN, 0.375),
         EnumSet.of(MegakernelExecutionTopology.SparseFrontier, MegakernelExecutionTopology.FusedWave), Optional.empty(),
         30, 900, MegakernelExecutionTopology.HybridFrontier);
     long[] expected = {1000, 16_000, 5, 10, 8000, Double.doubleToRawLongBits(1500.0),
-        Double.doubleToRawLongBits(Double.NaN), 0b100010, -1, 30, 900, 4};
+        Double.doubleToRawLongBits(Double.NaN), Double.doubleToRawLongBits(0.375), 0b100010, -1, 30, 900, 4};
     for (int i = 0; i < PolicyRows.IN_WORDS; i++) {
       assertEquals(0, rows[i], "row 0 untouched");
       assertEquals(expected[i], rows[PolicyRows.IN_WORDS + i], "word " + i);
@@ -29,10 +29,10 @@ class PolicyRowsTest {
   @Test
   void aFirstLevelAndAForcedTopologyAreOrdinalsOrMinusOne() {
     long[] rows = new long[PolicyRows.IN_WORDS];
-    PolicyRows.put(rows, 0, 1, 0, 0, 1, 0, new FrontierCalibration(0, 0), EnumSet.noneOf(MegakernelExecutionTopology.class),
+    PolicyRows.put(rows, 0, 1, 0, 0, 1, 0, new FrontierCalibration(0, 0, 0), EnumSet.noneOf(MegakernelExecutionTopology.class),
         Optional.of(MegakernelExecutionTopology.DenseFrontier), 1, 0, null);
-    assertEquals(3, rows[8]);
-    assertEquals(-1, rows[11]);
+    assertEquals(3, rows[9]);
+    assertEquals(-1, rows[12]);
   }
 
   @Test

@@ -21,8 +21,10 @@ import java.util.Optional;
  *   <li>dispatch cost: what the level costs when spread over every worker, {@code barrier +
  *       frontierEdges x edge}, from the {@link FrontierCalibration} measured before the first level;
  *   <li>launch overhead: the measured barrier, the fixed cost of advancing one level;
- *   <li>fusion pressure: barrier over dispatch cost, the share of a level that is overhead, which
- *       fusing levels into one worker's phase saves;
+ *   <li>fusion pressure: the share of the level's time that fusing saves, {@code max(0, dispatchCost
+ *       - frontierEdges x fusedEdge) / dispatchCost} (0 when the dispatch cost is not positive): a
+ *       fused level runs on one worker without the barrier, so it saves the barrier but pays for
+ *       every edge at the one worker's rate; the selector clamps it to [0, 1];
  *   <li>readback: the bytes of results the host reads back at the end.
  * </ul>
  * The first level has no previous topology and takes the fresh decision; every later level passes
@@ -69,7 +71,8 @@ public final class FrontierPolicy {
       MegakernelExecutionTopology previous) {
     double barrier = calibration.barrierNanos();
     double dispatchCost = barrier + (double) frontierEdges * calibration.edgeNanos();
-    double fusionPressure = dispatchCost > 0.0 ? barrier / dispatchCost : 0.0;
+    double fusedCost = (double) frontierEdges * calibration.fusedEdgeNanos();
+    double fusionPressure = dispatchCost > 0.0 ? Math.max(0.0, dispatchCost - fusedCost) / dispatchCost : 0.0;
     double density = shape.nodeCount() == 0 ? 0.0 : (double) frontierVertices / (double) shape.nodeCount();
     MegakernelExecutionSample sample = new MegakernelExecutionSample(dispatchCost, density, readbackBytes);
     MegakernelTopologyDecision decision = previous == null

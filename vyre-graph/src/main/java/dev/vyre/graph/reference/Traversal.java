@@ -31,6 +31,8 @@ abstract class Traversal {
   static final int HEAVY_DEGREE = 32;
   private static final int CALIBRATION_BARRIERS = 32;
   private static final long PROBE_EDGES = 4L << 20;
+  /** The fused cost's probe: one worker needs fewer edges than all of them for a stable time. */
+  private static final long FUSED_PROBE_EDGES = 256L << 10;
   // Dynamic claims: at most this many queue vertices or bitmap words, and about eight a worker.
   private static final int MAX_VERTEX_GRAIN = 256;
   private static final int MAX_WORD_GRAIN = 64;
@@ -56,6 +58,7 @@ abstract class Traversal {
   private final List<FrontierLevel> log = new ArrayList<>();
   private final Runnable afterSetup = serial(() -> advance(false));
   private final Runnable markCalibrationStart = serial(() -> calibrationStart = System.nanoTime());
+  private final Runnable markFusedStart = serial(this::markFusedStart);
   private final Runnable markProbeStart = serial(this::markProbeStart);
   private final Runnable begin = serial(this::begin);
   private final Runnable endLevel = serial(this::endLevel);
@@ -84,6 +87,8 @@ abstract class Traversal {
   private FrontierCalibration calibration;
   private long calibrationStart;
   private double barrierNanos;
+  private long fusedStart;
+  private double fusedPass;
   private long probeStart;
   private long runStart;
   private long levelStart;
@@ -204,9 +209,20 @@ abstract class Traversal {
       for (int k = 1; k < CALIBRATION_BARRIERS; k++) {
         barrier.await(null);
       }
+      // The one-worker pass comes first: were it second, it would find the probe's edges cached by
+      // the parallel pass and price fusing too cheap.
+      barrier.await(markFusedStart);
+      try {
+        if (me.id == 0) {
+          probe(me, 0, Math.min(edges, FUSED_PROBE_EDGES));
+        }
+      } catch (Throwable t) {
+        failure.compareAndSet(null, t);
+      }
       barrier.await(markProbeStart);
       try {
-        probe(me);
+        long probed = Math.min(edges, PROBE_EDGES);
+        probe(me, slice(probed, me.id, workers), slice(probed, me.id + 1, workers));
       } catch (Throwable t) {
         failure.compareAndSet(null, t);
       }
@@ -214,18 +230,22 @@ abstract class Traversal {
     barrier.await(begin);
   }
 
-  /** The edge cost's pass: this worker's share of the probe's columns and the state of their targets. */
-  private void probe(WorkerContext me) {
-    long probed = Math.min(edges, PROBE_EDGES);
+  /** A calibration pass: the probe's columns {@code [from, to)} and the state of their targets. */
+  private void probe(WorkerContext me, long from, long to) {
     long sum = 0;
-    for (long e = slice(probed, me.id, workers), end = slice(probed, me.id + 1, workers); e < end; e++) {
+    for (long e = from; e < to; e++) {
       sum += values[outColumns.getAtIndex(ValueLayout.JAVA_INT, e)];
     }
     me.probeSink += sum;
   }
 
-  private void markProbeStart() {
+  private void markFusedStart() {
     barrierNanos = (double) (System.nanoTime() - calibrationStart) / CALIBRATION_BARRIERS;
+    fusedStart = System.nanoTime();
+  }
+
+  private void markProbeStart() {
+    fusedPass = System.nanoTime() - fusedStart;
     probeStart = System.nanoTime();
   }
 
@@ -234,8 +254,8 @@ abstract class Traversal {
       calibration = pinned;
     } else {
       double pass = System.nanoTime() - probeStart;
-      long probed = Math.min(edges, PROBE_EDGES);
-      calibration = new FrontierCalibration(barrierNanos, probed == 0 ? 0.0 : Math.max(0.0, pass - barrierNanos) / probed);
+      calibration = new FrontierCalibration(barrierNanos, perEdge(pass, PROBE_EDGES),
+          perEdge(fusedPass, FUSED_PROBE_EDGES));
     }
     policy = new FrontierPolicy(vertices, edges, residency, residency.plan().outputBytes(), calibration, forced);
     if (frontierVertices == 0) {
@@ -246,6 +266,12 @@ abstract class Traversal {
     decide(null);
     runStart = System.nanoTime();
     levelStart = runStart;
+  }
+
+  /** A pass's time less the barrier that ended it, per edge of a probe of at most {@code probeEdges}. */
+  private double perEdge(double pass, long probeEdges) {
+    long probed = Math.min(edges, probeEdges);
+    return probed == 0 ? 0.0 : Math.max(0.0, pass - barrierNanos) / probed;
   }
 
   private void runLevel(WorkerContext me) {

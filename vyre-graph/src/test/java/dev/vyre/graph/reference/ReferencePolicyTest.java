@@ -49,19 +49,26 @@ class ReferencePolicyTest {
           1L << 30);
       long readback = residency.plan().outputBytes();
       long[][] frontiers = frontiers(grid, SerialBfs.depths(grid, 0));
-      // An edge costs nothing beside the barrier: every level is overhead, so every level fuses.
+      // An edge costs nothing beside the barrier, on one worker as on all: every level is overhead,
+      // so every level fuses.
       FrontierPolicy overhead = new FrontierPolicy(n, grid.edgeCount(), residency, readback,
-          new FrontierCalibration(50_000, 0.001), Optional.empty());
+          new FrontierCalibration(50_000, 0.001, 0.001), Optional.empty());
       assertEquals(Set.of(MegakernelExecutionTopology.FusedWave), decisions(overhead, frontiers));
-      // A barrier worth a hundred edges: the small levels at either end fuse, the wide middle does not.
+      // A barrier worth a hundred edges and one worker at half the rate of all: the small levels at
+      // either end fuse, the wide middle does not.
       FrontierPolicy balanced = new FrontierPolicy(n, grid.edgeCount(), residency, readback,
-          new FrontierCalibration(100, 1), Optional.empty());
+          new FrontierCalibration(100, 1, 2), Optional.empty());
       Set<MegakernelExecutionTopology> mixed = decisions(balanced, frontiers);
       assertTrue(mixed.contains(MegakernelExecutionTopology.FusedWave), mixed::toString);
       assertTrue(mixed.size() > 1, mixed::toString);
-      // A free barrier never fuses.
+      // The same barrier, but one worker so slow that running any level alone costs more than the
+      // barrier saves: nothing fuses.
+      FrontierPolicy slowAlone = new FrontierPolicy(n, grid.edgeCount(), residency, readback,
+          new FrontierCalibration(100, 1, 1000), Optional.empty());
+      assertFalse(decisions(slowAlone, frontiers).contains(MegakernelExecutionTopology.FusedWave));
+      // A free barrier never fuses, however fast one worker is: there is no launch pressure.
       FrontierPolicy free = new FrontierPolicy(n, grid.edgeCount(), residency, readback,
-          new FrontierCalibration(0, 1), Optional.empty());
+          new FrontierCalibration(0, 1, 0.001), Optional.empty());
       assertFalse(decisions(free, frontiers).contains(MegakernelExecutionTopology.FusedWave));
     }
   }
@@ -69,10 +76,10 @@ class ReferencePolicyTest {
   @Test
   void theEngineFusesAndUnfusesAsThePinnedCalibrationSays() {
     try (CsrGraph grid = GraphGenerators.grid(48, 48);
-        ReferenceFrontierEngine engine = new ReferenceFrontierEngine(4, new FrontierCalibration(100, 1))) {
+        ReferenceFrontierEngine engine = new ReferenceFrontierEngine(4, new FrontierCalibration(100, 1, 2))) {
       FrontierRun bfs = engine.bfs(grid, 0, FrontierOptions.defaults());
       Oracles.checkBfs(grid, 0, bfs);
-      assertEquals(new FrontierCalibration(100, 1), bfs.calibration());
+      assertEquals(new FrontierCalibration(100, 1, 2), bfs.calibration());
       List<MegakernelExecutionTopology> topologies = bfs.levels().stream().map(l -> l.decision().topology()).toList();
       assertEquals(MegakernelExecutionTopology.FusedWave, topologies.getFirst());
       assertTrue(topologies.stream().anyMatch(t -> t != MegakernelExecutionTopology.FusedWave), topologies::toString);
@@ -90,6 +97,8 @@ class ReferencePolicyTest {
       assertTrue(calibration.barrierNanos() > 0, calibration::toString);
       assertTrue(calibration.edgeNanos() >= 0, calibration::toString);
       assertTrue(Double.isFinite(calibration.edgeNanos()), calibration::toString);
+      assertTrue(calibration.fusedEdgeNanos() >= 0, calibration::toString);
+      assertTrue(Double.isFinite(calibration.fusedEdgeNanos()), calibration::toString);
     }
   }
 
