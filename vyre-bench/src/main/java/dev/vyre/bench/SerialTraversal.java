@@ -1,14 +1,15 @@
 package dev.vyre.bench;
 
 import dev.vyre.graph.CsrGraph;
+import dev.vyre.graph.frontier.SerialBfs;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
  * Plain single-threaded traversals over a {@link CsrGraph}'s own segments: the serial contender
- * of {@code vyre bench graph} and the answers every engine run is checked against. A queue BFS,
- * nothing clever (no direction switching), as a programmer would first write it.
+ * of {@code vyre bench graph} ({@link SerialBfs}, as a programmer would first write it) and the
+ * answers every engine run is checked against.
  */
 final class SerialTraversal {
 
@@ -26,25 +27,7 @@ final class SerialTraversal {
 
   /** Fills {@code depths} with each vertex's BFS depth from {@code source} (-1 unreachable); returns the levels. */
   int bfs(int source, int[] depths) {
-    Arrays.fill(depths, -1);
-    depths[source] = 0;
-    int head = 0;
-    int tail = 0;
-    queue[tail++] = source;
-    while (head < tail) {
-      int u = queue[head++];
-      int next = depths[u] + 1;
-      long end = offsets.getAtIndex(ValueLayout.JAVA_LONG, u + 1L);
-      for (long e = offsets.getAtIndex(ValueLayout.JAVA_LONG, u); e < end; e++) {
-        int v = columns.getAtIndex(ValueLayout.JAVA_INT, e);
-        if (depths[v] < 0) {
-          depths[v] = next;
-          queue[tail++] = v;
-        }
-      }
-    }
-    // The queue holds vertices in depth order, so the last one is the deepest.
-    return depths[queue[tail - 1]] + 1;
+    return SerialBfs.search(graph, source, depths, queue);
   }
 
   /**

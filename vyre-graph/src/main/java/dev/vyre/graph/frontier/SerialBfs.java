@@ -21,15 +21,29 @@ public final class SerialBfs {
    */
   public static int[] depths(CsrGraph graph, int source) {
     int n = graph.vertexCount();
+    int[] depth = new int[n];
+    search(graph, source, depth, new int[n]);
+    return depth;
+  }
+
+  /**
+   * {@link #depths} into the caller's arrays, so that repeated searches (a benchmark's) allocate
+   * nothing.
+   *
+   * @param depth filled with the depths; at least one element a vertex
+   * @param queue scratch; at least one element a vertex
+   * @return the number of levels, the deepest depth plus one
+   * @throws InputException if {@code source} is not a vertex of the graph
+   */
+  public static int search(CsrGraph graph, int source, int[] depth, int[] queue) {
+    int n = graph.vertexCount();
     if (source < 0 || source >= n) {
       throw InputException.of("bfs source", "vertex " + source + " is not in the graph of " + n + " vertices",
           "give a source from 0 to " + (n - 1L));
     }
     MemorySegment offsets = graph.rowOffsets();
     MemorySegment columns = graph.columnIndices();
-    int[] depth = new int[n];
-    Arrays.fill(depth, -1);
-    int[] queue = new int[n];
+    Arrays.fill(depth, 0, n, -1);
     depth[source] = 0;
     queue[0] = source;
     int head = 0;
@@ -46,6 +60,7 @@ public final class SerialBfs {
         }
       }
     }
-    return depth;
+    // The queue holds vertices in depth order, so the last one is the deepest.
+    return depth[queue[tail - 1]] + 1;
   }
 }
