@@ -1,5 +1,7 @@
 package dev.vyre.cli;
 
+import dev.vyre.graph.frontier.FrontierBackend;
+import dev.vyre.graph.frontier.FrontierEngines;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.spi.Availability;
 import dev.vyre.runtime.spi.MegakernelBackend;
@@ -9,7 +11,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
 /** {@code vyre doctor}: what this machine can run, and exactly why a backend cannot. */
-@Command(name = "doctor", mixinStandardHelpOptions = true, description = "Report the JDK and every backend: usable or not, and why.",
+@Command(name = "doctor", mixinStandardHelpOptions = true, description = "Report the JDK and every backend (the megakernel's, then vyre graph's): usable or not, and why.",
     exitCodeListHeading = "Exit status:%n", exitCodeList = {"0:A backend is usable.", "1:No backend is usable."})
 final class DoctorCommand implements Callable<Integer> {
 
@@ -23,6 +25,12 @@ final class DoctorCommand implements Callable<Integer> {
       Availability availability = backend.availability();
       anyUsable |= availability.usable();
       out.printf("%-10s %s: %s%n", backend.name(), availability.usable() ? "usable" : "unusable", availability.detail());
+    }
+    // The frontier engine's backends (vyre graph) have their own needs: cooperative launch on CUDA.
+    for (FrontierBackend backend : FrontierEngines.backends()) {
+      Availability availability = backend.availability();
+      out.printf("%-16s %s: %s%n", "graph " + backend.name(), availability.usable() ? "usable" : "unusable",
+          availability.detail());
     }
     for (String line : DoctorProbes.extraLines()) {
       out.println(line);
