@@ -169,14 +169,16 @@ struct Engine {
   int* value; int* parent; int* q0; int* q1; unsigned* bits; vf_u64* state; vf_u64* log;
   long long capacity, logLevels = 65536;
 
-  Engine(long long n, int blockSize) : block(blockSize), capacity(n) {
+  // Queues of n vertices and the hub list after them (at most m / (VF_HUB_DEGREE + 1) hubs).
+  Engine(long long n, long long m, int blockSize) : block(blockSize), capacity(n) {
     int perSm = 0, sms = 0;
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, vyre_frontier_run, block, 0));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     grid = perSm * sms;
     long long words = ((n + 31) / 32 + 3) / 4 * 4;
     CK(cudaMalloc(&value, n * 4 + 16)); CK(cudaMalloc(&parent, n * 4 + 16));
-    CK(cudaMalloc(&q0, n * 4 + 16)); CK(cudaMalloc(&q1, n * 4 + 16));
+    long long queueInts = n + m / (VF_HUB_DEGREE + 1);
+    CK(cudaMalloc(&q0, queueInts * 4 + 16)); CK(cudaMalloc(&q1, queueInts * 4 + 16));
     CK(cudaMalloc(&bits, 3 * words * 4 + 16));
     CK(cudaMalloc(&state, VF_STATE_WORDS * 8));
     CK(cudaMalloc(&log, logLevels * VF_LOG_WORDS * 8));
@@ -268,7 +270,7 @@ static void checkGraph(const std::string& name, const Csr& g, bool directed, int
     sym = build(g.n, edges, true);
   }
   const Csr& cg = directed ? sym : g;
-  Engine engine(g.n, block);
+  Engine engine(g.n, std::max(g.m(), cg.m()), block);
   for (bool mapped : {false, true}) {
     DeviceGraph d = uploadGraph(g, directed ? &in : nullptr, mapped);
     DeviceGraph dc = directed ? uploadGraph(sym, nullptr, mapped) : d;
@@ -310,9 +312,15 @@ static std::string sequence(const std::vector<int>& t) {
 static void bench(int scale, int ef, int rows, int block) {
   auto t0 = std::chrono::steady_clock::now();
   Csr k = kronecker(scale, ef, 1);
-  std::printf("kronecker scale %d ef %d: n=%d arcs=%lld (built in %.1f s)\n", scale, ef, k.n, k.m(),
+  long long hubs = 0, maxDegree = 0;
+  for (int v = 0; v < k.n; v++) {
+    hubs += k.row[v + 1] - k.row[v] > VF_HUB_DEGREE;
+    maxDegree = std::max(maxDegree, k.row[v + 1] - k.row[v]);
+  }
+  std::printf("kronecker scale %d ef %d: n=%d arcs=%lld, %lld hubs above %d, max degree %lld (built in %.1f s)\n", scale,
+              ef, k.n, k.m(), hubs, VF_HUB_DEGREE, maxDegree,
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  Engine engine(k.n, block);
+  Engine engine(k.n, k.m(), block);
   std::printf("grid %d blocks x %d threads\n", engine.grid, block);
   DeviceGraph d = uploadGraph(k, nullptr, false);
   unsigned long long seed = 7;
@@ -343,7 +351,7 @@ static void bench(int scale, int ef, int rows, int block) {
     }
   }
   Csr gr = grid(rows, rows);
-  Engine ge(gr.n, block);
+  Engine ge(gr.n, gr.m(), block);
   DeviceGraph dg = uploadGraph(gr, nullptr, false);
   for (int forced : {-1, VF_HYBRID, VF_SPARSE, VF_FUSED}) {
     Result r = ge.run(dg, gr.n, gr.m(), VF_BFS, 0, forced);

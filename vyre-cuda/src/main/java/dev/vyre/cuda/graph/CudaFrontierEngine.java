@@ -115,18 +115,20 @@ final class CudaFrontierEngine implements FrontierEngine {
     long words = FrontierKernelParams.bitmapWords(n);
     long value = buffers.device("value", 4L * n);
     long state = buffers.device("state", FrontierLog.STATE_WORDS * Long.BYTES);
+    long queueBytes = 4L * FrontierLog.queueInts(n, m);
     long log = buffers.device("log", (long) LOG_LEVELS * FrontierLog.LOG_WORDS * Long.BYTES);
     long fitting = 0;
     for (MegakernelExecutionTopology topology : residency.fitting()) {
       fitting |= 1L << topology.ordinal();
     }
     FrontierKernelParams params = new FrontierKernelParams(graph.row(), graph.col(), graph.inRow(), graph.inCol(),
-        value, bfs ? buffers.device("parent", 4L * n) : 0, buffers.device("queue0", 4L * n),
-        buffers.device("queue1", 4L * n), buffers.device("bitmaps", 3 * words * Integer.BYTES), state, log, n, m, words,
-        residency.requiredBytes(), residency.budgetBytes(), readback, fitting,
+        value, bfs ? buffers.device("parent", 4L * n) : 0, buffers.device("queue0", queueBytes),
+        buffers.device("queue1", queueBytes), buffers.device("bitmaps", 3 * words * Integer.BYTES), state, log, n, m,
+        words, residency.requiredBytes(), residency.budgetBytes(), readback, fitting,
         options.forcedTopology().map(t -> (long) t.ordinal()).orElse(-1L), bfs ? 0 : 1, source, LOG_LEVELS,
         PROBE_EDGES, 0);
-    // The barrier's arrival word rests at zero; a run that failed part way may have left it elsewhere.
+    // The kernel starts from a zeroed state block (the barrier's arrival word, level 0's hub count, the
+    // explored edges); a run that failed part way may have left it otherwise.
     kernel.driver().memset(state, 0, FrontierLog.STATE_WORDS * Long.BYTES);
     Traversal traversal = options.launchPerLevel()
         ? perLevel(params, new FrontierPolicy(n, m, residency, readback, FrontierLog.calibration(calibrate(params)),

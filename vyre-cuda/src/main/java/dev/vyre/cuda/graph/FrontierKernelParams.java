@@ -16,7 +16,7 @@ import java.lang.foreign.MemorySegment;
  * @param inCol in-edge sources
  * @param value depth or label, n ints
  * @param parent BFS parents, n ints (0 for components)
- * @param queue0 the input frontier of even levels, n ints
+ * @param queue0 the input frontier of even levels: n ints, then its hubs ({@link FrontierLog#queueInts})
  * @param queue1 of odd levels
  * @param bitmaps three bitmaps of {@code words} ints
  * @param state the state block, {@link FrontierLog#STATE_WORDS} longs

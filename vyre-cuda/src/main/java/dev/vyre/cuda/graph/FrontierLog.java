@@ -24,10 +24,17 @@ final class FrontierLog {
   static final int STATE_BARRIER_NANOS = 35;
   static final int STATE_EDGE_NANOS = 36;
   static final int STATE_FUSED_EDGE_NANOS = 39;
+  /** A vertex of more out-edges is a hub, listed apart after its frontier's queue ({@code VF_HUB_DEGREE}). */
+  static final int HUB_DEGREE = 1024;
   /** Longs of a level's entry: frontier vertices, frontier edges, topology, memory bps, degree bps, launch bps, nanos. */
   static final int LOG_WORDS = 8;
 
   private FrontierLog() {}
+
+  /** Ints of one frontier queue: n vertices, then the hubs among them (at most m / (HUB_DEGREE + 1)). */
+  static long queueInts(long n, long m) {
+    return n + m / (HUB_DEGREE + 1);
+  }
 
   /** The calibration the kernel measured. */
   static FrontierCalibration calibration(long[] state) {

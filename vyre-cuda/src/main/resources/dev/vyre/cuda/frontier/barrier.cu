@@ -10,7 +10,9 @@ __device__ __forceinline__ vf_u64 vf_now() {
 struct VfShared {
   vf_u64 scratch[32];
   long long inCount;
+  long long hubCount;
   int topology;
+  bool hybridPull;
   int keepGoing;
 };
 

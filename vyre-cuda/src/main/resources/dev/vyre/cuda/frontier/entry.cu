@@ -6,17 +6,22 @@
 // Most edges of the fused cost's pass: one block needs fewer than the grid for a stable time.
 #define VF_FUSED_PROBE_EDGES (256ll << 10)
 
-// Level 0's frontier: BFS the source alone, components every vertex; the other two bitmaps and
-// counters empty.
+// Level 0's frontier: BFS the source alone, components every vertex, the hubs among them listed
+// (into the hub count the host zeroed); the other two bitmaps and counters empty.
 __device__ void vf_init(const VfParams& p, long long thread, long long threads) {
   bool bfs = p.algorithm == VF_BFS;
+  VfLevel first{};  // what vf_list_hub needs of the level that would have made level 0's frontier
+  first.outHubs = p.queue0 + p.n;
+  first.outHubCounter = vf_hub_counter(p, 0);
   for (long long v = thread; v < p.n; v += threads) {
     if (bfs) {
       p.value[v] = v == p.source ? 0 : -1;
       p.parent[v] = v == p.source ? (int)v : -1;
+      if (v == p.source) vf_list_hub(first, (int)v, vf_out_degree(p, (int)v));
     } else {
       p.value[v] = (int)v;
       p.queue0[v] = (int)v;
+      vf_list_hub(first, (int)v, vf_out_degree(p, (int)v));
     }
   }
   for (long long w = thread; w < p.words; w += threads) {
@@ -78,6 +83,9 @@ __device__ void vf_fused_run(const VfParams& p, const VfPolicy& policy, int leve
       long long vertices = (long long)__ldcg(next);
       bool fused = false;
       if (vertices != 0) {
+        // Keeps the explored edges' sum level by level; for a level handed back, the grid's decision
+        // writes the same sum again.
+        vf_hybrid_pull(p, level + 1, total);
         VfDecision d = vf_decide(policy, vertices, total, VF_FUSED);
         fused = d.topology == VF_FUSED;
         if (fused) vf_log(p, level + 1, vertices, total, d);
@@ -154,9 +162,11 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
       vf_u64* counter = vf_counter(p, level);
       long long vertices = (long long)__ldcg(counter);
       sh.inCount = vertices;
+      sh.hubCount = (long long)__ldcg(vf_hub_counter(p, level));
+      long long edges = (long long)__ldcg(counter + 1);
+      sh.hybridPull = vf_hybrid_pull(p, level, edges);  // before the branch, so that its loads go with these
       int chosen = VF_NO_TOPOLOGY;
       if (vertices != 0) {
-        long long edges = (long long)__ldcg(counter + 1);
         VfDecision d = vf_decide(policy, vertices, edges, previous);
         chosen = d.topology;
         if (blockIdx.x == 0) vf_log(p, level, vertices, edges, d);
@@ -182,7 +192,7 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
       previous = VF_FUSED;
       continue;
     }
-    VfLevel lv = vf_level(p, level, sh.inCount);
+    VfLevel lv = vf_level(p, level, sh.inCount, sh.hubCount, sh.hybridPull);
     vf_u64 edges = 0ull;
     vf_grid_level(p, lv, chosen, edges);
     vf_level_end(p, edges, lv.outCounter + 1, sh);
@@ -204,16 +214,23 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
 // The per-level-launch baseline: level `level` with `topology` as an ordinary launch, the host
 // deciding between launches; FusedWave runs as a grid of one block.
 extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_level(VfParams p, int level, int topology) {
-  __shared__ vf_u64 scratch[32];
+  __shared__ VfShared sh;
+  if (threadIdx.x == 0) {
+    vf_u64* counter = vf_counter(p, level);
+    sh.inCount = (long long)__ldcg(counter);
+    sh.hubCount = (long long)__ldcg(vf_hub_counter(p, level));
+    sh.hybridPull = vf_hybrid_pull(p, level, (long long)__ldcg(counter + 1));
+  }
+  __syncthreads();
   vf_u64 edges = 0ull;
   if (topology == VF_FUSED) {
-    edges = vf_fused_level(p, level, true, scratch);
+    edges = vf_fused_level(p, level, true, sh.scratch);
   } else {
     long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     vf_clear_bits(p, vf_bits(p, level + 2), thread, gridDim.x * (long long)blockDim.x);
     if (thread == 0) vf_reset_counter(p, level);
-    vf_grid_level(p, vf_level(p, level), topology, edges);
-    edges = vf_block_sum(edges, scratch);
+    vf_grid_level(p, vf_level(p, level, sh.inCount, sh.hubCount, sh.hybridPull), topology, edges);
+    edges = vf_block_sum(edges, sh.scratch);
   }
   if (threadIdx.x == 0 && edges != 0ull) atomicAdd(vf_counter(p, level + 1) + 1, edges);
 }

@@ -39,6 +39,14 @@ __device__ __forceinline__ vf_u64 vf_block_sum(vf_u64 x, vf_u64* scratch) {
 #define VF_BATCH 4
 // SparseFrontier's thread walks a vertex of up to this many edges; its warp walks a larger one.
 #define VF_THREAD_HUB 64
+// A vertex of more out-edges is a hub: listed apart when it joins a frontier, and pushed by the whole
+// grid on grid-wide push levels (one warp would hold the level for its edges). The host sizes each
+// queue for n vertices and the hub list after them (FrontierLog.queueInts).
+#define VF_HUB_DEGREE 1024
+// A pull lane hands a vertex of more in-edges to its whole warp.
+#define VF_PULL_HEAVY 128
+// HybridFrontier pulls once the frontier's edges exceed the unexplored edges / this (Beamer's alpha).
+#define VF_HYBRID_ALPHA 14
 
 // The kernel's parameters, passed by value; FrontierKernelParams packs them on the host in this
 // order, every field 8 bytes.
@@ -70,9 +78,11 @@ struct VfParams {
 };
 
 // state words, a 128-byte line apart where several SMs hammer them: the three rotating frontier
-// counters {vertices, edges} (level L's input is counter L % 3); the barrier's arrival word; what the
-// host reads back.
+// counters {vertices, edges} (level L's input is counter L % 3) and hub counts (level L's at 6 + L %
+// 3); the barrier's arrival word; what the host reads back; the explored edges (two words, level L's
+// sum at 39 + L % 2). The host zeroes the block before a launch.
 #define VF_STATE_COUNTERS 0
+#define VF_STATE_HUB_COUNTERS 6
 #define VF_STATE_BARRIER 16
 #define VF_STATE_LEVELS 32
 #define VF_STATE_T_START 33
@@ -82,6 +92,7 @@ struct VfParams {
 #define VF_STATE_HANDOFF 37
 #define VF_STATE_SINK 38
 #define VF_STATE_FUSED_EDGE_NANOS 39
+#define VF_STATE_EXPLORED 40
 #define VF_STATE_WORDS 48
 
 // A level's log entry: frontier vertices, frontier edges, topology, memory bps, degree bps, launch bps, nanos.
@@ -94,7 +105,12 @@ struct VfLevel {
   int* outQueue;
   vf_u64* outCounter;  // {vertices (the queue's tail), edges}
   unsigned* outBits;
+  const int* inHubs;   // the input frontier's hubs, hubCount of them
+  long long hubCount;
+  int* outHubs;
+  vf_u64* outHubCounter;
   int level;
+  bool hybridPull;     // a Hybrid level pulls (vf_hybrid_pull)
 };
 
 __device__ __forceinline__ vf_u64* vf_counter(const VfParams& p, int level) {
@@ -105,16 +121,26 @@ __device__ __forceinline__ unsigned* vf_bits(const VfParams& p, int level) { ret
 
 __device__ __forceinline__ int* vf_queue(const VfParams& p, int level) { return (level & 1) ? p.queue1 : p.queue0; }
 
-// Level `level`'s frontiers; inCount is its input frontier's size when the caller has read it.
-__device__ __forceinline__ VfLevel vf_level(const VfParams& p, int level, long long inCount = -1) {
+__device__ __forceinline__ vf_u64* vf_hub_counter(const VfParams& p, int level) {
+  return p.state + VF_STATE_HUB_COUNTERS + level % 3;
+}
+
+// Level `level`'s frontiers, with the counts of its input frontier and hubs and Hybrid's direction.
+__device__ __forceinline__ VfLevel vf_level(const VfParams& p, int level, long long inCount, long long hubCount,
+                                            bool hybridPull) {
   VfLevel lv;
   lv.inQueue = vf_queue(p, level);
-  lv.inCount = inCount >= 0 ? inCount : (long long)__ldcg(vf_counter(p, level));
+  lv.inCount = inCount;
   lv.inBits = vf_bits(p, level);
   lv.outQueue = vf_queue(p, level + 1);
   lv.outCounter = vf_counter(p, level + 1);
   lv.outBits = vf_bits(p, level + 1);
+  lv.inHubs = lv.inQueue + p.n;
+  lv.hubCount = hubCount;
+  lv.outHubs = lv.outQueue + p.n;
+  lv.outHubCounter = vf_hub_counter(p, level + 1);
   lv.level = level;
+  lv.hybridPull = hybridPull;
   return lv;
 }
 
@@ -122,8 +148,14 @@ __device__ __forceinline__ long long vf_out_degree(const VfParams& p, int v) {
   return __ldg(p.row + v + 1) - __ldg(p.row + v);
 }
 
-// Appends v to the next queue with one atomic per group of lanes arriving together.
-__device__ __forceinline__ void vf_enqueue(const VfLevel& lv, int v) {
+// Lists v, of `degree` out-edges, among the next frontier's hubs when it is one.
+__device__ __forceinline__ void vf_list_hub(const VfLevel& lv, int v, long long degree) {
+  if (degree > VF_HUB_DEGREE) lv.outHubs[atomicAdd(lv.outHubCounter, 1ull)] = v;
+}
+
+// Appends v, of `degree` out-edges, to the next queue with one atomic per group of lanes arriving
+// together.
+__device__ __forceinline__ void vf_enqueue(const VfLevel& lv, int v, long long degree) {
   unsigned active = __activemask();
   int leader = __ffs(active) - 1;
   unsigned rank = __popc(active & ((1u << vf_lane()) - 1u));
@@ -131,6 +163,7 @@ __device__ __forceinline__ void vf_enqueue(const VfLevel& lv, int v) {
   if ((int)vf_lane() == leader) base = atomicAdd(lv.outCounter, (vf_u64)__popc(active));
   base = __shfl_sync(active, base, leader);
   lv.outQueue[base + rank] = v;
+  vf_list_hub(lv, v, degree);
 }
 
 // Push along u -> v, `seen` being v's value read a moment ago (the test before the atomic). BFS: the
@@ -147,8 +180,8 @@ __device__ __forceinline__ void vf_push(const VfParams& p, const VfLevel& lv, in
     unsigned bit = 1u << (v & 31);
     if (atomicOr(lv.outBits + (v >> 5), bit) & bit) return;
   }
-  long long degree = vf_out_degree(p, v);  // its loads overlap the enqueue's atomic
-  vf_enqueue(lv, v);
+  long long degree = vf_out_degree(p, v);
+  vf_enqueue(lv, v, degree);
   edges += (vf_u64)degree;
 }
 

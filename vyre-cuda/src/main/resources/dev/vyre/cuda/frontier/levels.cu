@@ -5,15 +5,17 @@
 
 // The push topologies over the queue, warp-uniform so that a warp can take its lanes' large vertices:
 // a lane walks a vertex of at most threadLimit edges alone, the warp each larger one, its lanes
-// striding the edges (so that a hub never holds one thread).
+// striding the edges (so that a vertex of many edges never holds one thread). With skipHubs the
+// hubs are left to vf_push_hubs.
 __device__ void vf_push_queue(const VfParams& p, const VfLevel& lv, long long warp, long long warps, int threadLimit,
-                              vf_u64& edges) {
+                              bool skipHubs, vf_u64& edges) {
   for (long long base = warp * 32; base < lv.inCount; base += warps * 32) {
     long long i = base + vf_lane();
     bool valid = i < lv.inCount;
     int u = valid ? __ldcg(lv.inQueue + i) : 0;
     long long begin = valid ? __ldg(p.row + u) : 0;
     long long end = valid ? __ldg(p.row + u + 1) : 0;
+    if (skipHubs && end - begin > VF_HUB_DEGREE) end = begin;
     int label = valid ? vf_label(p, u) : 0;
     bool large = end - begin > threadLimit;
     if (!large) vf_push_edges(p, lv, u, label, begin, end, 1, edges);
@@ -30,24 +32,76 @@ __device__ void vf_push_queue(const VfParams& p, const VfLevel& lv, long long wa
   }
 }
 
-// WarpSparseFrontier: one warp per frontier vertex, its lanes striding the vertex's edges.
+// WarpSparseFrontier: one warp per frontier vertex (hubs aside), its lanes striding the vertex's edges.
 __device__ void vf_warp_sparse(const VfParams& p, const VfLevel& lv, long long warp, long long warps, vf_u64& edges) {
   for (long long i = warp; i < lv.inCount; i += warps) {
     int u = __ldcg(lv.inQueue + i);
-    vf_push_edges(p, lv, u, vf_label(p, u), __ldg(p.row + u) + vf_lane(), __ldg(p.row + u + 1), 32, edges);
+    long long begin = __ldg(p.row + u);
+    long long end = __ldg(p.row + u + 1);
+    if (end - begin <= VF_HUB_DEGREE) vf_push_edges(p, lv, u, vf_label(p, u), begin + vf_lane(), end, 32, edges);
   }
 }
 
-// Pull into v: whether v joins the next frontier (the caller sets its bit and enqueues it). BFS: an
-// unvisited v takes its first in-neighbour in the frontier as parent. Components: v takes the
-// smallest label of its in-neighbours in the frontier when it is below its own.
-__device__ __forceinline__ bool vf_pull(const VfParams& p, const VfLevel& lv, int v) {
+// The frontier's hubs pushed by the whole grid, 32 at a time: the threads of a slice of the grid
+// stride the concatenation of the 32 hubs' edges (a lane finds its edge's hub by a binary search over
+// the lanes' prefix sums), so no hub holds one warp and no work counter is shared. The grid is cut
+// into as many slices (warps w with the same w % slices) as it has threads for 32 hubs of
+// VF_HUB_DEGREE edges, VF_BATCH edges a thread, so that groups of small hubs run side by side.
+__device__ void vf_push_hubs(const VfParams& p, const VfLevel& lv, long long thread, long long threads, vf_u64& edges) {
+  long long warp = thread >> 5;
+  long long warps = threads >> 5;
+  long long groups = (lv.hubCount + 31) >> 5;
+  long long slices = max(1ll, min(groups, threads * VF_BATCH / (32ll * VF_HUB_DEGREE)));
+  long long slice = warp % slices;
+  long long sliceThreads = ((warps - slice + slices - 1) / slices) * 32;
+  long long sliceThread = (warp / slices) * 32 + vf_lane();
+  for (long long group = slice * 32; group < lv.hubCount; group += slices * 32) {
+    long long i = group + vf_lane();
+    bool valid = i < lv.hubCount;
+    int u = valid ? __ldcg(lv.inHubs + i) : 0;
+    long long begin = valid ? __ldg(p.row + u) : 0;
+    long long degree = valid ? __ldg(p.row + u + 1) - begin : 0;
+    int label = valid ? vf_label(p, u) : 0;
+    long long end = degree;  // inclusive prefix sum over the lanes
+    for (int d = 1; d < 32; d <<= 1) {
+      long long below = __shfl_up_sync(VF_FULL_MASK, end, d);
+      if ((int)vf_lane() >= d) end += below;
+    }
+    long long total = __shfl_sync(VF_FULL_MASK, end, 31);
+    long long shift = begin - (end - degree);  // edge e of the concatenation is column e + shift of its hub
+    for (long long base = sliceThread - vf_lane(); base < total; base += sliceThreads * VF_BATCH) {
+      int v[VF_BATCH], src[VF_BATCH], srcLabel[VF_BATCH], seen[VF_BATCH];
+#pragma unroll
+      for (int k = 0; k < VF_BATCH; k++) {
+        long long e = base + vf_lane() + k * sliceThreads;
+        int j = 0;
+        for (int step = 16; step > 0; step >>= 1) {
+          if (__shfl_sync(VF_FULL_MASK, end, j + step - 1) <= e) j += step;
+        }
+        long long at = e + __shfl_sync(VF_FULL_MASK, shift, j);
+        src[k] = __shfl_sync(VF_FULL_MASK, u, j);
+        srcLabel[k] = __shfl_sync(VF_FULL_MASK, label, j);
+        v[k] = e < total ? __ldg(p.col + at) : -1;
+      }
+#pragma unroll
+      for (int k = 0; k < VF_BATCH; k++) seen[k] = v[k] >= 0 ? __ldcg(p.value + v[k]) : 0;
+#pragma unroll
+      for (int k = 0; k < VF_BATCH; k++) {
+        if (v[k] >= 0) vf_push(p, lv, src[k], srcLabel[k], v[k], seen[k], edges);
+      }
+    }
+  }
+}
+
+// Pull into v over its in-edges begin..end, by its lane alone: whether v joins the next frontier (the
+// caller sets its bit and enqueues it). BFS: an unvisited v takes its first in-neighbour in the
+// frontier as parent. Components: v takes the smallest label of its in-neighbours in the frontier
+// when it is below its own (`own`).
+__device__ __forceinline__ bool vf_pull_lane(const VfParams& p, const VfLevel& lv, int v, int own, long long begin,
+                                             long long end) {
   bool bfs = p.algorithm == VF_BFS;
-  int own = __ldcg(p.value + v);
-  if (bfs && own != -1) return false;
   int best = own;
-  long long end = __ldg(p.inRow + v + 1);
-  for (long long e = __ldg(p.inRow + v); e < end; e += VF_BATCH) {
+  for (long long e = begin; e < end; e += VF_BATCH) {
     int u[VF_BATCH];
     unsigned word[VF_BATCH];
 #pragma unroll
@@ -68,27 +122,89 @@ __device__ __forceinline__ bool vf_pull(const VfParams& p, const VfLevel& lv, in
   return !bfs && best < own && atomicMin(p.value + v, best) > best;
 }
 
-// DenseFrontier: one thread per vertex, pulling.
+// The same pull by the whole warp, its lanes striding the in-edges (all lanes call it; the answer is
+// the warp's): BFS stops at the first batch holding a frontier in-neighbour, components take the
+// warp's minimum.
+__device__ bool vf_pull_warp(const VfParams& p, const VfLevel& lv, int v, int own, long long begin, long long end) {
+  bool bfs = p.algorithm == VF_BFS;
+  int best = own;
+  for (long long base = begin; base < end; base += 32 * VF_BATCH) {
+    int u[VF_BATCH];
+    unsigned word[VF_BATCH];
+#pragma unroll
+    for (int k = 0; k < VF_BATCH; k++) {
+      long long e = base + k * 32 + vf_lane();
+      u[k] = e < end ? __ldg(p.inCol + e) : -1;
+    }
+#pragma unroll
+    for (int k = 0; k < VF_BATCH; k++) word[k] = u[k] >= 0 ? __ldcg(lv.inBits + (u[k] >> 5)) : 0u;
+    int found = -1;
+#pragma unroll
+    for (int k = 0; k < VF_BATCH; k++) {
+      if (u[k] < 0 || ((word[k] >> (u[k] & 31)) & 1u) == 0u) continue;
+      if (bfs) {
+        if (found < 0) found = u[k];
+      } else {
+        best = min(best, __ldcg(p.value + u[k]));
+      }
+    }
+    unsigned hits = __ballot_sync(VF_FULL_MASK, found >= 0);
+    if (hits != 0u) {
+      if ((int)vf_lane() == __ffs(hits) - 1) {
+        p.value[v] = lv.level + 1;
+        p.parent[v] = found;
+      }
+      return true;
+    }
+  }
+  if (bfs) return false;
+  best = __reduce_min_sync(VF_FULL_MASK, best);
+  int old = best < own && vf_lane() == 0 ? atomicMin(p.value + v, best) : best;
+  return __shfl_sync(VF_FULL_MASK, old, 0) > best;
+}
+
+// Every lane's pull into its vertex v (when `valid`), warp-uniform: a lane pulls alone over at most
+// VF_PULL_HEAVY in-edges and hands a heavier vertex to the warp, so no lane walks a hub alone.
+__device__ bool vf_pull(const VfParams& p, const VfLevel& lv, bool valid, int v) {
+  bool bfs = p.algorithm == VF_BFS;
+  int own = valid ? __ldcg(p.value + v) : 0;
+  bool candidate = valid && (!bfs || own == -1);
+  long long begin = candidate ? __ldg(p.inRow + v) : 0;
+  long long end = candidate ? __ldg(p.inRow + v + 1) : 0;
+  bool heavy = end - begin > VF_PULL_HEAVY;
+  bool joins = candidate && !heavy && vf_pull_lane(p, lv, v, own, begin, end);
+  unsigned pending = __ballot_sync(VF_FULL_MASK, heavy);
+  while (pending != 0u) {
+    int src = __ffs(pending) - 1;
+    pending &= pending - 1u;
+    bool warpJoins = vf_pull_warp(p, lv, __shfl_sync(VF_FULL_MASK, v, src), __shfl_sync(VF_FULL_MASK, own, src),
+                                  __shfl_sync(VF_FULL_MASK, begin, src), __shfl_sync(VF_FULL_MASK, end, src));
+    if ((int)vf_lane() == src) joins = warpJoins;
+  }
+  return joins;
+}
+
+// DenseFrontier: one thread per vertex, pulling (warp-uniform, for vf_pull).
 __device__ void vf_dense(const VfParams& p, const VfLevel& lv, long long thread, long long threads, vf_u64& edges) {
-  for (long long v = thread; v < p.n; v += threads) {
-    if (vf_pull(p, lv, (int)v)) {
+  for (long long base = thread - vf_lane(); base < p.n; base += threads) {
+    long long v = base + vf_lane();
+    if (vf_pull(p, lv, v < p.n, (int)v)) {
       atomicOr(lv.outBits + (v >> 5), 1u << (v & 31));
-      vf_enqueue(lv, (int)v);
-      edges += (vf_u64)vf_out_degree(p, (int)v);
+      long long degree = vf_out_degree(p, (int)v);
+      vf_enqueue(lv, (int)v, degree);
+      edges += (vf_u64)degree;
     }
   }
 }
 
-// BlockDenseFrontier: each block owns a contiguous range of bitmap words, a warp per word, a lane
-// per vertex; the warp writes its word of the next bitmap whole (no atomics) and enqueues with one.
-__device__ void vf_block_dense(const VfParams& p, const VfLevel& lv, vf_u64& edges) {
+// BlockDenseFrontier: a warp per 32-vertex bitmap word, a lane per vertex; the warp writes its word of
+// the next bitmap whole (no atomics) and enqueues with one. The words go round the warps of the grid
+// (not in contiguous ranges: a power-law graph's hubs sit together).
+__device__ void vf_block_dense(const VfParams& p, const VfLevel& lv, long long warp, long long warps, vf_u64& edges) {
   long long used = (p.n + 31) >> 5;
-  long long per = (used + gridDim.x - 1) / gridDim.x;
-  long long first = per * blockIdx.x;
-  long long last = min(used, first + per);
-  for (long long word = first + (threadIdx.x >> 5); word < last; word += blockDim.x >> 5) {
+  for (long long word = warp; word < used; word += warps) {
     long long v = word * 32 + vf_lane();
-    bool joins = v < p.n && vf_pull(p, lv, (int)v);
+    bool joins = vf_pull(p, lv, v < p.n, (int)v);
     unsigned ballot = __ballot_sync(VF_FULL_MASK, joins);
     if (ballot == 0u) continue;
     vf_u64 base = 0;
@@ -99,7 +215,9 @@ __device__ void vf_block_dense(const VfParams& p, const VfLevel& lv, vf_u64& edg
     base = __shfl_sync(VF_FULL_MASK, base, 0);
     if (joins) {
       lv.outQueue[base + __popc(ballot & ((1u << vf_lane()) - 1u))] = (int)v;
-      edges += (vf_u64)vf_out_degree(p, (int)v);
+      long long degree = vf_out_degree(p, (int)v);
+      vf_list_hub(lv, (int)v, degree);
+      edges += (vf_u64)degree;
     }
   }
 }
@@ -110,24 +228,41 @@ __device__ __forceinline__ void vf_clear_bits(const VfParams& p, unsigned* bits,
   for (long long i = worker; i < p.words / 4; i += workers) words[i] = make_uint4(0u, 0u, 0u, 0u);
 }
 
-// The counter level `level`'s next level writes: level - 1's input frontier's, which every block has
+// The counters level `level`'s next level writes: level - 1's input frontier's, which every block has
 // finished reading (its bitmap is cleared alongside).
 __device__ __forceinline__ void vf_reset_counter(const VfParams& p, int level) {
   vf_u64* stale = vf_counter(p, level + 2);
   stale[0] = 0ull;
   stale[1] = 0ull;
+  *vf_hub_counter(p, level + 2) = 0ull;
 }
 
-// The work of a grid-wide level with `topology`.
+// Whether a Hybrid level `level` with `edges` frontier edges pulls (Beamer's direction-optimizing
+// switch): once its edges exceed the unexplored edges / VF_HYBRID_ALPHA. BFS's unexplored edges are
+// the stored edges less the out-edges of every vertex reached so far, this level's frontier included
+// (the running sum of the frontier edges); components compare with all the stored edges. Thread 0 of
+// every block calls it for every level, in order; block 0 keeps the sum in the state block, level L's
+// in word L % 2, so that the word read was written a barrier ago.
+__device__ bool vf_hybrid_pull(const VfParams& p, int level, long long edges) {
+  long long explored = (long long)__ldcg(p.state + VF_STATE_EXPLORED + ((level + 1) & 1)) + edges;
+  if (blockIdx.x == 0) p.state[VF_STATE_EXPLORED + (level & 1)] = (vf_u64)explored;
+  long long unexplored = p.algorithm == VF_BFS ? p.m - explored : p.m;
+  return edges > unexplored / VF_HYBRID_ALPHA;
+}
+
+// The work of a grid-wide level with `topology`. Push levels first stride the grid over the hubs.
 __device__ void vf_grid_level(const VfParams& p, const VfLevel& lv, int topology, vf_u64& edges) {
   long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   long long threads = gridDim.x * (long long)blockDim.x;
+  if (topology == VF_HYBRID && lv.hybridPull) topology = VF_BLOCK_DENSE;
+  bool push = topology == VF_WARP_SPARSE || topology == VF_SPARSE || topology == VF_HYBRID;
+  if (push && lv.hubCount != 0) vf_push_hubs(p, lv, thread, threads, edges);
   switch (topology) {
     case VF_WARP_SPARSE: vf_warp_sparse(p, lv, thread >> 5, threads >> 5, edges); break;
-    case VF_SPARSE: vf_push_queue(p, lv, thread >> 5, threads >> 5, VF_THREAD_HUB, edges); break;
-    case VF_HYBRID: vf_push_queue(p, lv, thread >> 5, threads >> 5, 32, edges); break;
+    case VF_SPARSE: vf_push_queue(p, lv, thread >> 5, threads >> 5, VF_THREAD_HUB, true, edges); break;
+    case VF_HYBRID: vf_push_queue(p, lv, thread >> 5, threads >> 5, 32, true, edges); break;
     case VF_DENSE: vf_dense(p, lv, thread, threads, edges); break;
-    default: vf_block_dense(p, lv, edges); break;
+    default: vf_block_dense(p, lv, thread >> 5, threads >> 5, edges); break;
   }
 }
 
@@ -149,8 +284,8 @@ __device__ vf_u64 vf_fused_level(const VfParams& p, int level, bool clearStale, 
     __syncthreads();
     if (threadIdx.x == 0) vf_reset_counter(p, level);
   }
-  VfLevel lv = vf_level(p, level);
+  VfLevel lv = vf_level(p, level, (long long)__ldcg(vf_counter(p, level)), 0, false);
   vf_u64 edges = 0ull;
-  vf_push_queue(p, lv, threadIdx.x >> 5, blockDim.x >> 5, 32, edges);
+  vf_push_queue(p, lv, threadIdx.x >> 5, blockDim.x >> 5, 32, false, edges);
   return vf_block_sum(edges, scratch);
 }

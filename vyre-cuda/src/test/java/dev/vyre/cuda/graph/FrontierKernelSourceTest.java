@@ -55,6 +55,7 @@ class FrontierKernelSourceTest {
     assertEquals(FrontierLog.STATE_EDGE_NANOS, define("VF_STATE_EDGE_NANOS"));
     assertEquals(FrontierLog.STATE_FUSED_EDGE_NANOS, define("VF_STATE_FUSED_EDGE_NANOS"));
     assertEquals(FrontierLog.LOG_WORDS, define("VF_LOG_WORDS"));
+    assertEquals(FrontierLog.HUB_DEGREE, define("VF_HUB_DEGREE"));
     assertEquals(PolicyRows.IN_WORDS, define("VF_DECIDE_IN_WORDS"));
     assertEquals(PolicyRows.OUT_WORDS, define("VF_DECIDE_OUT_WORDS"));
     // FrontierResidency prices LEVEL_LOG_BYTES = 64 x 65,536 for the log.

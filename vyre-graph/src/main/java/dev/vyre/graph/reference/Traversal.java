@@ -29,6 +29,8 @@ abstract class Traversal {
 
   /** Hybrid levels split the edges of vertices above this degree among all workers (a warp's work on CUDA). */
   static final int HEAVY_DEGREE = 32;
+  /** A Hybrid level pulls once its frontier's edges exceed the unexplored edges / this (Beamer's alpha). */
+  static final long HYBRID_ALPHA = 14;
   private static final int CALIBRATION_BARRIERS = 32;
   private static final long PROBE_EDGES = 4L << 20;
   /** The fused cost's probe: one worker needs fewer edges than all of them for a stable time. */
@@ -76,6 +78,9 @@ abstract class Traversal {
   private MegakernelTopologyDecision decision;
   private MegakernelExecutionTopology topology;
   private long splitEdges;
+  /** The out-edges of every vertex reached so far (the frontier edges summed up to the running level). */
+  private long exploredEdges;
+  private boolean hybridPull;
   private int grain;
   private boolean done;
   // What the workers read after a barrier to know what comes next, written only by barrier
@@ -286,9 +291,14 @@ abstract class Traversal {
         pushChunks(me, Long.MAX_VALUE);
       }
       case HybridFrontier -> {
-        frontier.clearForPush(id, workers);
-        pushEdgeSlice(me, HEAVY_DEGREE + 1);
-        pushChunks(me, HEAVY_DEGREE);
+        if (hybridPull) {
+          frontier.clearSpare(id, workers);
+          pullWords(me, (int) slice(words, id, workers), (int) slice(words, id + 1, workers));
+        } else {
+          frontier.clearForPush(id, workers);
+          pushEdgeSlice(me, HEAVY_DEGREE + 1);
+          pushChunks(me, HEAVY_DEGREE);
+        }
       }
       case DenseFrontier -> {
         frontier.clearSpare(id, workers);
@@ -382,8 +392,7 @@ abstract class Traversal {
   private void endLevel() {
     long now = System.nanoTime();
     log.add(new FrontierLevel(level, frontierVertices, frontierEdges, decision, now - levelStart));
-    advance(topology == MegakernelExecutionTopology.DenseFrontier
-        || topology == MegakernelExecutionTopology.BlockDenseFrontier);
+    advance(pulls());
     if (frontierVertices == 0) {
       done = true;
       runNanos = now - runStart;
@@ -401,17 +410,34 @@ abstract class Traversal {
     frontierEdges = frontier.current.edges();
   }
 
+  /** Whether the level decided pulls over the bitmap. */
+  private boolean pulls() {
+    return topology == MegakernelExecutionTopology.DenseFrontier
+        || topology == MegakernelExecutionTopology.BlockDenseFrontier
+        || topology == MegakernelExecutionTopology.HybridFrontier && hybridPull;
+  }
+
+  /**
+   * Decides the level about to run, its frontier read by {@link #advance}. Every level passes here
+   * once, in order, so the explored edges are exact: a Hybrid level pulls (Beamer's
+   * direction-optimizing switch, as the CUDA kernel's {@code vf_hybrid_pull}) once its frontier's edges
+   * exceed the unexplored edges / {@link #HYBRID_ALPHA}; BFS's unexplored edges are the stored edges
+   * less the out-edges of every vertex reached (this level's frontier included), components compare
+   * with all the stored edges.
+   */
   private void decide(MegakernelExecutionTopology previous) {
+    exploredEdges += frontierEdges;
+    long unexplored = algorithm == FrontierAlgorithm.BFS ? edges - exploredEdges : edges;
+    hybridPull = frontierEdges > unexplored / HYBRID_ALPHA;
     decision = policy.decide(frontierVertices, frontierEdges, previous);
     topology = decision.topology();
     cursor.set(0);
     switch (topology) {
       case WarpSparseFrontier -> splitEdges = frontier.current.prepareSplit(false);
-      case HybridFrontier -> splitEdges = frontier.current.prepareSplit(true);
+      case HybridFrontier -> splitEdges = hybridPull ? 0 : frontier.current.prepareSplit(true);
       default -> splitEdges = 0;
     }
-    boolean pull = topology == MegakernelExecutionTopology.DenseFrontier
-        || topology == MegakernelExecutionTopology.BlockDenseFrontier;
+    boolean pull = pulls();
     long claims = 8L * workers;
     grain = Math.clamp((pull ? words : frontierVertices) / claims, 1, pull ? MAX_WORD_GRAIN : MAX_VERTEX_GRAIN);
   }
