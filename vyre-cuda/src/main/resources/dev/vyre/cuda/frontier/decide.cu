@@ -45,7 +45,7 @@ struct VfDecision {
 
 // What FrontierPolicy fixes for a run; memoryBps and degreeBps are the selector's, computed once.
 struct VfPolicy {
-  long long nodes;
+  long long edges;
   vf_u64 memoryBps;
   vf_u64 degreeBps;
   vf_u64 readback;
@@ -225,7 +225,7 @@ __device__ int vf_stabilize(const VfDecision& fresh, double frontierDensity, vf_
 __device__ VfPolicy vf_policy(long long vertices, long long edges, vf_u64 required, vf_u64 budget, vf_u64 readback,
                               double barrier, double edge, double fusedEdge, vf_u64 fitting, int forced) {
   VfPolicy policy;
-  policy.nodes = vertices;
+  policy.edges = edges;
   policy.memoryBps = vf_pressure_bps(required, budget);
   policy.degreeBps = vf_average_degree_bps((vf_u64)edges, (vf_u64)vertices);
   policy.readback = readback;
@@ -237,7 +237,8 @@ __device__ VfPolicy vf_policy(long long vertices, long long edges, vf_u64 requir
   return policy;
 }
 
-// FrontierPolicy.decide; previous is VF_NO_TOPOLOGY for the first level.
+// FrontierPolicy.decide (which reads the frontier's edges, not its vertices); previous is
+// VF_NO_TOPOLOGY for the first level.
 __device__ VfDecision vf_decide(const VfPolicy& policy, long long frontierVertices, long long frontierEdges,
                                 int previous) {
   double barrier = policy.barrier;
@@ -246,7 +247,7 @@ __device__ VfDecision vf_decide(const VfPolicy& policy, long long frontierVertic
   double fusedCost = __dmul_rn(edges, policy.fusedEdge);
   double fusionPressure =
       dispatchCost > 0.0 ? __ddiv_rn(vf_java_max(0.0, __dsub_rn(dispatchCost, fusedCost)), dispatchCost) : 0.0;
-  double density = policy.nodes == 0 ? 0.0 : __ddiv_rn(__ll2double_rn(frontierVertices), __ll2double_rn(policy.nodes));
+  double density = policy.edges == 0 ? 0.0 : __ddiv_rn(edges, __ll2double_rn(policy.edges));
   VfDecision decision = vf_select(dispatchCost, density, policy.readback, policy.memoryBps, policy.degreeBps, barrier,
                                   fusionPressure);
   if (previous != VF_NO_TOPOLOGY) {

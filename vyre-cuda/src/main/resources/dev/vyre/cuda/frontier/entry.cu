@@ -81,11 +81,11 @@ __device__ void vf_fused_run(const VfParams& p, const VfPolicy& policy, int leve
       vf_log_nanos(p, level, now - *clock);
       *clock = now;
       long long vertices = (long long)__ldcg(next);
+      // Keeps the explored edges' sum level by level (for a level handed back, the grid's decision
+      // writes the same sum again); before the branch, so that its load goes with the counter's.
+      vf_hybrid_pull(p, level + 1, total);
       bool fused = false;
       if (vertices != 0) {
-        // Keeps the explored edges' sum level by level; for a level handed back, the grid's decision
-        // writes the same sum again.
-        vf_hybrid_pull(p, level + 1, total);
         VfDecision d = vf_decide(policy, vertices, total, VF_FUSED);
         fused = d.topology == VF_FUSED;
         if (fused) vf_log(p, level + 1, vertices, total, d);

@@ -80,7 +80,7 @@ struct VfParams {
 // state words, a 128-byte line apart where several SMs hammer them: the three rotating frontier
 // counters {vertices, edges} (level L's input is counter L % 3) and hub counts (level L's at 6 + L %
 // 3); the barrier's arrival word; what the host reads back; the explored edges (two words, level L's
-// sum at 39 + L % 2). The host zeroes the block before a launch.
+// sum at 40 + L % 2); the fused edge cost. The host zeroes the block before a launch.
 #define VF_STATE_COUNTERS 0
 #define VF_STATE_HUB_COUNTERS 6
 #define VF_STATE_BARRIER 16

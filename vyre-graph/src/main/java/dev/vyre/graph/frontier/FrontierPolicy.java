@@ -15,7 +15,10 @@ import java.util.Optional;
  *
  * <p>The selector's inputs, all measured or planned, none invented:
  * <ul>
- *   <li>frontier density: the level's frontier vertices over the graph's vertices;
+ *   <li>frontier density: the level's frontier edges over the graph's edges, the share of the
+ *       graph's edges the level activates. Edges rather than vertices, because a level's work and
+ *       the choice between pushing and pulling follow its edges: on a skewed graph a tenth of the
+ *       vertices can hold half of the edges;
  *   <li>graph shape: the graph's vertices and edges (the selector derives the average degree);
  *   <li>memory: the residency plan's required and budget bytes ({@link FrontierResidency});
  *   <li>dispatch cost: what the level costs when spread over every worker, {@code barrier +
@@ -63,7 +66,8 @@ public final class FrontierPolicy {
   /**
    * The topology of the next level.
    *
-   * @param frontierVertices vertices in the level's input frontier
+   * @param frontierVertices vertices in the level's input frontier (the level's record; the decision
+   *     itself reads its edges)
    * @param frontierEdges the sum of their out-degrees
    * @param previous the previous level's topology, or null for the first level
    */
@@ -73,7 +77,7 @@ public final class FrontierPolicy {
     double dispatchCost = barrier + (double) frontierEdges * calibration.edgeNanos();
     double fusedCost = (double) frontierEdges * calibration.fusedEdgeNanos();
     double fusionPressure = dispatchCost > 0.0 ? Math.max(0.0, dispatchCost - fusedCost) / dispatchCost : 0.0;
-    double density = shape.nodeCount() == 0 ? 0.0 : (double) frontierVertices / (double) shape.nodeCount();
+    double density = shape.edgeCount() == 0 ? 0.0 : (double) frontierEdges / (double) shape.edgeCount();
     MegakernelExecutionSample sample = new MegakernelExecutionSample(dispatchCost, density, readbackBytes);
     MegakernelTopologyDecision decision = previous == null
         ? MegakernelTopologySelector.selectMegakernelTopology(sample, shape, memory, barrier, fusionPressure)
