@@ -169,7 +169,7 @@ struct Engine {
   int* value; int* parent; int* q0; int* q1; unsigned* bits; vf_u64* state; vf_u64* log;
   long long capacity, logLevels = 65536;
 
-  // Queues of n vertices and the hub list after them (at most m / (VF_HUB_DEGREE + 1) hubs).
+  // Queues of n vertices, the hub list and the in-hubs (at most m / (VF_HUB_DEGREE + 1) each).
   Engine(long long n, long long m, int blockSize) : block(blockSize), capacity(n) {
     int perSm = 0, sms = 0;
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, vyre_frontier_run, block, 0));
@@ -177,7 +177,7 @@ struct Engine {
     grid = perSm * sms;
     long long words = ((n + 31) / 32 + 3) / 4 * 4;
     CK(cudaMalloc(&value, n * 4 + 16)); CK(cudaMalloc(&parent, n * 4 + 16));
-    long long queueInts = n + m / (VF_HUB_DEGREE + 1);
+    long long queueInts = n + 2 * (m / (VF_HUB_DEGREE + 1));
     CK(cudaMalloc(&q0, queueInts * 4 + 16)); CK(cudaMalloc(&q1, queueInts * 4 + 16));
     CK(cudaMalloc(&bits, 3 * words * 4 + 16));
     CK(cudaMalloc(&state, VF_STATE_WORDS * 8));

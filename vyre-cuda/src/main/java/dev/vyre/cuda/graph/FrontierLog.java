@@ -31,9 +31,12 @@ final class FrontierLog {
 
   private FrontierLog() {}
 
-  /** Ints of one frontier queue: n vertices, then the hubs among them (at most m / (HUB_DEGREE + 1)). */
+  /**
+   * Ints of one frontier queue: n vertices, the hubs among them, then room for the graph's in-hubs
+   * (queue 0's), at most m / (HUB_DEGREE + 1) each.
+   */
   static long queueInts(long n, long m) {
-    return n + m / (HUB_DEGREE + 1);
+    return n + 2 * (m / (HUB_DEGREE + 1));
   }
 
   /** The calibration the kernel measured. */

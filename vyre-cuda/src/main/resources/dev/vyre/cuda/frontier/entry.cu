@@ -7,7 +7,7 @@
 #define VF_FUSED_PROBE_EDGES (256ll << 10)
 
 // Level 0's frontier: BFS the source alone, components every vertex, the hubs among them listed
-// (into the hub count the host zeroed); the other two bitmaps and counters empty.
+// (into the hub count the host zeroed); the other two bitmaps and counters empty; the in-hubs listed.
 __device__ void vf_init(const VfParams& p, long long thread, long long threads) {
   bool bfs = p.algorithm == VF_BFS;
   VfLevel first{};  // what vf_list_hub needs of the level that would have made level 0's frontier
@@ -22,6 +22,9 @@ __device__ void vf_init(const VfParams& p, long long thread, long long threads) 
       p.value[v] = (int)v;
       p.queue0[v] = (int)v;
       vf_list_hub(first, (int)v, vf_out_degree(p, (int)v));
+    }
+    if (__ldg(p.inRow + v + 1) - __ldg(p.inRow + v) > VF_HUB_DEGREE) {
+      p.queue0[p.n + p.m / (VF_HUB_DEGREE + 1) + atomicAdd(p.state + VF_STATE_IN_HUBS, 1ull)] = (int)v;
     }
   }
   for (long long w = thread; w < p.words; w += threads) {

@@ -40,8 +40,9 @@ __device__ __forceinline__ vf_u64 vf_block_sum(vf_u64 x, vf_u64* scratch) {
 // SparseFrontier's thread walks a vertex of up to this many edges; its warp walks a larger one.
 #define VF_THREAD_HUB 64
 // A vertex of more out-edges is a hub: listed apart when it joins a frontier, and pushed by the whole
-// grid on grid-wide push levels (one warp would hold the level for its edges). The host sizes each
-// queue for n vertices and the hub list after them (FrontierLog.queueInts).
+// grid on grid-wide push levels (one warp would hold the level for its edges); likewise a vertex of
+// more in-edges on pull levels. The host sizes each queue for n vertices, the hub list after them and
+// room for the in-hubs' list (queue 0's; FrontierLog.queueInts), m / (VF_HUB_DEGREE + 1) each.
 #define VF_HUB_DEGREE 1024
 // A pull lane hands a vertex of more in-edges to its whole warp.
 #define VF_PULL_HEAVY 128
@@ -80,7 +81,7 @@ struct VfParams {
 // state words, a 128-byte line apart where several SMs hammer them: the three rotating frontier
 // counters {vertices, edges} (level L's input is counter L % 3) and hub counts (level L's at 6 + L %
 // 3); the barrier's arrival word; what the host reads back; the explored edges (two words, level L's
-// sum at 40 + L % 2); the fused edge cost. The host zeroes the block before a launch.
+// sum at 40 + L % 2); the fused edge cost; the in-hubs listed. The host zeroes the block before a launch.
 #define VF_STATE_COUNTERS 0
 #define VF_STATE_HUB_COUNTERS 6
 #define VF_STATE_BARRIER 16
@@ -93,6 +94,7 @@ struct VfParams {
 #define VF_STATE_SINK 38
 #define VF_STATE_FUSED_EDGE_NANOS 39
 #define VF_STATE_EXPLORED 40
+#define VF_STATE_IN_HUBS 42
 #define VF_STATE_WORDS 48
 
 // A level's log entry: frontier vertices, frontier edges, topology, memory bps, degree bps, launch bps, nanos.

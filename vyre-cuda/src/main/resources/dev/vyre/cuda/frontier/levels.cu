@@ -164,14 +164,16 @@ __device__ bool vf_pull_warp(const VfParams& p, const VfLevel& lv, int v, int ow
 }
 
 // Every lane's pull into its vertex v (when `valid`), warp-uniform: a lane pulls alone over at most
-// VF_PULL_HEAVY in-edges and hands a heavier vertex to the warp, so no lane walks a hub alone.
+// VF_PULL_HEAVY in-edges and hands a heavier vertex to the warp, so no lane walks a hub alone; it
+// leaves the in-hubs to vf_pull_hubs.
 __device__ bool vf_pull(const VfParams& p, const VfLevel& lv, bool valid, int v) {
   bool bfs = p.algorithm == VF_BFS;
   int own = valid ? __ldcg(p.value + v) : 0;
   bool candidate = valid && (!bfs || own == -1);
   long long begin = candidate ? __ldg(p.inRow + v) : 0;
   long long end = candidate ? __ldg(p.inRow + v + 1) : 0;
-  bool heavy = end - begin > VF_PULL_HEAVY;
+  if (end - begin > VF_HUB_DEGREE) candidate = false;  // vf_pull_hubs' work
+  bool heavy = candidate && end - begin > VF_PULL_HEAVY;
   bool joins = candidate && !heavy && vf_pull_lane(p, lv, v, own, begin, end);
   unsigned pending = __ballot_sync(VF_FULL_MASK, heavy);
   while (pending != 0u) {
@@ -182,6 +184,68 @@ __device__ bool vf_pull(const VfParams& p, const VfLevel& lv, bool valid, int v)
     if ((int)vf_lane() == src) joins = warpJoins;
   }
   return joins;
+}
+
+// The pull into the in-hubs (vertices of more than VF_HUB_DEGREE in-edges, listed once by vf_init),
+// which vf_pull leaves to the whole grid: as vf_push_hubs, slices of the grid stride the hubs'
+// concatenated in-edges, 32 hubs at a time, and each frontier in-neighbour u of hub v pushes along
+// u -> v (the lanes of a warp that found the same hub elect one, with the smallest label), so that a
+// hub's pull is spread over the grid however the hubs cluster in id. BFS skips hubs reached before.
+__device__ void vf_pull_hubs(const VfParams& p, const VfLevel& lv, long long thread, long long threads, vf_u64& edges) {
+  const int* hubs = p.queue0 + p.n + p.m / (VF_HUB_DEGREE + 1);
+  long long count = (long long)__ldcg(p.state + VF_STATE_IN_HUBS);
+  bool bfs = p.algorithm == VF_BFS;
+  long long warp = thread >> 5;
+  long long warps = threads >> 5;
+  long long slices = max(1ll, min((count + 31) >> 5, threads * VF_BATCH / (32ll * VF_HUB_DEGREE)));
+  long long slice = warp % slices;
+  long long sliceThreads = ((warps - slice + slices - 1) / slices) * 32;
+  long long sliceThread = (warp / slices) * 32 + vf_lane();
+  for (long long group = slice * 32; group < count; group += slices * 32) {
+    long long i = group + vf_lane();
+    int v = i < count ? __ldcg(hubs + i) : 0;
+    // Every warp of a slice must see the same hubs open: a hub claimed during this level (depth
+    // level + 1) still counts as open, so that the edges' split does not change under them.
+    int depth = i < count && bfs ? __ldcg(p.value + v) : -1;
+    bool open = i < count && (depth == -1 || depth > lv.level);
+    long long begin = open ? __ldg(p.inRow + v) : 0;
+    long long degree = open ? __ldg(p.inRow + v + 1) - begin : 0;
+    long long end = degree;  // inclusive prefix sum over the lanes
+    for (int d = 1; d < 32; d <<= 1) {
+      long long below = __shfl_up_sync(VF_FULL_MASK, end, d);
+      if ((int)vf_lane() >= d) end += below;
+    }
+    long long total = __shfl_sync(VF_FULL_MASK, end, 31);
+    long long shift = begin - (end - degree);
+    for (long long base = sliceThread - vf_lane(); base < total; base += sliceThreads * VF_BATCH) {
+      int u[VF_BATCH], hub[VF_BATCH];
+      unsigned word[VF_BATCH];
+#pragma unroll
+      for (int k = 0; k < VF_BATCH; k++) {
+        long long e = base + vf_lane() + k * sliceThreads;
+        int j = 0;
+        for (int step = 16; step > 0; step >>= 1) {
+          if (__shfl_sync(VF_FULL_MASK, end, j + step - 1) <= e) j += step;
+        }
+        long long at = e + __shfl_sync(VF_FULL_MASK, shift, j);
+        int owner = __shfl_sync(VF_FULL_MASK, v, j);
+        hub[k] = e < total ? owner : -1;
+        u[k] = e < total ? __ldg(p.inCol + at) : -1;
+      }
+#pragma unroll
+      for (int k = 0; k < VF_BATCH; k++) word[k] = u[k] >= 0 ? __ldcg(lv.inBits + (u[k] >> 5)) : 0u;
+#pragma unroll
+      for (int k = 0; k < VF_BATCH; k++) {
+        bool hit = u[k] >= 0 && ((word[k] >> (u[k] & 31)) & 1u) != 0u;
+        int label = hit && !bfs ? __ldcg(p.value + u[k]) : 0;
+        unsigned same = __match_any_sync(VF_FULL_MASK, hit ? hub[k] : -1);
+        label = __reduce_min_sync(same, label);
+        if (hit && (int)vf_lane() == __ffs(same) - 1) {
+          vf_push(p, lv, u[k], label, hub[k], __ldcg(p.value + hub[k]), edges);
+        }
+      }
+    }
+  }
 }
 
 // DenseFrontier: one thread per vertex, pulling (warp-uniform, for vf_pull).
@@ -197,9 +261,10 @@ __device__ void vf_dense(const VfParams& p, const VfLevel& lv, long long thread,
   }
 }
 
-// BlockDenseFrontier: a warp per 32-vertex bitmap word, a lane per vertex; the warp writes its word of
-// the next bitmap whole (no atomics) and enqueues with one. The words go round the warps of the grid
-// (not in contiguous ranges: a power-law graph's hubs sit together).
+// BlockDenseFrontier: a warp per 32-vertex bitmap word, a lane per vertex; the warp sets its word's
+// bits of the next bitmap and enqueues with one atomic each (vf_pull_hubs may set the in-hubs' bits of
+// the same word). The words go round the warps of the grid (not in contiguous ranges: a power-law
+// graph's hubs sit together).
 __device__ void vf_block_dense(const VfParams& p, const VfLevel& lv, long long warp, long long warps, vf_u64& edges) {
   long long used = (p.n + 31) >> 5;
   for (long long word = warp; word < used; word += warps) {
@@ -209,7 +274,7 @@ __device__ void vf_block_dense(const VfParams& p, const VfLevel& lv, long long w
     if (ballot == 0u) continue;
     vf_u64 base = 0;
     if (vf_lane() == 0) {
-      lv.outBits[word] = ballot;
+      atomicOr(lv.outBits + word, ballot);
       base = atomicAdd(lv.outCounter, (vf_u64)__popc(ballot));
     }
     base = __shfl_sync(VF_FULL_MASK, base, 0);
@@ -250,13 +315,15 @@ __device__ bool vf_hybrid_pull(const VfParams& p, int level, long long edges) {
   return edges > unexplored / VF_HYBRID_ALPHA;
 }
 
-// The work of a grid-wide level with `topology`. Push levels first stride the grid over the hubs.
+// The work of a grid-wide level with `topology`. Push levels first stride the grid over the
+// frontier's hubs, pull levels over the in-hubs.
 __device__ void vf_grid_level(const VfParams& p, const VfLevel& lv, int topology, vf_u64& edges) {
   long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   long long threads = gridDim.x * (long long)blockDim.x;
   if (topology == VF_HYBRID && lv.hybridPull) topology = VF_BLOCK_DENSE;
   bool push = topology == VF_WARP_SPARSE || topology == VF_SPARSE || topology == VF_HYBRID;
   if (push && lv.hubCount != 0) vf_push_hubs(p, lv, thread, threads, edges);
+  if (!push) vf_pull_hubs(p, lv, thread, threads, edges);
   switch (topology) {
     case VF_WARP_SPARSE: vf_warp_sparse(p, lv, thread >> 5, threads >> 5, edges); break;
     case VF_SPARSE: vf_push_queue(p, lv, thread >> 5, threads >> 5, VF_THREAD_HUB, true, edges); break;
