@@ -164,15 +164,15 @@ __device__ bool vf_pull_warp(const VfParams& p, const VfLevel& lv, int v, int ow
 }
 
 // Every lane's pull into its vertex v (when `valid`), warp-uniform: a lane pulls alone over at most
-// VF_PULL_HEAVY in-edges and hands a heavier vertex to the warp, so no lane walks a hub alone; it
-// leaves the in-hubs to vf_pull_hubs.
+// VF_PULL_HEAVY in-edges and hands a heavier vertex to the warp, so no lane walks a hub alone; for
+// components it leaves the in-hubs to vf_pull_hubs.
 __device__ bool vf_pull(const VfParams& p, const VfLevel& lv, bool valid, int v) {
   bool bfs = p.algorithm == VF_BFS;
   int own = valid ? __ldcg(p.value + v) : 0;
   bool candidate = valid && (!bfs || own == -1);
   long long begin = candidate ? __ldg(p.inRow + v) : 0;
   long long end = candidate ? __ldg(p.inRow + v + 1) : 0;
-  if (end - begin > VF_HUB_DEGREE) candidate = false;  // vf_pull_hubs' work
+  if (!bfs && end - begin > VF_HUB_DEGREE) candidate = false;  // vf_pull_hubs' work
   bool heavy = candidate && end - begin > VF_PULL_HEAVY;
   bool joins = candidate && !heavy && vf_pull_lane(p, lv, v, own, begin, end);
   unsigned pending = __ballot_sync(VF_FULL_MASK, heavy);
@@ -186,15 +186,14 @@ __device__ bool vf_pull(const VfParams& p, const VfLevel& lv, bool valid, int v)
   return joins;
 }
 
-// The pull into the in-hubs (vertices of more than VF_HUB_DEGREE in-edges, listed once by vf_init),
-// which vf_pull leaves to the whole grid: as vf_push_hubs, slices of the grid stride the hubs'
+// Components' pull into the in-hubs (vertices of more than VF_HUB_DEGREE in-edges, listed once by
+// vf_init), which vf_pull leaves to the whole grid: as vf_push_hubs, slices of the grid stride the hubs'
 // concatenated in-edges, 32 hubs at a time, and each frontier in-neighbour u of hub v pushes along
 // u -> v (the lanes of a warp that found the same hub elect one, with the smallest label), so that a
-// hub's pull is spread over the grid however the hubs cluster in id. BFS skips hubs reached before.
+// hub's pull is spread over the grid however the hubs cluster in id.
 __device__ void vf_pull_hubs(const VfParams& p, const VfLevel& lv, long long thread, long long threads, vf_u64& edges) {
   const int* hubs = p.queue0 + p.n + p.m / (VF_HUB_DEGREE + 1);
   long long count = (long long)__ldcg(p.state + VF_STATE_IN_HUBS);
-  bool bfs = p.algorithm == VF_BFS;
   long long warp = thread >> 5;
   long long warps = threads >> 5;
   long long slices = max(1ll, min((count + 31) >> 5, threads * VF_BATCH / (32ll * VF_HUB_DEGREE)));
@@ -204,10 +203,7 @@ __device__ void vf_pull_hubs(const VfParams& p, const VfLevel& lv, long long thr
   for (long long group = slice * 32; group < count; group += slices * 32) {
     long long i = group + vf_lane();
     int v = i < count ? __ldcg(hubs + i) : 0;
-    // Every warp of a slice must see the same hubs open: a hub claimed during this level (depth
-    // level + 1) still counts as open, so that the edges' split does not change under them.
-    int depth = i < count && bfs ? __ldcg(p.value + v) : -1;
-    bool open = i < count && (depth == -1 || depth > lv.level);
+    bool open = i < count;
     long long begin = open ? __ldg(p.inRow + v) : 0;
     long long degree = open ? __ldg(p.inRow + v + 1) - begin : 0;
     long long end = degree;  // inclusive prefix sum over the lanes
@@ -237,7 +233,7 @@ __device__ void vf_pull_hubs(const VfParams& p, const VfLevel& lv, long long thr
 #pragma unroll
       for (int k = 0; k < VF_BATCH; k++) {
         bool hit = u[k] >= 0 && ((word[k] >> (u[k] & 31)) & 1u) != 0u;
-        int label = hit && !bfs ? __ldcg(p.value + u[k]) : 0;
+        int label = hit ? __ldcg(p.value + u[k]) : 0;
         unsigned same = __match_any_sync(VF_FULL_MASK, hit ? hub[k] : -1);
         label = __reduce_min_sync(same, label);
         if (hit && (int)vf_lane() == __ffs(same) - 1) {
@@ -323,7 +319,9 @@ __device__ void vf_grid_level(const VfParams& p, const VfLevel& lv, int topology
   if (topology == VF_HYBRID && lv.hybridPull) topology = VF_BLOCK_DENSE;
   bool push = topology == VF_WARP_SPARSE || topology == VF_SPARSE || topology == VF_HYBRID;
   if (push && lv.hubCount != 0) vf_push_hubs(p, lv, thread, threads, edges);
-  if (!push) vf_pull_hubs(p, lv, thread, threads, edges);
+  // Components read every in-edge of a hub, so the grid shares them; BFS's pull stops at the first
+  // frontier in-neighbour, which a hub's warp finds soon, and is faster left to vf_pull.
+  if (!push && p.algorithm != VF_BFS) vf_pull_hubs(p, lv, thread, threads, edges);
   switch (topology) {
     case VF_WARP_SPARSE: vf_warp_sparse(p, lv, thread >> 5, threads >> 5, edges); break;
     case VF_SPARSE: vf_push_queue(p, lv, thread >> 5, threads >> 5, VF_THREAD_HUB, true, edges); break;
