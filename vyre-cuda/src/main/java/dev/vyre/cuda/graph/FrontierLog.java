@@ -4,6 +4,7 @@ import dev.vyre.driver.planner.MegakernelExecutionTopology;
 import dev.vyre.driver.planner.MegakernelTopologyDecision;
 import dev.vyre.graph.frontier.FrontierCalibration;
 import dev.vyre.graph.frontier.FrontierLevel;
+import dev.vyre.graph.frontier.FrontierResidency;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,8 +25,8 @@ final class FrontierLog {
   static final int STATE_BARRIER_NANOS = 35;
   static final int STATE_EDGE_NANOS = 36;
   static final int STATE_FUSED_EDGE_NANOS = 39;
-  /** A vertex of more out-edges is a hub, listed apart after its frontier's queue ({@code VF_HUB_DEGREE}). */
-  static final int HUB_DEGREE = 1024;
+  /** A vertex of more edges is a hub ({@code VF_HUB_DEGREE}): the residency plan's figure. */
+  static final int HUB_DEGREE = FrontierResidency.HUB_DEGREE;
   /** Longs of a level's entry: frontier vertices, frontier edges, topology, memory bps, degree bps, launch bps, nanos. */
   static final int LOG_WORDS = 8;
 

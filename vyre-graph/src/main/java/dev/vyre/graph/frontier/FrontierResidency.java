@@ -18,8 +18,9 @@ import java.util.Set;
  *
  * <p>The byte layout priced: per vertex the row offsets (8 bytes; 16 with the transposed graph
  * pull needs on a directed graph), per edge the column (4; 8 with the transpose); frontier state
- * of two vertex queues (4 bytes a vertex each) and three frontier bitmaps; scratch of the level
- * log; output of the results (4 bytes a vertex, 8 for BFS with parents).
+ * of two vertex queues (4 bytes a vertex each, with room for the hub lists) and three frontier
+ * bitmaps; scratch of the level log; output of the results (4 bytes a vertex, 8 for BFS with
+ * parents).
  *
  * @param placement where the graph is read from
  * @param plan the sparse plan under the placement
@@ -39,6 +40,12 @@ public record FrontierResidency(Placement placement, MegakernelMemoryPlan plan, 
     HOST_MAPPED
   }
 
+  /**
+   * A vertex of more edges is a hub, which the CUDA kernel lists after each queue (out-hubs) and
+   * once for the run (in-hubs), so each queue has room for twice as many hubs as the edges allow.
+   */
+  public static final int HUB_DEGREE = 1024;
+
   /** Level-log scratch: a few words a level, for up to this many levels before the log wraps. */
   static final long LEVEL_LOG_BYTES = 64L * 65_536;
 
@@ -55,7 +62,7 @@ public record FrontierResidency(Placement placement, MegakernelMemoryPlan plan, 
       long budgetBytes) {
     MegakernelGraphShape shape = new MegakernelGraphShape(vertices, edges);
     long bitmapBytes = ((vertices + 31L) / 32) * 4;
-    long frontier = 2L * 4 * vertices + 3 * bitmapBytes;
+    long frontier = 2L * 4 * (vertices + 2 * (edges / (HUB_DEGREE + 1))) + 3 * bitmapBytes;
     long output = (algorithm == FrontierAlgorithm.BFS ? 8L : 4L) * vertices;
     long perVertex = transposed ? 16 : 8;
     long perEdge = transposed ? 8 : 4;
