@@ -1,6 +1,7 @@
 package dev.vyre.cuda;
 
 import dev.vyre.cuda.ffm.CudaDriver;
+import dev.vyre.cuda.internal.Releases;
 import java.lang.foreign.MemorySegment;
 
 /**

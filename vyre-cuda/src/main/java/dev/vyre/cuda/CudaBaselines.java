@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.vyre.cuda.ffm.CudaDriver;
+import dev.vyre.cuda.internal.Releases;
 import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.vyre.cuda.ffm.CudaDriver;
+import dev.vyre.cuda.internal.Releases;
 import dev.vyre.cuda.wire.ControlCopies;
 import dev.vyre.cuda.wire.DeviceStateLayout;
 import dev.vyre.cuda.wire.KernelArgsLayout;

@@ -1,6 +1,6 @@
 package dev.vyre.cuda.graph;
 
-import dev.vyre.cuda.Releases;
+import dev.vyre.cuda.internal.Releases;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.driver.planner.MegakernelExecutionTopology;

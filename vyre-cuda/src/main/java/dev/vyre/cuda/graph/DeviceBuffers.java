@@ -1,7 +1,7 @@
 package dev.vyre.cuda.graph;
 
-import dev.vyre.cuda.Releases;
 import dev.vyre.cuda.ffm.CudaDriver;
+import dev.vyre.cuda.internal.Releases;
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.vyre.cuda;
+package dev.vyre.cuda.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -1,4 +1,4 @@
-package dev.vyre.cuda;
+package dev.vyre.cuda.internal;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
