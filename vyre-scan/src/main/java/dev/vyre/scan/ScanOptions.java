@@ -3,6 +3,7 @@ package dev.vyre.scan;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.policy.MegakernelLaunchPolicy;
 import dev.vyre.policy.MegakernelLaunchRequest;
+import dev.vyre.runtime.wire.SlotLayout;
 
 /**
  * How a {@link ScanJob} cuts its work. Files are read in chunks of {@code chunkBytes} into a pool
@@ -60,6 +61,15 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
       throw InputException.of("scan options", "chunk size " + chunkBytes + " and task size " + taskBytes
           + " do not fit: a chunk must be 1 byte to 1 GiB and a whole number of tasks",
           "pick a task size of at least 1 byte and a chunk size that is a multiple of it");
+    }
+    // Every task of every buffer in flight has a slot of its own, and the ring has at most this many.
+    if (buffers >= 1 && (chunkBytes / taskBytes) * buffers > SlotLayout.MAX_ENCODED_RING_SLOTS) {
+      long smallest = -Math.floorDiv(-chunkBytes * buffers, SlotLayout.MAX_ENCODED_RING_SLOTS);
+      throw InputException.of("scan options", "task size " + taskBytes + " makes " + chunkBytes / taskBytes
+          + " tasks of each " + chunkBytes + "-byte chunk, " + (chunkBytes / taskBytes) * buffers + " in flight with "
+          + buffers + " buffers, more than the ring's " + SlotLayout.MAX_ENCODED_RING_SLOTS + " slots",
+          "use a task size of at least " + smallest + " bytes (--task-size), or a smaller --chunk-size or fewer"
+              + " --buffers");
     }
     if (buffers < 1 || buffers > MAX_BUFFERS) {
       throw InputException.of("scan options", buffers + " chunk buffers is outside 1.." + MAX_BUFFERS,

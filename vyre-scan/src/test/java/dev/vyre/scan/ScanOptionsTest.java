@@ -53,4 +53,14 @@ class ScanOptionsTest {
     assertThrows(InputException.class, () -> ScanOptions.of(8, 4, 0, true));
     assertThrows(InputException.class, () -> ScanOptions.of(8, 4, ScanOptions.MAX_BUFFERS + 1, true));
   }
+
+  /** A task size so small that the tasks in flight outnumber the ring's slots is refused with the smallest that fits. */
+  @Test
+  void rejectsMoreTasksInFlightThanTheRingHasSlots() {
+    InputException e = assertThrows(InputException.class, () -> new ScanOptions(4L << 20, 1, 16, true));
+    assertEquals("scan options: task size 1 makes 4194304 tasks of each 4194304-byte chunk, 67108864 in flight with 16"
+        + " buffers, more than the ring's 1048576 slots. Fix: use a task size of at least 64 bytes (--task-size), or a"
+        + " smaller --chunk-size or fewer --buffers", e.getMessage());
+    assertEquals(1 << 20, new ScanOptions(4L << 20, 64, 16, true).ringSlots());
+  }
 }
