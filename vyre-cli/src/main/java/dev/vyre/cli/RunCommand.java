@@ -12,6 +12,7 @@ import dev.vyre.runtime.program.SlotProgram;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
 import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -105,6 +106,10 @@ final class RunCommand implements Callable<Integer> {
     }
     List<Task> tasks = SlotProgram.parse(file.toString(), text);
     PrintStream out = System.out;
+    if (slots < 1 || slots > SlotLayout.MAX_ENCODED_RING_SLOTS) {
+      throw InputException.of("--slots", slots + " slots is outside 1.." + SlotLayout.MAX_ENCODED_RING_SLOTS,
+          "pass a ring size between 1 and " + SlotLayout.MAX_ENCODED_RING_SLOTS + " (default 1024)");
+    }
     // Opened first, so a log that cannot be written stops the run before anything is published.
     if (recordCapacity != null && (recordCapacity < 1 || recordCapacity > ReplayLogFormat.MAX_REPLAY_RECORDS)) {
       throw InputException.of("--record-capacity", recordCapacity + " records is outside 1.." + ReplayLogFormat.MAX_REPLAY_RECORDS,

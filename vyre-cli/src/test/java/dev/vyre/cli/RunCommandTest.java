@@ -151,6 +151,9 @@ class RunCommandTest {
       assertEquals(1, run.err().lines().count(), "no stack trace: " + run.err());
       assertEquals("", run.out(), "nothing ran");
     }
+    CliRun slots = CliRun.of("run", "--backend", "reference", "--slots", "3000000", program);
+    assertEquals("vyre: --slots: 3000000 slots is outside 1..1048576. Fix: pass a ring size between 1 and 1048576"
+        + " (default 1024)", slots.err().strip());
   }
 
   /** A kernel shape the runtime refuses as an invalid argument is an error like any other: exit 2, one line, a Fix. */
