@@ -69,7 +69,14 @@ public final class VyreCommand implements Runnable {
         CliLoggerFinder.verbose(false);
       }
     });
-    int status = commandLine.execute(args);
+    int status;
+    try {
+      status = commandLine.execute(args);
+    } catch (Error error) {
+      // picocli hands only Exceptions to failure(); an Error left to the JVM would exit 1, which
+      // scripts read as "no match".
+      return fatal(error, commandLine.getErr());
+    }
     // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
     if (System.out.checkError() && status != 2) {
       commandLine.getErr().println("vyre: " + StdoutStream.FAILED);
@@ -111,6 +118,19 @@ public final class VyreCommand implements Runnable {
     }
     if (verbose(parsed)) {
       error.printStackTrace(err);
+    }
+    err.flush();
+    return 2;
+  }
+
+  /** An Error out of a command: one line with a Fix, exit 2. */
+  static int fatal(Error error, PrintWriter err) {
+    if (error instanceof OutOfMemoryError) {
+      err.println("vyre: out of memory (" + error.getMessage() + "). Fix: give the JVM a larger heap, e.g."
+          + " JAVA_TOOL_OPTIONS=-Xmx8g, or a smaller job");
+    } else {
+      err.println("vyre: unexpected error: " + error + ". Fix: this is a bug in vyre; please report it with the"
+          + " command line");
     }
     err.flush();
     return 2;

@@ -8,6 +8,8 @@ import dev.vyre.runtime.Backends;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -156,5 +158,18 @@ class VyreCommandTest {
     assertTrue(run.err().startsWith("vyre: --backend: backend cuda is unusable here: "), run.err());
     assertEquals(1, run.err().split("Fix: ", -1).length - 1, run.err());
     assertTrue(run.err().strip().endsWith("or run `vyre doctor` for details, or use --backend reference"), run.err());
+  }
+
+  /** An Error (which picocli does not hand to the exception handler) exits 2 with one line and a Fix, never 1. */
+  @Test
+  void anErrorExitsTwoWithAFix() {
+    StringWriter oom = new StringWriter();
+    assertEquals(2, VyreCommand.fatal(new OutOfMemoryError("Java heap space"), new PrintWriter(oom)));
+    assertEquals("vyre: out of memory (Java heap space). Fix: give the JVM a larger heap, e.g. JAVA_TOOL_OPTIONS=-Xmx8g,"
+        + " or a smaller job", oom.toString().strip());
+    StringWriter other = new StringWriter();
+    assertEquals(2, VyreCommand.fatal(new StackOverflowError(), new PrintWriter(other)));
+    assertTrue(other.toString().startsWith("vyre: unexpected error: java.lang.StackOverflowError. Fix: this is a bug"),
+        other.toString());
   }
 }
