@@ -44,6 +44,8 @@ class LauncherTest {
     builder.environment().keySet().removeIf(name -> name.startsWith("LC_") || name.equals("LANG"));
     builder.environment().putAll(env);
     builder.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
+    // The ahead-of-time cache's background maker would run the stub JDK while a test rewrites it.
+    builder.environment().putIfAbsent("VYRE_AOT", "off");
     return builder.start();
   }
 
@@ -184,5 +186,56 @@ class LauncherTest {
     assertEquals("||en_US.UTF-8", javaLocale(Map.of("LANG", "en_US.UTF-8")));
     assertEquals("C.utf8||", javaLocale(Map.of("LC_ALL", "C.utf8")));
     assertEquals("|C.UTF-8|C", javaLocale(Map.of("LC_CTYPE", "C.UTF-8", "LANG", "C")));
+  }
+
+  /**
+   * After a build the first call runs plainly and leaves a background maker that records a scan of the
+   * examples and creates the ahead-of-time cache; a later call maps the cache.
+   */
+  @Test
+  void theFirstCallMakesTheAheadOfTimeCacheAndLaterCallsUseIt() throws Exception {
+    Path root = dir.resolve("root");
+    Files.createDirectories(root.resolve("vyre-cli/target"));
+    Files.copy(Path.of("..", "vyre"), root.resolve("vyre"), StandardCopyOption.REPLACE_EXISTING);
+    touch(root.resolve("vyre-cli/target/vyre.jar"), Instant.now().minusSeconds(60));
+    Path java = dir.resolve("jdk/bin/java");
+    Files.createDirectories(java.getParent());
+    // Logs each call's AOT options; a recording writes its configuration, a creation its cache.
+    Files.writeString(java, """
+        #!/bin/sh
+        if [ "$1" = -version ]; then echo 'openjdk version "25" 2025-09-16' >&2; exit 0; fi
+        log=$(dirname "$0")/calls
+        for a in "$@"; do
+          case "$a" in
+            -XX:AOTMode=*|-XX:AOTCache=*) echo "$a" | sed 's|=.*/|=|' >> "$log" ;;
+            -XX:AOTConfiguration=*) conf=${a#*=} ;;
+          esac
+          case "$a" in -XX:AOTCache=*) cache=${a#*=} ;; esac
+        done
+        case "$*" in
+          *AOTMode=record*) echo recorded > "$conf" ;;
+          *AOTMode=create*) echo cache > "$cache" ;;
+          *) echo ran ;;
+        esac
+        """);
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Map<String, String> on = Map.of("VYRE_AOT", "on");
+    Launch first = finish(launch(root, on));
+    assertEquals(new Launch(0, "ran\n", ""), first);
+    Path log = java.resolveSibling("calls");
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!(Files.exists(log) && Files.readAllLines(log).size() >= 3) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    String cache = Files.readAllLines(log).get(2);
+    assertEquals(List.of("-XX:AOTMode=record", "-XX:AOTMode=create", cache), Files.readAllLines(log));
+    assertTrue(cache.startsWith("-XX:AOTCache=vyre-") && cache.endsWith(".aot.new"), cache);
+    while (Files.exists(root.resolve("vyre-cli/target").resolve(cache.substring("-XX:AOTCache=".length(), cache.length() - 4)
+        + ".making")) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    Launch second = finish(launch(root, on));
+    assertEquals(new Launch(0, "ran\n", ""), second);
+    assertEquals(cache.substring(0, cache.length() - 4), Files.readAllLines(log).getLast(), "the second call maps the cache");
   }
 }
