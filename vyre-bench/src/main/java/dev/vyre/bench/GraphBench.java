@@ -155,7 +155,7 @@ public final class GraphBench {
       SerialTraversal serial = new SerialTraversal(graph);
       int[] labels = serial.components();
       int[] sources = sources(name, labels, settings.sources());
-      long edges = graph.edgeCount() / 2;
+      long edges = graph.inputEdgeCount();
       progress.printf("  %,d vertices, %,d edges, generated in %.3f s; %d source(s)%n", graph.vertexCount(), edges,
           generateSeconds, sources.length);
       List<Contender> contenders = new ArrayList<>();
@@ -180,15 +180,15 @@ public final class GraphBench {
         long serialStarted = System.nanoTime();
         int levels = serial.bfs(source, depths);
         long serialNanos = System.nanoTime() - serialStarted;
-        long traversed = serial.traversedEdges(depths);
+        long traversed = FrontierRun.traversedEdges(graph, depths);
         serialTally.add(levels, serialNanos, traversed, List.of());
         StringBuilder line = new StringBuilder(String.format("  source %d/%d (vertex %d, %d levels): serial %.3f",
-            i + 1, sources.length, source, levels, gteps(traversed, serialNanos)));
+            i + 1, sources.length, source, levels, FrontierRun.gteps(traversed, serialNanos)));
         for (Contender contender : contenders) {
           FrontierRun run = contender.engine().bfs(graph, source, contender.options());
           check(name, source, contender, run.values(), depths);
           contender.tally().add(run.levels().size(), run.nanos(), traversed, run.levels());
-          line.append(String.format(", %s %.3f", contender.name(), gteps(traversed, run.nanos())));
+          line.append(String.format(", %s %.3f", contender.name(), FrontierRun.gteps(traversed, run.nanos())));
         }
         progress.println(line.append(" GTEPS"));
       }
@@ -232,10 +232,7 @@ public final class GraphBench {
             : "vertex " + v + " labelled " + got[v] + ", the serial traversal says " + labels[v]);
       }
     }
-    long count = 0;
-    for (int v = 0; v < labels.length; v++) {
-      count += labels[v] == v ? 1 : 0;
-    }
+    long count = run.componentCount();
     double seconds = run.nanos() / 1e9;
     progress.printf("  components on %s (%s): %,d components, %d levels, %.6f s%n", contender, engine.backend(), count,
         run.levels().size(), seconds);
@@ -300,11 +297,6 @@ public final class GraphBench {
         + " backend) gives " + difference);
   }
 
-  /** Edges per nanosecond: billions a second. */
-  private static double gteps(long edges, long nanos) {
-    return edges / (double) Math.max(1, nanos);
-  }
-
   /** One contender's runs, summed. */
   private static final class Tally {
     private long runs;
@@ -317,7 +309,7 @@ public final class GraphBench {
       runs++;
       levels += runLevels;
       nanos += runNanos;
-      inverseGteps += 1 / gteps(traversedEdges, runNanos);
+      inverseGteps += 1 / FrontierRun.gteps(traversedEdges, runNanos);
       for (FrontierLevel level : log) {
         mix.merge(level.decision().topology(), 1L, Long::sum);
       }

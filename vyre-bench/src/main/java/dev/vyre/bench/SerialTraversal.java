@@ -62,18 +62,4 @@ final class SerialTraversal {
     }
     return labels;
   }
-
-  /**
-   * The input edges within the traversed part, Graph500's count for TEPS: the arcs leaving reached
-   * vertices, halved on an undirected graph, where each edge is stored from both ends.
-   */
-  long traversedEdges(int[] depths) {
-    long arcs = 0;
-    for (int v = 0; v < depths.length; v++) {
-      if (depths[v] >= 0) {
-        arcs += offsets.getAtIndex(ValueLayout.JAVA_LONG, v + 1L) - offsets.getAtIndex(ValueLayout.JAVA_LONG, v);
-      }
-    }
-    return graph.undirected() ? arcs / 2 : arcs;
-  }
 }

@@ -223,6 +223,11 @@ public final class CsrGraph implements AutoCloseable {
     return edgeCount;
   }
 
+  /** The number of edges as given: the arcs of a directed graph, an undirected graph's edges once. */
+  public long inputEdgeCount() {
+    return undirected ? edgeCount / 2 : edgeCount;
+  }
+
   /** Whether the graph was built symmetrized: {@code u -> v} is stored exactly when {@code v -> u} is. */
   public boolean undirected() {
     return undirected;

@@ -28,7 +28,7 @@ public final class MatrixMarketWriter {
   public static void write(CsrGraph graph, Path file) {
     boolean symmetric = graph.undirected();
     int n = graph.vertexCount();
-    long entries = symmetric ? graph.edgeCount() / 2 : graph.edgeCount();
+    long entries = graph.inputEdgeCount();
     try (BufferedWriter out = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(file),
         StandardCharsets.US_ASCII), 1 << 16)) {
       out.write("%%MatrixMarket matrix coordinate pattern " + (symmetric ? "symmetric" : "general") + "\n");

@@ -40,7 +40,7 @@ final class GraphGenCommand implements Runnable {
       try (CsrGraph graph = generate()) {
         MatrixMarketWriter.write(graph, output);
         System.out.printf("wrote %s: %,d vertices, %,d undirected edges, in %.3f s%n", output, graph.vertexCount(),
-            graph.edgeCount() / 2, (System.nanoTime() - started) / 1e9);
+            graph.inputEdgeCount(), (System.nanoTime() - started) / 1e9);
       }
       return 0;
     }

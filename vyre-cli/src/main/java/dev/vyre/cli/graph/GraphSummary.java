@@ -3,14 +3,12 @@ package dev.vyre.cli.graph;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vyre.cli.conform.Json;
-import dev.vyre.driver.planner.MegakernelExecutionTopology;
 import dev.vyre.graph.CsrGraph;
 import dev.vyre.graph.frontier.FrontierAlgorithm;
 import dev.vyre.graph.frontier.FrontierLevel;
 import dev.vyre.graph.frontier.FrontierRun;
 import java.io.PrintStream;
-import java.util.EnumMap;
-import java.util.Map;
+import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
@@ -33,24 +31,14 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
 
   /** The summary of {@code run} on {@code graph}, a BFS from {@code source} or components (-1). */
   static GraphSummary of(String graphName, CsrGraph graph, FrontierRun run, int source) {
-    int[] values = run.values();
-    long edges = graph.undirected() ? graph.edgeCount() / 2 : graph.edgeCount();
-    long reached = 0;
+    long edges = graph.inputEdgeCount();
     if (run.algorithm() == FrontierAlgorithm.COMPONENTS) {
-      for (int v = 0; v < values.length; v++) {
-        reached += values[v] == v ? 1 : 0;
-      }
-      return new GraphSummary(graphName, graph.vertexCount(), edges, graph.undirected(), run, -1, reached, 0);
+      return new GraphSummary(graphName, graph.vertexCount(), edges, graph.undirected(), run, -1, run.componentCount(),
+          0);
     }
-    long arcs = 0;
-    for (int v = 0; v < values.length; v++) {
-      if (values[v] >= 0) {
-        reached++;
-        arcs += graph.degree(v);
-      }
-    }
+    long reached = Arrays.stream(run.values()).filter(depth -> depth >= 0).count();
     return new GraphSummary(graphName, graph.vertexCount(), edges, graph.undirected(), run, source, reached,
-        graph.undirected() ? arcs / 2 : arcs);
+        run.traversedEdges(graph));
   }
 
   private boolean bfs() {
@@ -63,14 +51,7 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
 
   /** Billions of traversed edges a second. */
   double gteps() {
-    return traversedEdges / (double) Math.max(1, run.nanos());
-  }
-
-  /** Levels per topology, in the topologies' order. */
-  Map<MegakernelExecutionTopology, Long> topologyMix() {
-    Map<MegakernelExecutionTopology, Long> mix = new EnumMap<>(MegakernelExecutionTopology.class);
-    run.levels().forEach(level -> mix.merge(level.decision().topology(), 1L, Long::sum));
-    return mix;
+    return FrontierRun.gteps(traversedEdges, run.nanos());
   }
 
   /** The summary for a person, one {@code name: value} line each. */
@@ -90,7 +71,7 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
     if (bfs()) {
       text.append(String.format("GTEPS: %.6f (%,d edges in the traversed component)%n", gteps(), traversedEdges));
     }
-    text.append("topologies: ").append(topologyMix().entrySet().stream()
+    text.append("topologies: ").append(run.topologyMix().entrySet().stream()
         .map(e -> e.getKey().name() + " " + e.getValue()).collect(Collectors.joining(", "))).append('\n');
     return text.toString();
   }
@@ -117,7 +98,7 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
       node.put("gteps", gteps());
     }
     ObjectNode mix = node.putObject("topology_mix");
-    topologyMix().forEach((topology, count) -> mix.put(topology.name(), count));
+    run.topologyMix().forEach((topology, count) -> mix.put(topology.name(), count));
     node.put("memory_plan", run.residency().describe());
     ObjectNode calibration = node.putObject("calibration");
     calibration.put("barrier_ns", run.calibration().barrierNanos());

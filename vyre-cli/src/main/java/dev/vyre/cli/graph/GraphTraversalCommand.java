@@ -11,6 +11,7 @@ import dev.vyre.graph.frontier.FrontierEngine;
 import dev.vyre.graph.frontier.FrontierEngines;
 import dev.vyre.graph.frontier.FrontierOptions;
 import dev.vyre.graph.frontier.FrontierRun;
+import dev.vyre.runtime.spi.Availability;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -121,9 +122,13 @@ abstract class GraphTraversalCommand implements Callable<Integer> {
     if (!backend.equals("auto")) {
       return "as --backend named (" + chosen.availability().detail() + ")";
     }
+    // Each availability() probes the machine (the CUDA driver, NVRTC): once a backend.
     return "the usable backend of highest precedence (auto) among " + FrontierEngines.backends().stream()
-        .map(b -> b.name() + " (precedence " + b.precedence() + ", " + (b.availability().usable() ? "usable: "
-            : "unusable: ") + b.availability().detail() + ")")
+        .map(b -> {
+          Availability availability = b.availability();
+          return b.name() + " (precedence " + b.precedence() + ", " + (availability.usable() ? "usable: "
+              : "unusable: ") + availability.detail() + ")";
+        })
         .collect(Collectors.joining(", "));
   }
 }

@@ -1,6 +1,10 @@
 package dev.vyre.graph.frontier;
 
+import dev.vyre.driver.planner.MegakernelExecutionTopology;
+import dev.vyre.graph.CsrGraph;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The result of one traversal.
@@ -20,5 +24,45 @@ public record FrontierRun(FrontierAlgorithm algorithm, String backend, int[] val
 
   public FrontierRun {
     levels = List.copyOf(levels);
+  }
+
+  /** Levels per topology, in the topologies' order. */
+  public Map<MegakernelExecutionTopology, Long> topologyMix() {
+    Map<MegakernelExecutionTopology, Long> mix = new EnumMap<>(MegakernelExecutionTopology.class);
+    levels.forEach(level -> mix.merge(level.decision().topology(), 1L, Long::sum));
+    return mix;
+  }
+
+  /** Components: how many there are (the vertices that label themselves). */
+  public long componentCount() {
+    long count = 0;
+    for (int v = 0; v < values.length; v++) {
+      count += values[v] == v ? 1 : 0;
+    }
+    return count;
+  }
+
+  /** BFS on {@code graph}: the input edges within the traversed component ({@link #traversedEdges(CsrGraph, int[])}). */
+  public long traversedEdges(CsrGraph graph) {
+    return traversedEdges(graph, values);
+  }
+
+  /**
+   * Graph500's count of traversed edges for TEPS: the input edges within the part of {@code graph}
+   * that {@code depths} reaches (depth 0 or more), an undirected edge, stored from both ends, once.
+   */
+  public static long traversedEdges(CsrGraph graph, int[] depths) {
+    long arcs = 0;
+    for (int v = 0; v < depths.length; v++) {
+      if (depths[v] >= 0) {
+        arcs += graph.degree(v);
+      }
+    }
+    return graph.undirected() ? arcs / 2 : arcs;
+  }
+
+  /** Traversed edges a nanosecond: billions a second (a run of 0 ns counts as 1). */
+  public static double gteps(long traversedEdges, long nanos) {
+    return traversedEdges / (double) Math.max(1, nanos);
   }
 }
