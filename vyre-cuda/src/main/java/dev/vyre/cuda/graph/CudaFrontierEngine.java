@@ -1,7 +1,6 @@
 package dev.vyre.cuda.graph;
 
 import dev.vyre.cuda.internal.Releases;
-import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.driver.planner.MegakernelExecutionTopology;
 import dev.vyre.driver.planner.MegakernelTopologyDecision;
@@ -9,6 +8,7 @@ import dev.vyre.graph.CsrGraph;
 import dev.vyre.graph.frontier.FrontierAlgorithm;
 import dev.vyre.graph.frontier.FrontierCalibration;
 import dev.vyre.graph.frontier.FrontierEngine;
+import dev.vyre.graph.frontier.FrontierEngines;
 import dev.vyre.graph.frontier.FrontierLevel;
 import dev.vyre.graph.frontier.FrontierOptions;
 import dev.vyre.graph.frontier.FrontierPolicy;
@@ -64,10 +64,7 @@ final class CudaFrontierEngine implements FrontierEngine {
 
   @Override
   public synchronized FrontierRun bfs(CsrGraph graph, int source, FrontierOptions options) {
-    if (source < 0 || source >= graph.vertexCount()) {
-      throw InputException.of("BFS source", source + " is not a vertex of the graph (" + graph + ")",
-          graph.vertexCount() == 0 ? "give a graph with vertices" : "give a vertex from 0 to " + (graph.vertexCount() - 1));
-    }
+    FrontierEngines.requireSource(graph, source);
     enter();
     CsrGraph in = graph.undirected() ? graph : graph.transpose();
     return run(FrontierAlgorithm.BFS, graph, in, source, options);

@@ -2,6 +2,7 @@ package dev.vyre.graph.frontier;
 
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.graph.CsrGraph;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -11,6 +12,19 @@ import java.util.ServiceLoader;
 public final class FrontierEngines {
 
   private FrontierEngines() {}
+
+  /**
+   * The check every BFS makes of its source before it starts.
+   *
+   * @throws InputException if {@code source} is not a vertex of {@code graph}
+   */
+  public static void requireSource(CsrGraph graph, int source) {
+    int n = graph.vertexCount();
+    if (source < 0 || source >= n) {
+      throw InputException.of("bfs source", "vertex " + source + " is not in the graph of " + n + " vertices",
+          n == 0 ? "give a graph with vertices" : "give a source from 0 to " + (n - 1L));
+    }
+  }
 
   /** Every backend on the class path, highest precedence first. */
   public static List<FrontierBackend> backends() {

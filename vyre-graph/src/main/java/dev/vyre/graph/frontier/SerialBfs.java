@@ -36,11 +36,8 @@ public final class SerialBfs {
    * @throws InputException if {@code source} is not a vertex of the graph
    */
   public static int search(CsrGraph graph, int source, int[] depth, int[] queue) {
+    FrontierEngines.requireSource(graph, source);
     int n = graph.vertexCount();
-    if (source < 0 || source >= n) {
-      throw InputException.of("bfs source", "vertex " + source + " is not in the graph of " + n + " vertices",
-          "give a source from 0 to " + (n - 1L));
-    }
     MemorySegment offsets = graph.rowOffsets();
     MemorySegment columns = graph.columnIndices();
     Arrays.fill(depth, 0, n, -1);

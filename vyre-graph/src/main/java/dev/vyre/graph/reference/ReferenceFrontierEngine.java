@@ -6,6 +6,7 @@ import dev.vyre.graph.CsrGraph;
 import dev.vyre.graph.frontier.FrontierAlgorithm;
 import dev.vyre.graph.frontier.FrontierCalibration;
 import dev.vyre.graph.frontier.FrontierEngine;
+import dev.vyre.graph.frontier.FrontierEngines;
 import dev.vyre.graph.frontier.FrontierOptions;
 import dev.vyre.graph.frontier.FrontierResidency;
 import dev.vyre.graph.frontier.FrontierRun;
@@ -73,12 +74,8 @@ public final class ReferenceFrontierEngine implements FrontierEngine {
   @Override
   public synchronized FrontierRun bfs(CsrGraph graph, int source, FrontierOptions options) {
     checkRunnable(options);
-    int n = graph.vertexCount();
-    if (source < 0 || source >= n) {
-      throw InputException.of("bfs source", "vertex " + source + " is not in the graph of " + n + " vertices",
-          "give a source from 0 to " + (n - 1L));
-    }
-    FrontierResidency residency = FrontierResidency.plan(FrontierAlgorithm.BFS, n, graph.edgeCount(),
+    FrontierEngines.requireSource(graph, source);
+    FrontierResidency residency = FrontierResidency.plan(FrontierAlgorithm.BFS, graph.vertexCount(), graph.edgeCount(),
         !graph.undirected(), budget(options));
     return execute(new BfsTraversal(graph, graph.transpose(), source, threads.length, residency,
         options.forcedTopology(), pinned));
