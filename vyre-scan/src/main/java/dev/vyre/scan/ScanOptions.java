@@ -63,10 +63,11 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
           "pick a task size of at least 1 byte and a chunk size that is a multiple of it");
     }
     // Every task of every buffer in flight has a slot of its own, and the ring has at most this many.
-    if (buffers >= 1 && (chunkBytes / taskBytes) * buffers > SlotLayout.MAX_ENCODED_RING_SLOTS) {
-      long smallest = -Math.floorDiv(-chunkBytes * buffers, SlotLayout.MAX_ENCODED_RING_SLOTS);
-      throw InputException.of("scan options", "task size " + taskBytes + " makes " + chunkBytes / taskBytes
-          + " tasks of each " + chunkBytes + "-byte chunk, " + (chunkBytes / taskBytes) * buffers + " in flight with "
+    long tasksPerChunk = chunkBytes / taskBytes;
+    if (buffers >= 1 && tasksPerChunk * buffers > SlotLayout.MAX_ENCODED_RING_SLOTS) {
+      long smallest = Math.ceilDiv(chunkBytes * buffers, SlotLayout.MAX_ENCODED_RING_SLOTS);
+      throw InputException.of("scan options", "task size " + taskBytes + " makes " + tasksPerChunk
+          + " tasks of each " + chunkBytes + "-byte chunk, " + tasksPerChunk * buffers + " in flight with "
           + buffers + " buffers, more than the ring's " + SlotLayout.MAX_ENCODED_RING_SLOTS + " slots",
           "use a task size of at least " + smallest + " bytes (--task-size), or a smaller --chunk-size or fewer"
               + " --buffers");
