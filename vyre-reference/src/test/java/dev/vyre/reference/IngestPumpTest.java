@@ -417,8 +417,8 @@ class IngestPumpTest {
     }
 
     @Override
-    public void submit(int file, long offset, int length, int buffer, long data) {
-      reader.submit(file, offset, length, buffer, data);
+    public void submit(int file, long offset, int length, int buffer, long into, long data) {
+      reader.submit(file, offset, length, buffer, into, data);
     }
 
     @Override

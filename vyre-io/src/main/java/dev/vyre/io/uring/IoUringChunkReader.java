@@ -36,6 +36,8 @@ public final class IoUringChunkReader implements ChunkReader {
   private final int[] readsPerFile = new int[MAX_OPEN_FILES];
   private final int[] file;
   private final long[] fileOffset;
+  /** Where in its buffer each buffer's read starts. */
+  private final long[] bufferOffset;
   private final int[] length;
   private final int[] done;
   private final long[] userData;
@@ -80,6 +82,7 @@ public final class IoUringChunkReader implements ChunkReader {
     int n = pool.size();
     file = new int[n];
     fileOffset = new long[n];
+    bufferOffset = new long[n];
     length = new int[n];
     done = new int[n];
     userData = new long[n];
@@ -142,15 +145,16 @@ public final class IoUringChunkReader implements ChunkReader {
   }
 
   @Override
-  public void submit(int slot, long offset, int bytes, int bufferIndex, long data) {
+  public void submit(int slot, long offset, int bytes, int bufferIndex, long into, long data) {
     ensureOpen();
     requireOpenFile(slot);
     if (offset < 0) {
       throw PipelineException.invalidArgument("chunk reader", "file offset " + offset + " is negative",
           "read at offset 0 or later");
     }
-    pool.claim(bufferIndex, bytes);
+    pool.claim(bufferIndex, into, bytes);
     file[bufferIndex] = slot;
+    bufferOffset[bufferIndex] = into;
     fileOffset[bufferIndex] = offset;
     length[bufferIndex] = bytes;
     done[bufferIndex] = 0;
@@ -163,7 +167,7 @@ public final class IoUringChunkReader implements ChunkReader {
   /** Each buffer has at most one entry queued and the ring has an entry per buffer, so this fits. */
   private void queueRest(int buffer) {
     int at = done[buffer];
-    boolean queued = ring.queueReadFixed(file[buffer], pool.buffer(buffer).address() + at, length[buffer] - at,
+    boolean queued = ring.queueReadFixed(file[buffer], pool.buffer(buffer).address() + bufferOffset[buffer] + at, length[buffer] - at,
         fileOffset[buffer] + at, buffer, buffer, parallelReads);
     if (!queued) {
       throw PipelineException.queueFull("submission", "the io_uring submission ring is full",
