@@ -29,6 +29,8 @@ final class ChunkSlot implements HitResources.HitSink {
   private final long[] bufferOffsets;
   private final int[] bytesRead;
   private final int[] inputIds;
+  /** Tasks the segments before each need. */
+  private final int[] tasksBefore;
   private int segments;
   /** Tasks the segments need, at most the batch's size. */
   private int tasks;
@@ -52,6 +54,7 @@ final class ChunkSlot implements HitResources.HitSink {
     this.bufferOffsets = new long[maxSegments];
     this.bytesRead = new int[maxSegments];
     this.inputIds = new int[maxSegments];
+    this.tasksBefore = new int[maxSegments];
   }
 
   /** Adds a segment: {@code held} of {@code holder}, read to the end of the buffer's filled part. */
@@ -61,6 +64,7 @@ final class ChunkSlot implements HitResources.HitSink {
     bufferOffsets[segments] = filled;
     bytesRead[segments] = 0;
     inputIds[segments] = holder.inputId;
+    tasksBefore[segments] = tasks;
     segments++;
     tasks += taskCount;
     filled += held.readLength();
@@ -94,6 +98,7 @@ final class ChunkSlot implements HitResources.HitSink {
     files[segments] = null;
     chunks[segments] = null;
     filled = bufferOffsets[segments];
+    tasks = tasksBefore[segments];
   }
 
   int segments() {
