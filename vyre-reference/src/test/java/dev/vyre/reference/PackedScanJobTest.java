@@ -25,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Small files packed several to a chunk: each file's hits reach that file alone, a file whose read
  * fails drops out of its chunk while its neighbours are scanned, a packed file that shrank is
- * scanned as far as it was read, and a packed chunk that only counts, whose hits overflow, is
- * rescanned (the cursor alone cannot be split between its files).
+ * scanned as far as it was read, a packed chunk that only counts, whose hits overflow, is
+ * rescanned (the cursor alone cannot be split between its files), and files are packed only as far
+ * as their matches always fit a hit buffer.
  */
 class PackedScanJobTest {
 
@@ -78,6 +79,26 @@ class PackedScanJobTest {
     }
     assertEquals(files.stream().filter(f -> f.size() != 64).mapToLong(f -> f.path().toFile().length()).sum(),
         outcome.summary().bytes(), "bytes scanned are the bytes read");
+  }
+
+  @Test
+  void filesWhoseMatchesTogetherCouldOverflowAHitBufferAreNotPacked() throws Exception {
+    // Alone, each file is counted by its chunk's cursor; packed together, their matches would have
+    // to be read back, and more of them than the largest hit buffer holds would fail both files.
+    List<String> patterns = new ArrayList<>();
+    for (int length = 1; length <= 16; length++) {
+      patterns.add("a".repeat(length));
+    }
+    List<ScanFile> files = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      files.add(new ScanFile(Files.writeString(dir.resolve("dense" + i), "a".repeat(600_000)), 600_000));
+    }
+    Outcome outcome = scan(patterns, ScanOptions.defaults().withKeepHits(false), files);
+    assertTrue(2 * (16L * 600_000 - 16 * 15 / 2) > ScanJob.MAX_HIT_CAPACITY);
+    for (FileResult result : outcome.results()) {
+      assertNull(result.error());
+      assertEquals(16L * 600_000 - 16 * 15 / 2, result.matches());
+    }
   }
 
   @Test

@@ -71,9 +71,12 @@ final class ChunkSlot implements HitResources.HitSink {
     holder.buffersHeld++;
   }
 
-  /** Whether a whole file of {@code bytes} bytes needing {@code taskCount} tasks fits after the segments. */
-  boolean fits(long bytes, long taskCount, long bufferBytes, int maxTasks) {
-    return segments < files.length && filled + bytes <= bufferBytes && tasks + taskCount <= maxTasks;
+  /**
+   * Whether a whole file of {@code bytes} bytes needing {@code taskCount} tasks fits after the
+   * segments; a first segment always does, being no larger than a chunk.
+   */
+  boolean fits(long bytes, long taskCount, long packedBytes, int maxTasks) {
+    return segments == 0 || segments < files.length && filled + bytes <= packedBytes && tasks + taskCount <= maxTasks;
   }
 
   /** Where the bytes read end: the segments are read in order, so at the end of the last one's read. */

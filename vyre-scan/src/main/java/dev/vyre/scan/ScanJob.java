@@ -56,6 +56,11 @@ public final class ScanJob implements AutoCloseable {
   private final HitResources hitResources;
   private final ChunkSlot[] slots;
   private final long bufferBytes;
+  /**
+   * Bytes a chunk of several packed files may hold: few enough that their matches always fit the
+   * largest hit buffer, so packing never fails files that would have passed alone.
+   */
+  private final long packedBytes;
   private final ChunkReader reader;
   private final TaskBatch batch;
   private final int[] taskArgs = new int[DfaStepArgs.SLOT_ARGS];
@@ -103,6 +108,7 @@ public final class ScanJob implements AutoCloseable {
     this.hitResources = new HitResources(kernel);
     long capacity = Math.min(options.hitCapacity(), MAX_HIT_CAPACITY);
     this.bufferBytes = Math.ceilDiv(options.chunkBytes() + overlap, BufferPool.ALIGNMENT) * BufferPool.ALIGNMENT;
+    this.packedBytes = Math.min(bufferBytes, MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
     this.slots = new ChunkSlot[options.buffers()];
     List<MemorySegment> buffers = new ArrayList<>();
     for (int i = 0; i < slots.length; i++) {
@@ -322,7 +328,7 @@ public final class ScanJob implements AutoCloseable {
       }
       FileScan file = fileWithChunksLeft();
       if (packing != null && (file == null || !packs(file)
-          || !packing.fits(file.file.size(), file.tasks.chunkCount(), bufferBytes, options.tasksPerChunk()))) {
+          || !packing.fits(file.file.size(), file.tasks.chunkCount(), packedBytes, options.tasksPerChunk()))) {
         ChunkSlot sealed = packing;
         packing = null;
         seal(sealed);
