@@ -80,6 +80,14 @@ public final class BufferPool {
    * an unknown or busy buffer or a length it cannot hold.
    */
   public void claim(int index, long length) {
+    claim(index, 0, length);
+  }
+
+  /**
+   * Marks {@code index} as receiving a read of {@code length} bytes from byte {@code offset} on;
+   * refuses, changing nothing, an unknown or busy buffer or a range it cannot hold.
+   */
+  public void claim(int index, long offset, long length) {
     if (index < 0 || index >= buffers.size()) {
       throw PipelineException.invalidArgument("chunk reader", "there is no buffer " + index + " in a pool of "
           + buffers.size(), "use a buffer index below the pool size");
@@ -88,9 +96,10 @@ public final class BufferPool {
       throw PipelineException.busy("chunk reader", "buffer " + index + " already has a read in flight",
           "wait for its completion before reusing the buffer");
     }
-    if (length < 1 || length > buffers.get(index).byteSize()) {
-      throw PipelineException.invalidArgument("chunk reader", "a read of " + length + " bytes does not fit buffer " + index
-          + " of " + buffers.get(index).byteSize() + " bytes", "read 1 byte up to the buffer size");
+    if (offset < 0 || length < 1 || length > buffers.get(index).byteSize() - offset) {
+      throw PipelineException.invalidArgument("chunk reader", "a read of " + length + " bytes at byte " + offset
+          + " does not fit buffer " + index + " of " + buffers.get(index).byteSize() + " bytes",
+          "read 1 byte up to the rest of the buffer");
     }
     busy[index] = true;
     busyCount++;

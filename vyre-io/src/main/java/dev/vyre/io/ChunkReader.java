@@ -32,7 +32,16 @@ public interface ChunkReader extends AutoCloseable {
    * Starts reading {@code length} bytes at {@code fileOffset} of {@code file} into the start of
    * buffer {@code bufferIndex}. Refused, changing nothing, when the buffer is busy or too small.
    */
-  void submit(int file, long fileOffset, int length, int bufferIndex, long userData);
+  default void submit(int file, long fileOffset, int length, int bufferIndex, long userData) {
+    submit(file, fileOffset, length, bufferIndex, 0, userData);
+  }
+
+  /**
+   * As {@link #submit(int, long, int, int, long)}, into buffer {@code bufferIndex} from byte
+   * {@code bufferOffset} on, so that several small files can be read one after another into one
+   * buffer. Refused, changing nothing, when the buffer is busy or the read does not fit after the offset.
+   */
+  void submit(int file, long fileOffset, int length, int bufferIndex, long bufferOffset, long userData);
 
   /** Reads submitted and not yet returned by {@link #await} or {@link #poll}. */
   int inFlight();

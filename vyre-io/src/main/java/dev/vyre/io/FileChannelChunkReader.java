@@ -129,15 +129,15 @@ public final class FileChannelChunkReader implements ChunkReader {
   }
 
   @Override
-  public void submit(int file, long fileOffset, int length, int bufferIndex, long userData) {
+  public void submit(int file, long fileOffset, int length, int bufferIndex, long bufferOffset, long userData) {
     ensureOpen();
     FileChannel channel = channel(file);
     if (fileOffset < 0) {
       throw PipelineException.invalidArgument("chunk reader", "file offset " + fileOffset + " is negative",
           "read at offset 0 or later");
     }
-    pool.claim(bufferIndex, length);
-    ByteBuffer target = pool.buffer(bufferIndex).asSlice(0, length).asByteBuffer();
+    pool.claim(bufferIndex, bufferOffset, length);
+    ByteBuffer target = pool.buffer(bufferIndex).asSlice(bufferOffset, length).asByteBuffer();
     try {
       FileReads.readAt(channel, target, fileOffset);
       completed.add(new ReadCompletion(userData, bufferIndex, target.position(), null));

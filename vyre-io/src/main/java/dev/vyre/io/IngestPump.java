@@ -319,7 +319,7 @@ public final class IngestPump implements AutoCloseable {
           file = new OpenFile(reader.openFile(request.file()));
         } catch (PipelineException e) {
           if (e.isQueueFull() && reader.inFlight() > 0) {
-            // io_uring's registered file table is full; each file in it closes after its last read
+            // The reader's file slots are all taken; each file in them closes after its last read
             // in flight, so this one opens then.
             return progress;
           }

@@ -133,6 +133,26 @@ public abstract class ChunkReaderContract {
   }
 
   @Test
+  public void readsOneFileAfterAnotherIntoOneBufferAtOffsetsAndRefusesARangePastItsEnd() throws IOException {
+    Path small = file(100);
+    Path other = file(300);
+    try (ChunkReader reader = open(pool(1))) {
+      int first = reader.openFile(small);
+      int second = reader.openFile(other);
+      reader.submit(first, 0, 100, 0, 0, 1);
+      assertEquals(new ReadCompletion(1, 0, 100, null), reader.await());
+      reader.submit(second, 0, 300, 0, 100, 2);
+      assertEquals(new ReadCompletion(2, 0, 300, null), reader.await());
+      MemorySegment buffer = reader.pool().buffer(0);
+      assertArrayEquals(Files.readAllBytes(small), bytes(buffer, 100), "the first file is kept");
+      assertArrayEquals(Files.readAllBytes(other), buffer.asSlice(100, 300).toArray(ValueLayout.JAVA_BYTE));
+      assertThrows(PipelineException.class, () -> reader.submit(first, 0, 100, 0, BUFFER_BYTES - 99, 3));
+      assertThrows(PipelineException.class, () -> reader.submit(first, 0, 100, 0, -1, 3));
+      assertFalse(reader.pool().busy(0));
+    }
+  }
+
+  @Test
   public void refusesABusyBufferATooLongReadAndAnUnknownFileChangingNothing() throws IOException {
     Path path = file(100);
     try (ChunkReader reader = open(pool(2))) {

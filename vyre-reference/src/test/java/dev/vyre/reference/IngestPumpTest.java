@@ -417,8 +417,8 @@ class IngestPumpTest {
     }
 
     @Override
-    public void submit(int file, long offset, int length, int buffer, long data) {
-      reader.submit(file, offset, length, buffer, data);
+    public void submit(int file, long offset, int length, int buffer, long into, long data) {
+      reader.submit(file, offset, length, buffer, into, data);
     }
 
     @Override
@@ -442,7 +442,7 @@ class IngestPumpTest {
   void closeDrainsReadsInFlightAndLeavesNoFileOrRingOpen(Reader reader) throws Exception {
     Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd");
     referenceKernel(new CountDownLatch(1), new CountDownLatch(0));
-    // More files than io_uring's registered file table holds, all in flight at once.
+    // More files than the io_uring reader's file slots hold, all in flight at once.
     int chunks = IoUringChunkReader.MAX_OPEN_FILES * 2;
     List<Path> files = new ArrayList<>();
     List<byte[]> contents = new ArrayList<>();

@@ -1,13 +1,20 @@
 package dev.vyre.scan;
 
+import dev.vyre.runtime.TaskBatch;
+import dev.vyre.runtime.dfa.DfaStepArgs;
+import java.util.Arrays;
+
 /**
  * One chunk buffer of a {@link ScanJob}: the HOST_MAPPED input resource the chunk reader fills
  * (buffer {@code index} of its pool), the resource its DFA_STEP tasks scan (that buffer, or a
- * DEVICE copy of it), the DEVICE hit resource its tasks append to, and
- * the chunk it holds now. A slot is free, being read, or being scanned; it is reused only after
- * its tasks finished and their hits were read back.
+ * DEVICE copy of it), the DEVICE hit resource its tasks append to, and what it holds now: one
+ * chunk of a file, or several small files packed one after another (segments), so that they share
+ * one batch of tasks and one read-back of hits. Each task still covers one file, so the DFA
+ * restarts at every file's start and no match spans two files; the hit records' input ids say
+ * whose match each is. A slot is free, being read, or being scanned; it is reused only after its
+ * tasks finished and their hits were read back.
  */
-final class ChunkSlot {
+final class ChunkSlot implements HitResources.HitSink {
 
   final int index;
   /** The HOST_MAPPED buffer the reader fills. */
@@ -16,32 +23,153 @@ final class ChunkSlot {
   final int scanHandle;
   int hitHandle;
   long hitCapacity;
-  FileScan file;
-  ChunkPlanner.Chunk chunk;
-  int bytesRead;
+  /** The segments' files, chunks and where in the buffer each starts; packed files read whole, in file order. */
+  private final FileScan[] files;
+  private final ChunkPlanner.Chunk[] chunks;
+  private final long[] bufferOffsets;
+  private final int[] bytesRead;
+  private final int[] inputIds;
+  /** Tasks the segments before each need. */
+  private final int[] tasksBefore;
+  private int segments;
+  /** Tasks the segments need, at most the batch's size. */
+  private int tasks;
+  /** Bytes of the buffer the segments take. */
+  private long filled;
   /** The copy to the DEVICE resource, when the chunk is staged there. */
   long copy;
   /** The ticket of the chunk's last task; tickets retire in order, so the others are done too. */
   long lastTicket;
+  /** Hit records whose input id named no segment, which a correct kernel never writes. */
+  long foreignHits;
 
-  ChunkSlot(int index, int inputHandle, int scanHandle, int hitHandle, long hitCapacity) {
+  ChunkSlot(int index, int inputHandle, int scanHandle, int hitHandle, long hitCapacity, int maxSegments) {
     this.index = index;
     this.inputHandle = inputHandle;
     this.scanHandle = scanHandle;
     this.hitHandle = hitHandle;
     this.hitCapacity = hitCapacity;
+    this.files = new FileScan[maxSegments];
+    this.chunks = new ChunkPlanner.Chunk[maxSegments];
+    this.bufferOffsets = new long[maxSegments];
+    this.bytesRead = new int[maxSegments];
+    this.inputIds = new int[maxSegments];
+    this.tasksBefore = new int[maxSegments];
   }
 
-  void hold(FileScan holder, ChunkPlanner.Chunk held) {
-    file = holder;
-    chunk = held;
-    bytesRead = 0;
+  /** Adds a segment: {@code held} of {@code holder}, read to the end of the buffer's filled part. */
+  void hold(FileScan holder, ChunkPlanner.Chunk held, int taskCount) {
+    files[segments] = holder;
+    chunks[segments] = held;
+    bufferOffsets[segments] = filled;
+    bytesRead[segments] = 0;
+    inputIds[segments] = holder.inputId;
+    tasksBefore[segments] = tasks;
+    segments++;
+    tasks += taskCount;
+    filled += held.readLength();
     holder.buffersHeld++;
   }
 
+  /**
+   * Whether a whole file of {@code bytes} bytes needing {@code taskCount} tasks fits after the
+   * segments; a first segment always does, being no larger than a chunk.
+   */
+  boolean fits(long bytes, long taskCount, long packedBytes, int maxTasks) {
+    return segments == 0 || segments < files.length && filled + bytes <= packedBytes && tasks + taskCount <= maxTasks;
+  }
+
+  /** Where the bytes read end: the segments are read in order, so at the end of the last one's read. */
+  long readEnd() {
+    return segments == 0 ? 0 : bufferOffsets[segments - 1] + bytesRead[segments - 1];
+  }
+
+  /** Where the last segment is read into. */
+  long lastOffset() {
+    return bufferOffsets[segments - 1];
+  }
+
+  /** Takes the finished read of the last segment. */
+  void read(int bytes) {
+    bytesRead[segments - 1] = bytes;
+  }
+
+  /** Drops the last segment (its read failed, so it is not scanned). */
+  void dropLast() {
+    segments--;
+    files[segments].buffersHeld--;
+    files[segments] = null;
+    chunks[segments] = null;
+    filled = bufferOffsets[segments];
+    tasks = tasksBefore[segments];
+  }
+
+  int segments() {
+    return segments;
+  }
+
+  FileScan file(int segment) {
+    return files[segment];
+  }
+
+  ChunkPlanner.Chunk chunk(int segment) {
+    return chunks[segment];
+  }
+
+  /**
+   * Adds one DFA_STEP per task of each segment to {@code batch}, each over its own file's bytes,
+   * so the DFA starts afresh at every file. A file that shrank since it was listed is scanned as
+   * far as it was read.
+   */
+  void addTasks(TaskBatch batch, int[] args, int tasksPerChunk, int dfaHandle, int startState) {
+    for (int segment = 0; segment < segments; segment++) {
+      FileScan file = files[segment];
+      ChunkPlanner.Chunk chunk = chunks[segment];
+      long firstTask = chunk.index() * tasksPerChunk;
+      long endTask = Math.min(firstTask + tasksPerChunk, file.tasks.chunkCount());
+      for (long k = firstTask; k < endTask; k++) {
+        ChunkPlanner.Chunk task = file.tasks.chunk(k);
+        long at = task.readOffset() - chunk.readOffset();
+        long length = Math.min(task.readLength(), bytesRead[segment] - at);
+        if (length > task.reportFrom()) {
+          DfaStepArgs.write(args, scanHandle, bufferOffsets[segment] + at, length, dfaHandle, startState, hitHandle,
+              file.inputId, task.readOffset(), task.reportFrom());
+          batch.add(0, DfaStepArgs.OPCODE, args);
+        }
+      }
+    }
+  }
+
+  /** The bytes the segments' chunks own and were read: a file that shrank since it was listed counts what was read. */
+  long scannedBytes() {
+    long bytes = 0;
+    for (int segment = 0; segment < segments; segment++) {
+      ChunkPlanner.Chunk chunk = chunks[segment];
+      bytes += Math.max(0, Math.min(chunk.readLength(), bytesRead[segment]) - chunk.reportFrom());
+    }
+    return bytes;
+  }
+
+  /** Attributes a hit record to its segment's file by input id (ascending, as the files are in order). */
+  @Override
+  public void hit(int inputId, long start, int patternId) {
+    int segment = Arrays.binarySearch(inputIds, 0, segments, inputId);
+    if (segment < 0) {
+      foreignHits++;
+    } else {
+      files[segment].hit(start, patternId);
+    }
+  }
+
   void release() {
-    file.buffersHeld--;
-    file = null;
-    chunk = null;
+    for (int i = 0; i < segments; i++) {
+      files[i].buffersHeld--;
+      files[i] = null;
+      chunks[i] = null;
+    }
+    segments = 0;
+    tasks = 0;
+    filled = 0;
+    foreignHits = 0;
   }
 }

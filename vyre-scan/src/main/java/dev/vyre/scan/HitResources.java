@@ -68,26 +68,20 @@ final class HitResources {
 
   /**
    * Hands the first {@code count} records (count at most the capacity) of the buffer last
-   * {@link #fetch fetched} to {@code sink}, copying out those the fetch did not bring; returns
-   * the number of records whose input id is not {@code inputId}, which a correct kernel never writes.
+   * {@link #fetch fetched} to {@code sink}, copying out those the fetch did not bring.
    */
-  long collect(int handle, long count, int inputId, HitSink sink) {
+  void collect(int handle, long count, HitSink sink) {
     if (count > fetched) {
       ensureStaging(count, fetched);
       long from = HitBufferLayout.byteSize(fetched);
       kernel.readResource(handle, from, staging.asSlice(from, HitBufferLayout.byteSize(count) - from));
     }
-    long foreign = 0;
     for (long i = 0; i < count; i++) {
-      if (Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.INPUT_ID_FIELD)) != inputId) {
-        foreign++;
-        continue;
-      }
       long start = Unsigned.u32(Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.START_LO_FIELD)))
           | (long) Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.START_HI_FIELD)) << 32;
-      sink.hit(start, Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.PATTERN_ID_FIELD)));
+      sink.hit(Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.INPUT_ID_FIELD)), start,
+          Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.PATTERN_ID_FIELD)));
     }
-    return foreign;
   }
 
   /**
@@ -104,9 +98,9 @@ final class HitResources {
     }
   }
 
-  /** Receives one hit record. */
+  /** Receives one hit record and the input id it carries. */
   @FunctionalInterface
   interface HitSink {
-    void hit(long start, int patternId);
+    void hit(int inputId, long start, int patternId);
   }
 }

@@ -27,7 +27,9 @@ import java.util.function.Consumer;
  * chunk into a DEVICE resource when {@link ScanOptions#stageOnDevice()} says so (one bulk DMA by
  * the copy engine instead of every task reading across PCIe), publishes one DFA_STEP task per
  * {@link ScanOptions#taskBytes()} of each chunk, reads each chunk's hits back once its tasks
- * finished, and hands every file's matches, sorted by offset, to a sink in file order. A chunk
+ * finished, and hands every file's matches, sorted by offset, to a sink in file order. Files no
+ * larger than a chunk are packed whole, one after another, into a shared chunk (see {@link
+ * ChunkSlot}), so a tree of small files costs a batch and a hit read-back per chunk, not per file. A chunk
  * whose hits overflow its buffer is rescanned with a buffer that holds them all, unless the job
  * only counts: the buffer's cursor counts the hits that did not fit too.
  *
@@ -53,6 +55,12 @@ public final class ScanJob implements AutoCloseable {
   private final int dfaHandle;
   private final HitResources hitResources;
   private final ChunkSlot[] slots;
+  private final long bufferBytes;
+  /**
+   * Bytes a chunk of several packed files may hold: few enough that their matches always fit the
+   * largest hit buffer, so packing never fails files that would have passed alone.
+   */
+  private final long packedBytes;
   private final ChunkReader reader;
   private final TaskBatch batch;
   private final int[] taskArgs = new int[DfaStepArgs.SLOT_ARGS];
@@ -66,6 +74,8 @@ public final class ScanJob implements AutoCloseable {
   private final ArrayDeque<ChunkSlot> copying = new ArrayDeque<>();
   private final ArrayDeque<ChunkSlot> scanning = new ArrayDeque<>();
   private final ArrayDeque<FileScan> pending = new ArrayDeque<>();
+  /** The slot small files are being read into, one at a time, until the next does not fit; else null. */
+  private ChunkSlot packing;
   private volatile long bytesScanned;
   private long rescans;
   private int failedFiles;
@@ -97,7 +107,8 @@ public final class ScanJob implements AutoCloseable {
     kernel.writeResource(dfaHandle, 0, table.segment());
     this.hitResources = new HitResources(kernel);
     long capacity = Math.min(options.hitCapacity(), MAX_HIT_CAPACITY);
-    long bufferBytes = Math.ceilDiv(options.chunkBytes() + overlap, BufferPool.ALIGNMENT) * BufferPool.ALIGNMENT;
+    this.bufferBytes = Math.ceilDiv(options.chunkBytes() + overlap, BufferPool.ALIGNMENT) * BufferPool.ALIGNMENT;
+    this.packedBytes = Math.min(bufferBytes, MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
     this.slots = new ChunkSlot[options.buffers()];
     List<MemorySegment> buffers = new ArrayList<>();
     for (int i = 0; i < slots.length; i++) {
@@ -109,7 +120,7 @@ public final class ScanJob implements AutoCloseable {
       }
       buffers.add(host);
       int scanned = options.stageOnDevice() ? kernel.allocateResource(bufferBytes, ResourcePlacement.DEVICE) : input;
-      slots[i] = new ChunkSlot(i, input, scanned, hitResources.allocate(capacity), capacity);
+      slots[i] = new ChunkSlot(i, input, scanned, hitResources.allocate(capacity), capacity, options.tasksPerChunk());
       free.add(slots[i]);
     }
     this.reader = IoBackends.open(BufferPool.of(buffers), options.parallelReads());
@@ -192,6 +203,7 @@ public final class ScanJob implements AutoCloseable {
     files = targets;
     nextFile = 0;
     current = null;
+    packing = null;
     bytesScanned = 0;
     rescans = 0;
     readNanos = copyNanos = taskNanos = hitNanos = publishNanos = 0;
@@ -204,7 +216,7 @@ public final class ScanJob implements AutoCloseable {
     while (true) {
       readIntoFreeBuffers();
       passed += passFinishedFiles(sink);
-      if (reader.inFlight() == 0 && scanning.isEmpty() && copying.isEmpty()) {
+      if (reader.inFlight() == 0 && scanning.isEmpty() && copying.isEmpty() && packing == null) {
         break;
       }
       if (advance()) {
@@ -284,7 +296,7 @@ public final class ScanJob implements AutoCloseable {
     idleWait.idle();
     if (parks) {
       if (!scanning.isEmpty() && (now - idleSince > TASK_TIMEOUT.toNanos() || !kernel.isKernelRunning())) {
-        throw PipelineException.backend("DFA_STEP tasks of " + scanning.peek().file.file.path() + " did not finish within "
+        throw PipelineException.backend("DFA_STEP tasks of " + scanning.peek().file(0).file.path() + " did not finish within "
             + TASK_TIMEOUT.toSeconds() + " s (" + kernel.summary() + "). Fix: check `vyre doctor` and the backend");
       }
     }
@@ -298,19 +310,47 @@ public final class ScanJob implements AutoCloseable {
     }
   }
 
-  /** Starts a read into every free buffer while chunks are left, opening files as needed, until a stop. */
+  /**
+   * Starts a read into every free buffer while chunks are left, opening files as needed, until a
+   * stop. Small files are read one at a time into the packing slot, which is sealed (copied or
+   * published) when the next file does not fit in it; a stop frees it instead.
+   */
   private void readIntoFreeBuffers() {
-    while (!stopping && !free.isEmpty()) {
-      FileScan file = fileWithChunksLeft();
-      if (file == null || file.waitsForRead()) {
+    while (true) {
+      if (packing != null && reader.pool().busy(packing.index)) {
         return;
       }
-      ChunkSlot slot = free.poll();
+      if (stopping) {
+        if (packing != null) {
+          release(packing);
+        }
+        return;
+      }
+      FileScan file = fileWithChunksLeft();
+      if (packing != null && (file == null || !packs(file)
+          || !packing.fits(file.file.size(), file.tasks.chunkCount(), packedBytes, options.tasksPerChunk()))) {
+        ChunkSlot sealed = packing;
+        packing = null;
+        seal(sealed);
+      }
+      if (file == null || file.waitsForRead() || (packing == null && free.isEmpty())) {
+        return;
+      }
+      ChunkSlot slot = packing != null ? packing : free.poll();
+      if (packs(file)) {
+        packing = slot;
+      }
       ChunkPlanner.Chunk chunk = file.reads.chunk(file.nextChunk++);
-      slot.hold(file, chunk);
+      long firstTask = chunk.index() * options.tasksPerChunk();
+      slot.hold(file, chunk, (int) Math.min(options.tasksPerChunk(), file.tasks.chunkCount() - firstTask));
       file.readsInFlight++;
-      reader.submit(file.handle, chunk.readOffset(), (int) chunk.readLength(), slot.index, slot.index);
+      reader.submit(file.handle, chunk.readOffset(), (int) chunk.readLength(), slot.index, slot.lastOffset(), slot.index);
     }
+  }
+
+  /** A file read whole into one chunk, which may share it with other such files. */
+  private static boolean packs(FileScan file) {
+    return !file.toEndOfFile && file.reads.chunkCount() == 1;
   }
 
   /** The file whose next chunk is read next: the current one, or the next that opens. */
@@ -345,22 +385,37 @@ public final class ScanJob implements AutoCloseable {
 
   private void onRead(ReadCompletion read) {
     ChunkSlot slot = slots[(int) read.userData()];
-    FileScan file = slot.file;
+    FileScan file = slot.file(slot.segments() - 1);
     file.readsInFlight--;
     if (read.failed()) {
-      file.failUnreadable("read failed at offset " + slot.chunk.readOffset() + ": " + FileErrors.reason(read.error()));
+      file.failUnreadable("read failed at offset " + slot.chunk(slot.segments() - 1).readOffset() + ": "
+          + FileErrors.reason(read.error()));
     } else {
-      file.read(slot.chunk, read.bytesRead());
+      file.read(slot.chunk(slot.segments() - 1), read.bytesRead());
     }
     closeIfRead(file);
-    // After a stop nothing more is passed on, so a chunk read is not worth scanning.
-    if (file.error != null || stopping) {
+    if (stopping) {
+      // After a stop nothing more is passed on, so a chunk read is not worth scanning.
       release(slot);
-      return;
+    } else if (file.error != null) {
+      slot.dropLast();
+      if (slot != packing) {
+        release(slot);
+      }
+    } else {
+      slot.read(read.bytesRead());
+      if (slot != packing) {
+        seal(slot);
+      }
     }
-    slot.bytesRead = read.bytesRead();
-    if (options.stageOnDevice()) {
-      slot.copy = kernel.startCopy(slot.inputHandle, slot.scanHandle, slot.bytesRead);
+  }
+
+  /** Hands a chunk whose reads are all done on: to its device copy, or straight to its tasks. */
+  private void seal(ChunkSlot slot) {
+    if (slot.segments() == 0) {
+      release(slot);
+    } else if (options.stageOnDevice()) {
+      slot.copy = kernel.startCopy(slot.inputHandle, slot.scanHandle, slot.readEnd());
       copying.add(slot);
     } else {
       publish(slot);
@@ -368,8 +423,7 @@ public final class ScanJob implements AutoCloseable {
   }
 
   /**
-   * One DFA_STEP per task of the chunk, in one batch. A file that shrank since it was listed is
-   * scanned as far as it was read.
+   * One DFA_STEP per task of the chunk's segments, in one batch ({@link ChunkSlot#addTasks}).
    */
   private void publish(ChunkSlot slot) {
     long started = System.nanoTime();
@@ -378,21 +432,8 @@ public final class ScanJob implements AutoCloseable {
   }
 
   private void publishTasks(ChunkSlot slot) {
-    FileScan file = slot.file;
-    long chunkStart = slot.chunk.readOffset();
-    long firstTask = slot.chunk.index() * options.tasksPerChunk();
-    long endTask = Math.min(firstTask + options.tasksPerChunk(), file.tasks.chunkCount());
     batch.clear();
-    for (long k = firstTask; k < endTask; k++) {
-      ChunkPlanner.Chunk task = file.tasks.chunk(k);
-      long at = task.readOffset() - chunkStart;
-      long length = Math.min(task.readLength(), slot.bytesRead - at);
-      if (length > task.reportFrom()) {
-        DfaStepArgs.write(taskArgs, slot.scanHandle, at, length, dfaHandle, table.startState(), slot.hitHandle,
-            file.inputId, task.readOffset(), task.reportFrom());
-        batch.add(0, DfaStepArgs.OPCODE, taskArgs);
-      }
-    }
+    slot.addTasks(batch, taskArgs, options.tasksPerChunk(), dfaHandle, table.startState());
     if (batch.size() == 0) {
       release(slot);
       return;
@@ -415,13 +456,14 @@ public final class ScanJob implements AutoCloseable {
     long faults = kernel.stats().faults();
     if (faults != faultsSeen) {
       throw PipelineException.backend((faults - faultsSeen) + " DFA_STEP task(s) faulted while scanning "
-          + slot.file.file.path() + ". Fix: report this; the scan validates every range and table it publishes");
+          + slot.file(0).file.path() + ". Fix: report this; the scan validates every range and table it publishes");
     }
-    FileScan file = slot.file;
-    long cursor = hitResources.fetch(slot.hitHandle, slot.hitCapacity, options.keepHits());
-    if (!options.keepHits()) {
-      // Counting needs only the cursor, which counts the hits that did not fit too: no rescan.
-      file.matches += cursor;
+    // Packed files share the buffer, so their hits are told apart by the records' input ids.
+    boolean records = options.keepHits() || slot.segments() > 1;
+    long cursor = hitResources.fetch(slot.hitHandle, slot.hitCapacity, records);
+    if (!records) {
+      // Counting one file needs only the cursor, which counts the hits that did not fit too: no rescan.
+      slot.file(0).matches += cursor;
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
     } else if (cursor > slot.hitCapacity) {
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
@@ -432,22 +474,26 @@ public final class ScanJob implements AutoCloseable {
         publish(slot);
         return;
       }
-      file.fail(cursor + " matches in the chunk at offset " + slot.chunk.readOffset() + " exceed the "
-          + MAX_HIT_CAPACITY + " a hit buffer holds; the matches there are not reported");
+      for (int segment = 0; segment < slot.segments(); segment++) {
+        slot.file(segment).fail(cursor + " matches in the chunk at offset " + slot.chunk(segment).readOffset()
+            + " exceed the " + MAX_HIT_CAPACITY + " a hit buffer holds; the matches there are not reported");
+      }
     } else {
-      long foreign = hitResources.collect(slot.hitHandle, cursor, file.inputId, file::hit);
+      hitResources.collect(slot.hitHandle, cursor, slot);
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
-      if (foreign > 0) {
-        throw PipelineException.backend(foreign + " hit record(s) for " + file.file.path()
-            + " carried another input id. Fix: report this backend bug");
+      if (slot.foreignHits > 0) {
+        throw PipelineException.backend(slot.foreignHits + " hit record(s) for " + slot.file(0).file.path()
+            + " carried an input id of no file in its chunk. Fix: report this backend bug");
       }
     }
-    // A file that shrank since it was listed filled the chunk only partly: count what was read.
-    bytesScanned += Math.max(0, Math.min(slot.chunk.readLength(), slot.bytesRead) - slot.chunk.reportFrom());
+    bytesScanned += slot.scannedBytes();
     release(slot);
   }
 
   private void release(ChunkSlot slot) {
+    if (slot == packing) {
+      packing = null;
+    }
     slot.release();
     free.add(slot);
   }

@@ -51,7 +51,7 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
   public static final int GPU_BUFFERS = 32;
   /** Chunks plus pattern overlap must fit one chunk buffer (BufferPool: below 2 GiB). */
   public static final long MAX_CHUNK_BYTES = 1L << 30;
-  /** Files open at once stay below the io_uring reader's 64 registered file slots. */
+  /** Files open at once stay below the io_uring reader's 64 file slots. */
   public static final int MAX_BUFFERS = 32;
   /** The launch policy sizes hit buffers for one hit per this many scanned bytes (then doubles it). */
   public static final long EXPECTED_BYTES_PER_HIT = 256;

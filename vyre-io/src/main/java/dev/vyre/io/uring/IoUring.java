@@ -14,7 +14,7 @@ import java.util.function.LongConsumer;
 
 /**
  * One io_uring instance: the ring file descriptor, its submission and completion rings mapped
- * with {@code mmap}, registered buffers and a sparse table of registered files. This thread is the
+ * with {@code mmap}, and registered buffers. This thread is the
  * only producer of submissions and the only consumer of completions. Not thread-safe.
  */
 final class IoUring implements AutoCloseable {
@@ -138,27 +138,6 @@ final class IoUring implements AutoCloseable {
     }
   }
 
-  /** IORING_REGISTER_FILES with {@code count} empty (-1) slots, filled later by {@link #updateFile}. */
-  void registerSparseFiles(int count) {
-    try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment fds = scratch.allocate(4L * count, 4);
-      fds.fill((byte) 0xFF);
-      register("IORING_REGISTER_FILES", IORING_REGISTER_FILES, fds, count);
-    }
-  }
-
-  /** IORING_REGISTER_FILES_UPDATE: puts {@code fd} (or -1 to empty it) into registered slot {@code slot}. */
-  void updateFile(int slot, int fd) {
-    try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment fds = scratch.allocate(4, 4);
-      fds.set(ValueLayout.JAVA_INT, 0, fd);
-      MemorySegment update = scratch.allocate(FILES_UPDATE_BYTES, 8);
-      update.set(ValueLayout.JAVA_INT, 0, slot);
-      update.set(ValueLayout.JAVA_LONG, FILES_UPDATE_FDS, fds.address());
-      register("IORING_REGISTER_FILES_UPDATE", IORING_REGISTER_FILES_UPDATE, update, 1);
-    }
-  }
-
   private void register(String what, int opcode, MemorySegment argument, int count) {
     calls.syscall("io_uring_register(" + what + ")", SYS_IO_URING_REGISTER, ringFd, opcode, argument.address(), count,
         0, 0, FIX);
@@ -169,15 +148,14 @@ final class IoUring implements AutoCloseable {
   }
 
   /**
-   * Queues READ_FIXED of {@code length} bytes at {@code fileOffset} of registered file
-   * {@code fileSlot} into {@code address}, inside registered buffer {@code bufferIndex}.
+   * Queues READ_FIXED of {@code length} bytes at {@code fileOffset} of file descriptor {@code fd}
+   * into {@code address}, inside registered buffer {@code bufferIndex}.
    *
    * @return false when the submission ring is full
    */
-  boolean queueReadFixed(int fileSlot, long address, int length, long fileOffset, int bufferIndex, long userData,
+  boolean queueReadFixed(int fd, long address, int length, long fileOffset, int bufferIndex, long userData,
       boolean async) {
-    return queue(IORING_OP_READ_FIXED, async ? IOSQE_FIXED_FILE | IOSQE_ASYNC : IOSQE_FIXED_FILE, fileSlot, address,
-        length, fileOffset, bufferIndex, userData);
+    return queue(IORING_OP_READ_FIXED, async ? IOSQE_ASYNC : 0, fd, address, length, fileOffset, bufferIndex, userData);
   }
 
   /**

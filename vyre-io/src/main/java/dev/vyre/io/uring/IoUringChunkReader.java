@@ -11,10 +11,11 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 
 /**
- * A {@link ChunkReader} on io_uring: the pool's buffers are registered (IORING_REGISTER_BUFFERS)
- * and files go into a registered file table, so each chunk is one READ_FIXED with a fixed file and
- * no per-read page pinning or fd lookup. A read's user_data is its buffer index; a short read is
- * continued until the chunk is full or the file ends.
+ * A {@link ChunkReader} on io_uring: the pool's buffers are registered (IORING_REGISTER_BUFFERS),
+ * so each chunk is one READ_FIXED with no per-read page pinning. Files are not registered: putting
+ * each into the registered file table and taking it out again costs two io_uring_register calls
+ * per file, more than a tree of small files, one read each, saves on fd lookups. A read's user_data
+ * is its buffer index; a short read is continued until the chunk is full or the file ends.
  *
  * <p>A read of cached pages completes inline: io_uring_enter copies the bytes in the calling
  * thread, so reads run one after another. With {@code parallelReads} every read is handed to the
@@ -22,7 +23,7 @@ import java.util.Arrays;
  */
 public final class IoUringChunkReader implements ChunkReader {
 
-  /** Registered file slots, i.e. files open at once. */
+  /** Files open at once. */
   public static final int MAX_OPEN_FILES = 64;
   /** Registered buffers per ring on every kernel since 5.1 (UIO_MAXIOV). */
   public static final int MAX_BUFFERS = 1024;
@@ -36,6 +37,8 @@ public final class IoUringChunkReader implements ChunkReader {
   private final int[] readsPerFile = new int[MAX_OPEN_FILES];
   private final int[] file;
   private final long[] fileOffset;
+  /** Where in its buffer each buffer's read starts. */
+  private final long[] bufferOffset;
   private final int[] length;
   private final int[] done;
   private final long[] userData;
@@ -71,7 +74,6 @@ public final class IoUringChunkReader implements ChunkReader {
       MemorySegment[] buffers = new MemorySegment[pool.size()];
       Arrays.setAll(buffers, pool::buffer);
       ring.registerBuffers(Arrays.asList(buffers));
-      ring.registerSparseFiles(MAX_OPEN_FILES);
     } catch (RuntimeException e) {
       ring.close();
       throw e;
@@ -80,6 +82,7 @@ public final class IoUringChunkReader implements ChunkReader {
     int n = pool.size();
     file = new int[n];
     fileOffset = new long[n];
+    bufferOffset = new long[n];
     length = new int[n];
     done = new int[n];
     userData = new long[n];
@@ -103,27 +106,18 @@ public final class IoUringChunkReader implements ChunkReader {
       slot++;
     }
     if (slot == MAX_OPEN_FILES) {
-      throw PipelineException.queueFull("registered files", "all " + MAX_OPEN_FILES + " file slots are open",
+      throw PipelineException.queueFull("open files", "all " + MAX_OPEN_FILES + " file slots are open",
           "close a file before opening another");
     }
-    return register(slot, ring.calls().open(path));
+    fds[slot] = ring.calls().open(path);
+    return slot;
   }
 
-  /** Registers {@code fd} (an open file a test chose) in a free slot, as openFile does. */
+  /** Takes {@code fd} (an open file a test chose) into a free slot, as openFile does. */
   int register(int fd) {
     int slot = 0;
     while (slot < MAX_OPEN_FILES && fds[slot] >= 0) {
       slot++;
-    }
-    return register(slot, fd);
-  }
-
-  private int register(int slot, int fd) {
-    try {
-      ring.updateFile(slot, fd);
-    } catch (RuntimeException e) {
-      ring.calls().close(fd);
-      throw e;
     }
     fds[slot] = fd;
     return slot;
@@ -133,24 +127,24 @@ public final class IoUringChunkReader implements ChunkReader {
   public void closeFile(int slot) {
     requireOpenFile(slot);
     if (readsPerFile[slot] > 0) {
-      throw PipelineException.busy("registered files", "file handle " + slot + " has " + readsPerFile[slot]
+      throw PipelineException.busy("open files", "file handle " + slot + " has " + readsPerFile[slot]
           + " read(s) in flight", "await their completions before closing the file");
     }
-    ring.updateFile(slot, -1);
     ring.calls().close(fds[slot]);
     fds[slot] = -1;
   }
 
   @Override
-  public void submit(int slot, long offset, int bytes, int bufferIndex, long data) {
+  public void submit(int slot, long offset, int bytes, int bufferIndex, long into, long data) {
     ensureOpen();
     requireOpenFile(slot);
     if (offset < 0) {
       throw PipelineException.invalidArgument("chunk reader", "file offset " + offset + " is negative",
           "read at offset 0 or later");
     }
-    pool.claim(bufferIndex, bytes);
+    pool.claim(bufferIndex, into, bytes);
     file[bufferIndex] = slot;
+    bufferOffset[bufferIndex] = into;
     fileOffset[bufferIndex] = offset;
     length[bufferIndex] = bytes;
     done[bufferIndex] = 0;
@@ -163,7 +157,7 @@ public final class IoUringChunkReader implements ChunkReader {
   /** Each buffer has at most one entry queued and the ring has an entry per buffer, so this fits. */
   private void queueRest(int buffer) {
     int at = done[buffer];
-    boolean queued = ring.queueReadFixed(file[buffer], pool.buffer(buffer).address() + at, length[buffer] - at,
+    boolean queued = ring.queueReadFixed(fds[file[buffer]], pool.buffer(buffer).address() + bufferOffset[buffer] + at, length[buffer] - at,
         fileOffset[buffer] + at, buffer, buffer, parallelReads);
     if (!queued) {
       throw PipelineException.queueFull("submission", "the io_uring submission ring is full",

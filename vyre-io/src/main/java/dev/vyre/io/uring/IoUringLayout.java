@@ -56,16 +56,10 @@ final class IoUringLayout {
   static final byte IORING_OP_READ_FIXED = 4;
   /** A read into any address of an ordinary fd, like pread(2) (5.6+). */
   static final byte IORING_OP_READ = 22;
-  static final byte IOSQE_FIXED_FILE = 1;
   /** Always run the entry in an io-wq worker thread, never inline in io_uring_enter (5.6+). */
   static final byte IOSQE_ASYNC = 1 << 4;
   static final int IORING_ENTER_GETEVENTS = 1;
   static final int IORING_REGISTER_BUFFERS = 0;
-  static final int IORING_REGISTER_FILES = 2;
-  static final int IORING_REGISTER_FILES_UPDATE = 6;
-  /** struct io_uring_files_update {u32 offset; u32 resv; u64 fds}: 16 bytes. */
-  static final long FILES_UPDATE_BYTES = 16;
-  static final long FILES_UPDATE_FDS = 8;
 
   /** struct iovec {void *base; size_t len}: 16 bytes. */
   static final long IOVEC_BYTES = 16;

@@ -14,8 +14,8 @@ import java.lang.foreign.MemorySegment;
  * without waiting, so the caller goes on polling for work while its reads run. A read that stops
  * short is continued from where it stopped until its range is full or the file ends.
  *
- * <p>Plain IORING_OP_READ of a plain descriptor, not READ_FIXED into registered buffers with
- * registered files as vyre's {@code ResidentIoLoop} and {@link IoUringChunkReader} use: a buffer
+ * <p>Plain IORING_OP_READ of a plain descriptor, not READ_FIXED into registered buffers as
+ * vyre's {@code ResidentIoLoop} and {@link IoUringChunkReader} use: a buffer
  * must be registered before a read names it, and the destinations here are a kernel's resources,
  * which a program allocates whenever it likes after the pump has started. Each would have to be
  * registered with every pump thread's ring (registering again needs a ring with nothing in

@@ -72,14 +72,12 @@ class IoUringTest {
   private IoUring open(IoUring.EnterCall enterCall) {
     ring = new IoUring(BUFFERS, enterCall);
     ring.registerBuffers(buffers);
-    ring.registerSparseFiles(1);
     fd = ring.calls().open(dir.resolve("data"));
-    ring.updateFile(0, fd);
     return ring;
   }
 
   private void queue(int buffer) {
-    assertTrue(ring.queueReadFixed(0, buffers.get(buffer).address(), BUFFER_BYTES, (long) buffer * BUFFER_BYTES,
+    assertTrue(ring.queueReadFixed(fd, buffers.get(buffer).address(), BUFFER_BYTES, (long) buffer * BUFFER_BYTES,
         buffer, buffer, false));
   }
 
