@@ -11,7 +11,7 @@
 # .jre/ is ignored by git (.gitignore).
 set -euo pipefail
 
-default_modules=java.base,jdk.unsupported,java.logging,java.management,jdk.management,jdk.jfr,java.net.http
+default_modules=java.base,jdk.unsupported,java.logging,java.management,jdk.management,jdk.jfr,java.net.http,jdk.net
 modules=${JRE_MODULES:-$default_modules}
 root=$(git rev-parse --show-toplevel)
 image=$root/.jre

@@ -9,6 +9,9 @@ module dev.vyre.cli {
   requires dev.vyre.scan;
   requires com.fasterxml.jackson.databind;
   requires info.picocli;
+  // SO_PEERCRED: vyre serve checks who connects.
+  requires jdk.net;
+  requires jdk.jfr;
 
   // picocli reads and sets the commands' annotated fields reflectively.
   opens dev.vyre.cli to info.picocli;

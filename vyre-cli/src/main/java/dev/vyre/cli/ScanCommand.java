@@ -98,8 +98,13 @@ final class ScanCommand implements Callable<Integer> {
   @Option(names = "--backend", defaultValue = "auto", description = "auto | reference | cuda (default: ${DEFAULT-VALUE}).")
   String backend;
 
-  @Option(names = "--verbose", description = "Say which backend and file reader were chosen and why, and the DFA size.")
+  @Option(names = "--verbose", description = "Say which backend and file reader were chosen and why, and the DFA size"
+      + " (and whether the scan ran through a service).")
   boolean verbose;
+
+  // Read by the client before parsing (ServiceClient); declared so that it parses.
+  @Option(names = "--no-server", description = "Scan in this process even when a `vyre serve` of this user is running.")
+  boolean noServer;
 
   @Mixin ScanTuning tuning = new ScanTuning();
 
@@ -110,18 +115,31 @@ final class ScanCommand implements Callable<Integer> {
   @Parameters(paramLabel = "PATH", description = "Files and directories to scan (the first is PATTERN without -e/-f).")
   List<String> operands = new ArrayList<>();
 
+  /** Where this command line runs: set by {@code vyre serve}, else this process. */
+  ScanEnvironment environment;
+
   @Override
   public Integer call() throws IOException {
-    PrintStream err = System.err;
+    if (environment == null) {
+      environment = ScanEnvironment.process();
+    }
+    PrintStream err = environment.stderr();
+    if (environment.served()) {
+      String reason = unservable(environment.sharedKernel().kernel().backendName());
+      if (reason != null) {
+        environment.decline().accept(reason);
+        return 0;
+      }
+    }
     List<String> paths = new ArrayList<>(operands);
     PatternSet patternSet = patternSet(paths);
-    Backends.Choice choice = Backends.select(backend);
+    Backends.Choice choice = environment.served() ? null : Backends.select(backend);
+    String backendName = environment.served() ? environment.sharedKernel().kernel().backendName() : choice.backend().name();
     ScanListing.Files listed = quiet ? null : listing.files;
     ScanOutput.Format format = quiet ? ScanOutput.Format.QUIET
         : listed != null ? (mode.json ? ScanOutput.Format.JSON_PATHS : ScanOutput.Format.PATHS)
         : mode.count ? ScanOutput.Format.COUNT : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES;
-    ScanOptions options = tuning.options(choice.backend().name(),
-        format == ScanOutput.Format.LINES || format == ScanOutput.Format.JSON);
+    ScanOptions options = tuning.options(backendName, format == ScanOutput.Format.LINES || format == ScanOutput.Format.JSON);
     // As grep: with -m 0 no file can match, so nothing is read (but -L lists every file).
     if (maxCount == 0 && listed != ScanListing.Files.WITHOUT_MATCH) {
       return 1;
@@ -133,7 +151,8 @@ final class ScanCommand implements Callable<Integer> {
           + " it to a file first and scan that");
     }
     ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of(""))
-        : paths.stream().filter(path -> !path.equals("-")).map(RawArguments::path).toList(), files.filter);
+        : paths.stream().filter(path -> !path.equals("-")).map(RawArguments::path).toList(), files.filter,
+        environment.workingDirectory());
     if (!noMessages) {
       for (ScanTargets.Problem problem : targets.problems()) {
         err.println(ScanFileErrors.message(problem.path(), problem.reason()));
@@ -146,29 +165,39 @@ final class ScanCommand implements Callable<Integer> {
           + table.maxAcceptsPerState() + " of these patterns end at one byte, and a chunk's hit counter is 32 bits");
       options = fitted;
     }
-    OutputStream stdout = new BufferedOutputStream(new StdoutStream(System.out), 1 << 16);
+    OutputStream stdout = new BufferedOutputStream(environment.stdout(), 1 << 16);
     ScanSummary summary;
     ScanPhases phases;
     try (ScanOutput output = new ScanOutput(stdout, err, patternSet, format, listed == ScanListing.Files.WITHOUT_MATCH,
             maxCount < 0 ? Long.MAX_VALUE : maxCount, noMessages);
-        Megakernel kernel = bootstrap(Megakernel.builder().backend(choice), options);
-        ScanJob job = new ScanJob(kernel, table, options)) {
+        Megakernel own = environment.served() ? null : bootstrap(Megakernel.builder().backend(choice), options);
+        ScanJob job = environment.served() ? new ScanJob(environment.sharedKernel(), table, options)
+            : new ScanJob(own, table, options)) {
+      Megakernel kernel = environment.served() ? environment.sharedKernel().kernel() : own;
+      if (environment.cancellation() != null) {
+        environment.cancellation().accept(job::stop);
+      }
       if (verbose) {
-        err.println("vyre scan: backend: " + kernel.backendReason() + "; " + kernel.describe());
+        err.println("vyre scan: backend: " + (environment.served() ? "the service's kernel" : kernel.backendReason())
+            + "; " + kernel.describe());
         err.println("vyre scan: io: " + job.ioBackend());
         err.println("vyre scan: DFA table: " + table.describe());
         err.println("vyre scan: " + targets.files().size() + " file(s), " + targets.totalBytes() + " bytes; chunks of "
             + options.chunkBytes() + " bytes in tasks of " + options.taskBytes() + ", " + options.buffers() + " buffers"
             + (options.stageOnDevice() ? ", each chunk copied to device memory" : ", scanned in place"));
       }
-      try (ScanProgress progress = ScanProgress.start(job::bytesScanned, targets.totalBytes(), err)) {
+      try (ScanProgress progress = ScanProgress.start(job::bytesScanned, targets.totalBytes(), err,
+          environment.stderrIsTerminal())) {
         // Ctrl-C or SIGTERM: the files printed so far reach stdout whole, and the progress line is erased.
+        // A served scan's client is the process that gets the signal; the service sees its socket close.
         Thread interrupted = Thread.ofPlatform().unstarted(() -> {
           progress.close();
           output.interrupted();
         });
-        Runtime.getRuntime().addShutdownHook(interrupted);
-        Consumer<FileResult> print = Terminal.isTerminal(Terminal.STDOUT)
+        if (!environment.served()) {
+          Runtime.getRuntime().addShutdownHook(interrupted);
+        }
+        Consumer<FileResult> print = environment.stdoutIsTerminal()
             ? result -> progress.printing(() -> {
               output.file(result);
               output.flush();
@@ -183,7 +212,9 @@ final class ScanCommand implements Callable<Integer> {
             }
           } : print);
         } finally {
-          removeShutdownHook(interrupted);
+          if (!environment.served()) {
+            removeShutdownHook(interrupted);
+          }
         }
       }
       phases = job.phases();
@@ -206,12 +237,35 @@ final class ScanCommand implements Callable<Integer> {
   }
 
   /**
+   * Why this command line cannot run on a service's kernel of backend {@code serviceBackend}, or
+   * null: a backend other than the service's, tuning the service's fixed buffers cannot follow, or
+   * input the service cannot read for the client.
+   */
+  String unservable(String serviceBackend) {
+    if (!backend.equals("auto") && !backend.equals(serviceBackend)) {
+      return "--backend " + backend + " asked for, and the service runs " + serviceBackend;
+    }
+    if (!tuning.isDefault()) {
+      return "tuning options (--chunk-size, --task-size, --buffers, --stage, --parallel-reads) are given";
+    }
+    if (operands.contains("-") || patternFiles.contains("-")) {
+      return "standard input is read";
+    }
+    return null;
+  }
+
+  /**
    * A megakernel for scan jobs: ring slots for every task in flight, all at NORMAL priority, and on
    * the reference backend one worker per core, since the scan's host thread mostly sleeps.
    */
   static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options) {
-    return builder.slots(options.ringSlots()).singlePriority(Priority.NORMAL)
-        .workers(Runtime.getRuntime().availableProcessors()).bootstrap();
+    return bootstrap(builder, options, options.ringSlots());
+  }
+
+  /** The same with {@code slots} ring slots, for a kernel that runs several scans at once. */
+  static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options, int slots) {
+    return builder.slots(slots).singlePriority(Priority.NORMAL).workers(Runtime.getRuntime().availableProcessors())
+        .bootstrap();
   }
 
   static void removeShutdownHook(Thread hook) {
@@ -243,7 +297,7 @@ final class ScanCommand implements Callable<Integer> {
       // The arguments' own bytes (RawArguments), as -f FILE's lines are the file's.
       all.addAll(PatternSet.argumentByteLines("-e", patterns.stream().map(RawArguments::bytes).toList()));
       for (Path file : patternPaths) {
-        all.addAll(PatternSet.fileLines(file));
+        all.addAll(PatternSet.fileLines(file, environment.locate(file)));
       }
     }
     return PatternSet.of(all, ignoreCase, source);

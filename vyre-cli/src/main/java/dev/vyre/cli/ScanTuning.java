@@ -30,6 +30,12 @@ final class ScanTuning {
           + "auto: the backend's default (default: ${DEFAULT-VALUE}).")
   String parallelReads;
 
+  /** Whether every option has its default value. */
+  boolean isDefault() {
+    return chunkBytes == ScanOptions.DEFAULT_CHUNK_BYTES && taskBytes == 0 && buffers == 0 && stage.equals("auto")
+        && parallelReads.equals("auto");
+  }
+
   ScanOptions options(String backendName, boolean keepHits) {
     if (chunkBytes < 1) {
       throw InputException.of("--chunk-size", chunkBytes + " bytes is not a chunk", "pass at least 1 byte (default 4194304)");

@@ -11,6 +11,7 @@ import java.nio.file.Path;
  */
 final class Terminal {
 
+  static final int STDIN = 0;
   static final int STDOUT = 1;
   static final int STDERR = 2;
 

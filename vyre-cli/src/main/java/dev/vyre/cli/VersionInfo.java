@@ -22,6 +22,12 @@ final class VersionInfo implements CommandLine.IVersionProvider {
         "usable backends: " + (usable.isEmpty() ? "none (vyre doctor says why)" : usable)};
   }
 
+  /** The version and commit: a client and a service of different builds do not share a scan. */
+  static String buildId() {
+    Properties build = build();
+    return build.getProperty("version", "unknown") + " (commit " + build.getProperty("commit", "unknown") + ")";
+  }
+
   private static Properties build() {
     Properties properties = new Properties();
     try (InputStream in = VersionInfo.class.getResourceAsStream("build.properties")) {

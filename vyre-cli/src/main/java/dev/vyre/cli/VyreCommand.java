@@ -1,11 +1,17 @@
 package dev.vyre.cli;
 
 import dev.vyre.cli.graph.GraphCommand;
+import dev.vyre.cli.serve.ServiceClient;
+import dev.vyre.cli.serve.ServiceProtocol;
 import dev.vyre.driver.error.VyreException;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
+import java.util.Arrays;
+import java.util.OptionalInt;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -27,6 +33,7 @@ import picocli.CommandLine.Command;
       DoctorCommand.class,
       RunCommand.class,
       ScanCommand.class,
+      ServeCommand.class,
       GraphCommand.class,
       BenchCommand.class,
       ConformCommand.class,
@@ -46,7 +53,17 @@ public final class VyreCommand implements Runnable {
 
   public static void main(String[] args) {
     // The arguments' exact bytes where the JVM's decoding lost some (vyre scan -e $'\xff').
-    System.exit(execute(RawArguments.recover(args)));
+    String[] exact = RawArguments.recover(args);
+    if (exact.length > 0 && exact[0].equals("scan")) {
+      int flags = (Terminal.isTerminal(Terminal.STDOUT) ? ServiceProtocol.STDOUT_TERMINAL : 0)
+          | (Terminal.isTerminal(Terminal.STDERR) ? ServiceProtocol.STDERR_TERMINAL : 0)
+          | (Terminal.isTerminal(Terminal.STDIN) ? ServiceProtocol.STDIN_TERMINAL : 0);
+      OptionalInt served = ServiceClient.scan(Arrays.asList(exact).subList(1, exact.length), VersionInfo.buildId(), flags);
+      if (served.isPresent()) {
+        System.exit(served.getAsInt());
+      }
+    }
+    System.exit(execute(exact));
   }
 
   /**
@@ -58,6 +75,35 @@ public final class VyreCommand implements Runnable {
     // As in grep, the argument of -e is the pattern even when it looks like an option (-e -foo).
     commandLine.getSubcommands().get("scan").setAllowOptionsAsOptionParameters(true);
     inheritVersion(commandLine);
+    int status = run(commandLine, args);
+    // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
+    if (System.out.checkError() && status != 2) {
+      commandLine.getErr().println("vyre: " + StdoutStream.FAILED);
+      commandLine.getErr().flush();
+      return 2;
+    }
+    return status;
+  }
+
+  /**
+   * Runs the arguments of {@code vyre scan} (without "scan") in {@code environment}, as {@link
+   * #execute} would in a process of its own, for {@code vyre serve}: the same messages and exit
+   * status, to the environment's streams. A scan the environment declines returns 0 having printed
+   * nothing.
+   */
+  public static int executeScan(ScanEnvironment environment, String... args) {
+    ScanCommand scan = new ScanCommand();
+    scan.environment = environment;
+    CommandLine commandLine = new CommandLine(scan);
+    commandLine.setAllowOptionsAsOptionParameters(true);
+    commandLine.getCommandSpec().name("vyre scan");
+    commandLine.getCommandSpec().versionProvider(new VersionInfo());
+    commandLine.setOut(new PrintWriter(new OutputStreamWriter(environment.stdout(), StandardCharsets.UTF_8), true));
+    commandLine.setErr(new PrintWriter(new OutputStreamWriter(environment.stderr(), StandardCharsets.UTF_8), true));
+    return run(commandLine, args);
+  }
+
+  private static int run(CommandLine commandLine, String[] args) {
     commandLine.setParameterExceptionHandler(VyreCommand::usageError);
     commandLine.setExecutionExceptionHandler(VyreCommand::failure);
     // The libraries' INFO log lines are part of what --verbose tells, for that command only.
@@ -69,21 +115,13 @@ public final class VyreCommand implements Runnable {
         CliLoggerFinder.verbose(false);
       }
     });
-    int status;
     try {
-      status = commandLine.execute(args);
+      return commandLine.execute(args);
     } catch (Error error) {
       // picocli hands only Exceptions to failure(); an Error left to the JVM would exit 1, which
       // scripts read as "no match".
       return fatal(error, commandLine.getErr());
     }
-    // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
-    if (System.out.checkError() && status != 2) {
-      commandLine.getErr().println("vyre: " + StdoutStream.FAILED);
-      commandLine.getErr().flush();
-      return 2;
-    }
-    return status;
   }
 
   /** A bad command line: the problem, where to read the usage, and picocli's "Did you mean". */

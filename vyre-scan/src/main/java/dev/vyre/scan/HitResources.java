@@ -21,27 +21,40 @@ final class HitResources {
   private static final long FIRST_READ_AHEAD = 1024;
 
   private final Megakernel kernel;
+  private final KernelResourcePool pool;
+  private final int headerHandle;
   private final MemorySegment header;
+  private int stagingHandle;
   private MemorySegment staging;
   /** Records the last {@link #fetch} brought back with the header. */
   private long fetched;
   private long readAhead = FIRST_READ_AHEAD;
 
-  HitResources(Megakernel kernel) {
-    this.kernel = kernel;
-    this.header = pinned(HitBufferLayout.byteSize(0));
-    this.staging = pinned(HitBufferLayout.byteSize(FIRST_READ_AHEAD));
+  HitResources(KernelResourcePool pool) {
+    this.kernel = pool.kernel();
+    this.pool = pool;
+    this.headerHandle = pool.take(HitBufferLayout.byteSize(0), ResourcePlacement.HOST_MAPPED);
+    this.header = pool.hostView(headerHandle, HitBufferLayout.byteSize(0));
+    this.stagingHandle = pool.take(HitBufferLayout.byteSize(FIRST_READ_AHEAD), ResourcePlacement.HOST_MAPPED);
+    this.staging = pool.hostView(stagingHandle, HitBufferLayout.byteSize(FIRST_READ_AHEAD));
   }
 
-  private MemorySegment pinned(long bytes) {
-    return kernel.resource(kernel.allocateResource(bytes, ResourcePlacement.HOST_MAPPED));
-  }
-
-  /** A new, empty hit resource of {@code capacity} records. */
+  /** An empty hit resource of {@code capacity} records. */
   int allocate(long capacity) {
-    int handle = kernel.allocateResource(HitBufferLayout.byteSize(capacity), ResourcePlacement.DEVICE);
+    int handle = pool.take(HitBufferLayout.byteSize(capacity), ResourcePlacement.DEVICE);
     reset(handle, capacity);
     return handle;
+  }
+
+  /** Gives a hit resource back to the pool once its tasks finished. */
+  void free(int handle) {
+    pool.giveBack(handle);
+  }
+
+  /** Gives the host copies back to the pool. */
+  void close() {
+    pool.giveBack(headerHandle);
+    pool.giveBack(stagingHandle);
   }
 
   /** Empties a hit resource (cursor 0) and writes its capacity. */
@@ -91,9 +104,13 @@ final class HitResources {
   private void ensureStaging(long records, long keep) {
     long bytes = HitBufferLayout.byteSize(records);
     if (staging.byteSize() < bytes) {
-      MemorySegment larger = pinned(Math.max(bytes, 2 * staging.byteSize()));
+      long size = Math.max(bytes, 2 * staging.byteSize());
+      int largerHandle = pool.take(size, ResourcePlacement.HOST_MAPPED);
+      MemorySegment larger = pool.hostView(largerHandle, size);
       long kept = HitBufferLayout.byteSize(keep);
       larger.asSlice(0, kept).copyFrom(staging.asSlice(0, kept));
+      pool.giveBack(stagingHandle);
+      stagingHandle = largerHandle;
       staging = larger;
     }
   }

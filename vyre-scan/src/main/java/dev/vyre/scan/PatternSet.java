@@ -59,14 +59,19 @@ public final class PatternSet {
    * is an error naming its line, where grep would take it as an empty pattern that matches every line.
    */
   public static List<byte[]> fileLines(Path file) {
+    return fileLines(file, file);
+  }
+
+  /** {@link #fileLines(Path)} of the file at {@code location}, named {@code file} in errors. */
+  public static List<byte[]> fileLines(Path file, Path location) {
     String source = file.toString();
     byte[] bytes;
     try {
-      if (Files.size(file) > MAX_TOTAL_BYTES + 2L * MAX_PATTERNS) {
-        throw InputException.of(source, "the pattern file is " + Files.size(file) + " bytes, above the "
+      if (Files.size(location) > MAX_TOTAL_BYTES + 2L * MAX_PATTERNS) {
+        throw InputException.of(source, "the pattern file is " + Files.size(location) + " bytes, above the "
             + MAX_TOTAL_BYTES + "-byte pattern limit", SPLIT_FIX);
       }
-      bytes = Files.readAllBytes(file);
+      bytes = Files.readAllBytes(location);
     } catch (IOException e) {
       throw InputException.of(source, "cannot read the pattern file (" + e + ")",
           "check that the file exists and is readable");

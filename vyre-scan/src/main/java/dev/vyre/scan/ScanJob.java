@@ -37,7 +37,8 @@ import java.util.function.Consumer;
  * chunks, collecting finished ones, taking finished reads, starting reads into free buffers) and
  * waits only when none is; {@link #phases()} says where it waited. A buffer is reused only after
  * its tasks finished. The job owns the megakernel's DFA_STEP work while it runs (a
- * fault in any task fails the job). Resources are allocated once, when the job is created.
+ * fault in any task fails the job). Resources are taken once, when the job is created, from a
+ * {@link KernelResourcePool} they go back to when it closes.
  */
 public final class ScanJob implements AutoCloseable {
 
@@ -49,6 +50,7 @@ public final class ScanJob implements AutoCloseable {
   private static final Duration TASK_TIMEOUT = Duration.ofMinutes(2);
 
   private final Megakernel kernel;
+  private final KernelResourcePool pool;
   private final DfaTable table;
   private final ScanOptions options;
   private final int overlap;
@@ -89,7 +91,7 @@ public final class ScanJob implements AutoCloseable {
   private List<ScanFile> files;
   private int nextFile;
   private FileScan current;
-  private boolean stopping;
+  private volatile boolean stopping;
 
   /**
    * Validates and uploads the table (DEVICE), allocates the chunk buffers (HOST_MAPPED) and their
@@ -97,29 +99,33 @@ public final class ScanJob implements AutoCloseable {
    * hold {@link ScanOptions#tasksPerChunk()} tasks of priority NORMAL at once.
    */
   public ScanJob(Megakernel kernel, DfaTable table, ScanOptions options) {
-    this.kernel = kernel;
+    this(new KernelResourcePool(kernel), table, options);
+  }
+
+  /**
+   * A job whose resources come from {@code pool} and go back to it when the job closes, for a
+   * kernel that runs many jobs (one after another or at once, each from its own thread).
+   */
+  public ScanJob(KernelResourcePool pool, DfaTable table, ScanOptions options) {
+    this.kernel = pool.kernel();
+    this.pool = pool;
     this.table = table;
     this.options = options;
     this.overlap = table.maxPatternLength() - 1;
     DfaTableLayout.validate(table.segment(), "DFA table");
     checkHitsCountable(table, options.chunkBytes() + overlap);
-    this.dfaHandle = kernel.allocateResource(table.byteSize(), ResourcePlacement.DEVICE);
+    this.dfaHandle = pool.take(table.byteSize(), ResourcePlacement.DEVICE);
     kernel.writeResource(dfaHandle, 0, table.segment());
-    this.hitResources = new HitResources(kernel);
+    this.hitResources = new HitResources(pool);
     long capacity = Math.min(options.hitCapacity(), MAX_HIT_CAPACITY);
     this.bufferBytes = Math.ceilDiv(options.chunkBytes() + overlap, BufferPool.ALIGNMENT) * BufferPool.ALIGNMENT;
     this.packedBytes = Math.min(bufferBytes, MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
     this.slots = new ChunkSlot[options.buffers()];
     List<MemorySegment> buffers = new ArrayList<>();
     for (int i = 0; i < slots.length; i++) {
-      int input = kernel.allocateResource(bufferBytes, ResourcePlacement.HOST_MAPPED);
-      MemorySegment host = kernel.resource(input);
-      if (host == null) {
-        throw PipelineException.backend("the " + kernel.backendName() + " backend gives no host view of a HOST_MAPPED "
-            + "resource. Fix: implement KernelSession.resource for HOST_MAPPED resources");
-      }
-      buffers.add(host);
-      int scanned = options.stageOnDevice() ? kernel.allocateResource(bufferBytes, ResourcePlacement.DEVICE) : input;
+      int input = pool.take(bufferBytes, ResourcePlacement.HOST_MAPPED);
+      buffers.add(pool.hostView(input, bufferBytes));
+      int scanned = options.stageOnDevice() ? pool.take(bufferBytes, ResourcePlacement.DEVICE) : input;
       slots[i] = new ChunkSlot(i, input, scanned, hitResources.allocate(capacity), capacity, options.tasksPerChunk());
       free.add(slots[i]);
     }
@@ -160,7 +166,8 @@ public final class ScanJob implements AutoCloseable {
   /**
    * Ends the current run early, for a sink that has its answer ({@code vyre scan -q} at its first
    * match): no more reads start, the chunks in flight are scanned and their buffers freed, open files
-   * are closed, and no further file reaches the sink. Call it from the sink, i.e. the run's thread.
+   * are closed, and no further file reaches the sink. Any thread may call it (a service whose client
+   * went away does).
    */
   public void stop() {
     stopping = true;
@@ -366,7 +373,7 @@ public final class ScanJob implements AutoCloseable {
       pending.add(current);
       if (current.moreToRead()) {
         try {
-          current.handle = reader.openFile(current.file.path());
+          current.handle = reader.openFile(current.file.location());
         } catch (PipelineException e) {
           current.failToOpen(FileErrors.reason(e));
         }
@@ -469,6 +476,7 @@ public final class ScanJob implements AutoCloseable {
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
       if (cursor <= MAX_HIT_CAPACITY) {
         slot.hitCapacity = Math.min(MAX_HIT_CAPACITY, Math.max(cursor, 2 * slot.hitCapacity));
+        hitResources.free(slot.hitHandle);
         slot.hitHandle = hitResources.allocate(slot.hitCapacity);
         rescans++;
         publish(slot);
@@ -498,9 +506,25 @@ public final class ScanJob implements AutoCloseable {
     free.add(slot);
   }
 
-  /** Closes the chunk reader once its reads finished; the resources live as long as the megakernel. */
+  /**
+   * Closes the chunk reader once its reads finished, and gives the job's resources back to its
+   * pool, unless tasks or copies may still use them (a run that threw): those stay the kernel's
+   * until it shuts down.
+   */
   @Override
   public void close() {
     reader.close();
+    if (!scanning.isEmpty() || !copying.isEmpty()) {
+      return;
+    }
+    pool.giveBack(dfaHandle);
+    hitResources.close();
+    for (ChunkSlot slot : slots) {
+      pool.giveBack(slot.inputHandle);
+      if (slot.scanHandle != slot.inputHandle) {
+        pool.giveBack(slot.scanHandle);
+      }
+      hitResources.free(slot.hitHandle);
+    }
   }
 }

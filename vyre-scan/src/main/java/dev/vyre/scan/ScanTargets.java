@@ -49,7 +49,16 @@ public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
    * scanned for want of a PATH, is never skipped (grep: {@code --exclude-dir=.} with no PATH).
    */
   public static ScanTargets walk(List<Path> roots, ScanFilter filter) {
-    return walk(roots, filter, Files::newDirectoryStream);
+    return walk(roots, filter, Path.of(""));
+  }
+
+  /**
+   * Walks {@code roots} as seen from the directory {@code base}: a relative root names a path under
+   * it, but files and problems keep the names as given ({@link ScanFile#location()} is where a file
+   * is opened). The empty path is the working directory itself.
+   */
+  public static ScanTargets walk(List<Path> roots, ScanFilter filter, Path base) {
+    return walk(roots, filter, base, Files::newDirectoryStream);
   }
 
   /**
@@ -61,11 +70,15 @@ public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
   }
 
   static ScanTargets walk(List<Path> roots, ScanFilter filter, DirectoryLister lister) {
+    return walk(roots, filter, Path.of(""), lister);
+  }
+
+  static ScanTargets walk(List<Path> roots, ScanFilter filter, Path base, DirectoryLister lister) {
     ScanTargets targets = new ScanTargets(new ArrayList<>(), new ArrayList<>());
     for (Path root : roots) {
       BasicFileAttributes attributes;
       try {
-        attributes = Files.readAttributes(root, BasicFileAttributes.class);
+        attributes = Files.readAttributes(base.resolve(root), BasicFileAttributes.class);
       } catch (IOException e) {
         targets.problems.add(new Problem(root, reason(e)));
         continue;
@@ -73,27 +86,28 @@ public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
       if (!root.toString().isEmpty() && filter.skips(root, attributes.isDirectory(), true)) {
         continue;
       }
-      targets.visit(root, attributes, true, filter, lister);
+      targets.visit(root, base, attributes, true, filter, lister);
     }
     return new ScanTargets(List.copyOf(targets.files), List.copyOf(targets.problems));
   }
 
-  private void visit(Path path, BasicFileAttributes attributes, boolean named, ScanFilter filter,
+  private void visit(Path path, Path base, BasicFileAttributes attributes, boolean named, ScanFilter filter,
       DirectoryLister lister) {
     if (attributes.isRegularFile()) {
-      files.add(new ScanFile(path, attributes.size()));
+      files.add(new ScanFile(path, attributes.size(), base.resolve(path)));
     } else if (attributes.isDirectory()) {
-      walkDirectory(path, filter, lister);
+      walkDirectory(path, base, filter, lister);
     } else if (named) {
       // Pipes and devices have no size to plan chunks by; inside a directory grep -r skips them too.
       problems.add(new Problem(path, "not a regular file or directory (vyre scan reads files, not pipes or devices)"));
     }
   }
 
-  private void walkDirectory(Path directory, ScanFilter filter, DirectoryLister lister) {
+  private void walkDirectory(Path directory, Path base, ScanFilter filter, DirectoryLister lister) {
     List<Path> entries = new ArrayList<>();
-    try (DirectoryStream<Path> stream = lister.open(directory)) {
-      stream.forEach(entries::add);
+    try (DirectoryStream<Path> stream = lister.open(base.resolve(directory))) {
+      // Named as under the directory's given name; opened under base.
+      stream.forEach(entry -> entries.add(directory.resolve(entry.getFileName())));
     } catch (IOException e) {
       problems.add(new Problem(directory, reason(e)));
     } catch (DirectoryIteratorException e) {
@@ -105,13 +119,13 @@ public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
     for (Path entry : entries) {
       BasicFileAttributes attributes;
       try {
-        attributes = Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        attributes = Files.readAttributes(base.resolve(entry), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       } catch (IOException e) {
         problems.add(new Problem(entry, reason(e)));
         continue;
       }
       if (!filter.skips(entry.getFileName(), attributes.isDirectory(), false)) {
-        visit(entry, attributes, false, filter, lister);
+        visit(entry, base, attributes, false, filter, lister);
       }
     }
   }

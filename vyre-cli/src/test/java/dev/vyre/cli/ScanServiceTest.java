@@ -1,0 +1,255 @@
+package dev.vyre.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.vyre.cli.serve.ScanService;
+import dev.vyre.cli.serve.ServiceClient;
+import dev.vyre.cli.serve.ServiceProtocol;
+import dev.vyre.cli.serve.ServiceSocket;
+import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.Backends;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.scan.ScanOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code vyre serve} end to end on the reference backend: scans through the service print exactly
+ * what they print alone (every output mode, errors and exit statuses, relative paths from the
+ * client's directory), several clients at once share two lanes, and a client that goes mid-scan,
+ * garbage on the socket, another build and options the shared kernel cannot honour neither hurt the
+ * service nor the clients after them.
+ */
+class ScanServiceTest {
+
+  @TempDir Path dir;
+  private Path socket;
+  private Path tree;
+  private ScanService service;
+  private Thread serving;
+  private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+  record Served(OptionalInt status, String out, String err) {}
+
+  @BeforeEach
+  void start() throws IOException {
+    tree = Files.createDirectory(dir.resolve("tree"));
+    Random random = new Random(7);
+    for (int f = 0; f < 40; f++) {
+      Path sub = Files.createDirectories(tree.resolve("d" + f % 4));
+      StringBuilder text = new StringBuilder();
+      for (int line = 0; line < 5 + random.nextInt(200); line++) {
+        text.append(random.nextInt(9) == 0 ? "String value = error;\n" : "int x" + line + " = " + random.nextInt() + ";\n");
+      }
+      Files.writeString(sub.resolve("f" + f + ".txt"), text);
+    }
+    socket = dir.resolve("run").resolve("scan.sock");
+    ScanOptions lane = ScanOptions.forBackend("reference");
+    Megakernel kernel = ScanCommand.bootstrap(Megakernel.builder().backend(Backends.select("reference")), lane,
+        lane.ringSlots() * 2);
+    service = new ScanService(kernel, socket, 2, VersionInfo.buildId(), new PrintStream(log, true, StandardCharsets.UTF_8));
+    serving = Thread.ofPlatform().start(() -> service.serve(null));
+  }
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    service.close();
+    serving.join(Duration.ofSeconds(30));
+  }
+
+  private Served served(Path workingDirectory, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    OptionalInt status = ServiceClient.scan(socket, List.of(args), VersionInfo.buildId(), 0, workingDirectory, out, err);
+    return new Served(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private static CliRun alone(String... args) {
+    List<String> all = new ArrayList<>(List.of("scan", "--no-server"));
+    all.addAll(List.of(args));
+    return CliRun.of(all.toArray(String[]::new));
+  }
+
+  private void assertSame(String... args) {
+    CliRun alone = alone(args);
+    Served served = served(dir, args);
+    assertEquals(OptionalInt.of(alone.status()), served.status(), String.join(" ", args) + "\n" + served.err());
+    assertEquals(alone.out(), served.out(), String.join(" ", args));
+    assertEquals(alone.err(), served.err(), String.join(" ", args));
+  }
+
+  @Test
+  void everyOutputModePrintsWhatTheScanPrintsAlone() {
+    String t = tree.toString();
+    assertSame("-e", "String", "-e", "error", t);
+    assertSame("-c", "-e", "String", t);
+    assertSame("--json", "-e", "error", t);
+    assertSame("-l", "-e", "error", t);
+    assertSame("-L", "-e", "String", t);
+    assertSame("-q", "-e", "String", t);
+    assertSame("-m", "2", "-i", "-e", "STRING", t);
+    assertSame("-e", "nowhere", t);
+    assertSame("-e", "String", t, dir.resolve("missing").toString());
+    assertSame("--include=f1*", "-c", "String", t);
+    assertSame("-e");
+    assertSame("--bogus", "x", t);
+  }
+
+  @Test
+  void relativePathsAreTheClientsAndPrintAsGiven() {
+    CliRun alone = alone("-c", "-e", "String", tree.toString());
+    Served served = served(dir, "-c", "-e", "String", "tree");
+    assertEquals(OptionalInt.of(0), served.status(), served.err());
+    assertEquals(alone.out().replace(dir + "/", ""), served.out());
+    Served missing = served(dir, "-e", "x", "nothing-here");
+    assertEquals(OptionalInt.of(2), missing.status());
+    assertTrue(missing.err().startsWith("vyre scan: nothing-here: No such file or directory"), missing.err());
+  }
+
+  @Test
+  void concurrentClientsShareTheKernelAndEachGetsItsOwnOutput() throws Exception {
+    CliRun counts = alone("-c", "-e", "String", tree.toString());
+    CliRun lines = alone("-e", "error", tree.toString());
+    ExecutorService clients = Executors.newFixedThreadPool(6);
+    try {
+      List<Future<Boolean>> results = new ArrayList<>();
+      for (int i = 0; i < 18; i++) {
+        boolean count = i % 2 == 0;
+        results.add(clients.submit(() -> {
+          Served served = count ? served(dir, "-c", "-e", "String", tree.toString()) : served(dir, "-e", "error", tree.toString());
+          return served.status().equals(OptionalInt.of(0)) && served.out().equals(count ? counts.out() : lines.out());
+        }));
+      }
+      for (Future<Boolean> result : results) {
+        assertTrue(result.get());
+      }
+    } finally {
+      clients.shutdown();
+    }
+    assertTrue(status().contains("scans: 18 served"), status());
+  }
+
+  @Test
+  void aClientThatGoesMidScanStopsItsScanAndTheServiceGoesOn() throws Exception {
+    Path big = Files.createDirectory(dir.resolve("big"));
+    byte[] dense = "a".repeat(1 << 20).getBytes(StandardCharsets.US_ASCII);
+    for (int f = 0; f < 16; f++) {
+      Files.write(big.resolve("f" + f), dense);
+    }
+    try (SocketChannel channel = ServiceSocket.connect(socket)) {
+      DataOutputStream out = new DataOutputStream(Channels.newOutputStream(channel));
+      ServiceProtocol.writeHeader(out, VersionInfo.buildId(), ServiceProtocol.SCAN);
+      ServiceProtocol.writeScan(out, new ServiceProtocol.ScanRequest(1, 0, dir.toString().getBytes(StandardCharsets.UTF_8),
+          List.of("-e", "a", big.toString())));
+      out.flush();
+      // One frame of the 16 M lines, then the client is gone.
+      DataInputStream in = new DataInputStream(Channels.newInputStream(channel));
+      assertEquals(ServiceProtocol.STDOUT, in.readUnsignedByte());
+    }
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!status().contains("1 cancelled by their client") && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertTrue(status().contains("1 cancelled by their client"), status());
+    assertSame("-c", "-e", "String", tree.toString());
+  }
+
+  @Test
+  void garbageGetsAnErrorAndTheServiceGoesOn() throws Exception {
+    try (SocketChannel channel = ServiceSocket.connect(socket)) {
+      channel.write(ByteBuffer.wrap("GET / HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+      DataInputStream in = new DataInputStream(Channels.newInputStream(channel));
+      assertEquals(ServiceProtocol.ERROR, in.readUnsignedByte());
+      byte[] message = new byte[in.readInt()];
+      in.readFully(message);
+      String text = new String(message, StandardCharsets.UTF_8);
+      assertTrue(text.contains("bad request") && text.contains("Fix:"), text);
+    }
+    try (SocketChannel channel = ServiceSocket.connect(socket)) {
+      // A header that claims a 2 G-unit string must be refused, not allocated.
+      DataOutputStream out = new DataOutputStream(Channels.newOutputStream(channel));
+      out.writeInt(ServiceProtocol.MAGIC);
+      out.writeShort(ServiceProtocol.VERSION);
+      out.writeInt(Integer.MAX_VALUE);
+      out.flush();
+      assertEquals(ServiceProtocol.ERROR, new DataInputStream(Channels.newInputStream(channel)).readUnsignedByte());
+    }
+    assertSame("-c", "-e", "String", tree.toString());
+    assertTrue(status().contains("2 bad requests"), status());
+  }
+
+  @Test
+  void whatTheSharedKernelCannotHonourIsDeclinedAndScannedByTheClient() {
+    assertEquals(OptionalInt.empty(), served(dir, "--backend", "cuda", "-e", "x", tree.toString()).status());
+    assertEquals(OptionalInt.empty(), served(dir, "--task-size", "4096", "-e", "x", tree.toString()).status());
+    assertEquals(OptionalInt.empty(), ServiceClient.scan(socket, List.of("-e", "x", tree.toString()), "another build", 0, dir,
+        new ByteArrayOutputStream(), new ByteArrayOutputStream()));
+    assertTrue(status().contains("3 declined"), status());
+  }
+
+  @Test
+  void theSocketIsPrivateAndASecondServiceIsRefused() throws IOException {
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)));
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket.getParent())));
+    Megakernel second = Megakernel.builder().backend(Backends.select("reference")).bootstrap();
+    try {
+      InputException refused = assertThrows(InputException.class,
+          () -> new ScanService(second, socket, 1, VersionInfo.buildId(), new PrintStream(new ByteArrayOutputStream())));
+      assertTrue(refused.getMessage().contains("another vyre serve is listening"), refused.getMessage());
+    } finally {
+      second.close();
+    }
+    try (SocketChannel client = ServiceSocket.connect(socket)) {
+      assertTrue(ServiceSocket.samePeerUser(client, ServiceSocket.self()), "a client of this user is let in");
+      UserPrincipal nobody = socket.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("65534");
+      assertFalse(ServiceSocket.samePeerUser(client, nobody), "a client of another user is refused");
+    }
+  }
+
+  @Test
+  void statusNamesTheKernelAndStopEndsTheService() throws Exception {
+    assertTrue(status().startsWith("vyre serve: pid " + ProcessHandle.current().pid()), status());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertEquals(0, ServiceClient.control(socket, VersionInfo.buildId(), ServiceProtocol.STOP, out,
+        new ByteArrayOutputStream()));
+    serving.join(Duration.ofSeconds(30));
+    assertFalse(serving.isAlive());
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("stopping"));
+  }
+
+  private String status() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      ServiceClient.control(socket, VersionInfo.buildId(), ServiceProtocol.STATUS, out, new ByteArrayOutputStream());
+    } catch (IOException e) {
+      return e.toString();
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+}
