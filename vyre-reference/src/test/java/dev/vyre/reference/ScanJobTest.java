@@ -12,6 +12,7 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.dfa.Hit;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.FileResult;
+import dev.vyre.scan.KernelResourcePool;
 import dev.vyre.scan.NaiveMatcher;
 import dev.vyre.scan.PatternSet;
 import dev.vyre.scan.ScanFile;
@@ -327,6 +328,41 @@ class ScanJobTest {
     assertNull(result.error());
     assertEquals(expected, result.matches());
     assertEquals(0, outcome.summary().rescans());
+    });
+  }
+
+  /**
+   * Jobs that take their buffers from one pool, one after another, each with a table of its own:
+   * each table lands in the buffer the previous job's table was written to, and each job must find
+   * exactly its own patterns (a GPU that served a table from a stale cache would fault or miss).
+   */
+  @Example
+  void jobsReusingAPoolsBuffersFindEachTablesOwnMatches() throws Exception {
+    inTempDir(dir -> {
+      String period = "alpha beta gamma delta ";
+      Path file = Files.writeString(dir.resolve("f"), period.repeat(3000));
+      long size = Files.size(file);
+      List<List<String>> sets = List.of(List.of("alpha", "gamma"), List.of("beta", "delta"), List.of("lpha ", "amma "));
+      KernelResourcePool pool = new KernelResourcePool(kernel());
+      ScanOptions options = new ScanOptions(8192, 1024, 3, true, true, true);
+      long allocated = -1;
+      for (int round = 0; round < 9; round++) {
+        List<String> set = sets.get(round % sets.size());
+        List<FileResult> results = new ArrayList<>();
+        try (ScanJob job = new ScanJob(pool, AhoCorasickCompiler.compile(PatternSet.fromArguments(set, false)), options)) {
+          job.run(List.of(new ScanFile(file, size)), results::add);
+        }
+        FileResult result = results.getFirst();
+        assertEquals(2 * 3000, result.matches(), "round " + round + " " + set);
+        for (int i = 0; i < result.hits().size(); i++) {
+          long start = result.hits().start(i);
+          assertEquals(period.indexOf(set.get(result.hits().patternId(i))), start % period.length(), "round " + round);
+        }
+        if (round == 0) {
+          allocated = pool.allocatedBytes();
+        }
+      }
+      assertEquals(allocated, pool.allocatedBytes(), "the later jobs reuse the first one's buffers");
     });
   }
 

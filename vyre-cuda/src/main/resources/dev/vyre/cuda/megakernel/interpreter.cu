@@ -5,27 +5,33 @@
 __device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, bool* handled);
 
 // ---- DFA_STEP (opcode 6): mirrors dev.vyre.runtime.dfa.DfaStep; see DfaStepArgs for the args ----
+// The table is read with ordinary loads, not __ldg: a buffer that held one table may hold another
+// later in the persistent kernel's life (vyre serve reuses its buffers), and the read-only data
+// cache is not kept coherent with such writes. The fence at the step's start orders the loads after
+// the claim that saw the task, and on sm_70+ invalidates L1, so they see the host's new table.
+__device__ __forceinline__ unsigned vyre_table_word(const unsigned* p) { return *p; }
+
 // DfaTableLayout.headerProblem: true when the header is consistent with itself and the buffer.
 __device__ bool vyre_dfa_header_ok(const unsigned* t, unsigned long long bytes) {
   if (bytes < VYRE_DFA_HEADER_WORDS * 4ull) return false;
-  unsigned long long states = __ldg(t + 2), classes = __ldg(t + 3), patterns = __ldg(t + 5);
+  unsigned long long states = vyre_table_word(t + 2), classes = vyre_table_word(t + 3), patterns = vyre_table_word(t + 5);
   unsigned long long offsets_base = VYRE_DFA_TRANSITION_BASE + states * classes;
   unsigned long long ids_base = offsets_base + states + 1;
-  unsigned long long lengths_base = __ldg(t + 11), total = __ldg(t + 12);
-  return __ldg(t) == VYRE_DFA_MAGIC && __ldg(t + 1) == 1u && states >= 1 && classes >= 1 && classes <= 256 &&
-         states * classes <= (1ull << 31) && __ldg(t + 4) < states && patterns >= 1 && __ldg(t + 6) >= 1 &&
-         __ldg(t + 7) == VYRE_DFA_CLASS_MAP_BASE && __ldg(t + 8) == VYRE_DFA_TRANSITION_BASE &&
-         __ldg(t + 9) == offsets_base && __ldg(t + 10) == ids_base && lengths_base >= ids_base &&
-         total == lengths_base + patterns && total * 4ull <= bytes && __ldg(t + 13) == 0u && __ldg(t + 14) == 0u &&
-         __ldg(t + 15) == 0u;
+  unsigned long long lengths_base = vyre_table_word(t + 11), total = vyre_table_word(t + 12);
+  return vyre_table_word(t) == VYRE_DFA_MAGIC && vyre_table_word(t + 1) == 1u && states >= 1 && classes >= 1 && classes <= 256 &&
+         states * classes <= (1ull << 31) && vyre_table_word(t + 4) < states && patterns >= 1 && vyre_table_word(t + 6) >= 1 &&
+         vyre_table_word(t + 7) == VYRE_DFA_CLASS_MAP_BASE && vyre_table_word(t + 8) == VYRE_DFA_TRANSITION_BASE &&
+         vyre_table_word(t + 9) == offsets_base && vyre_table_word(t + 10) == ids_base && lengths_base >= ids_base &&
+         total == lengths_base + patterns && total * 4ull <= bytes && vyre_table_word(t + 13) == 0u && vyre_table_word(t + 14) == 0u &&
+         vyre_table_word(t + 15) == 0u;
 }
 
 __device__ void vyre_dfa_report(const unsigned* t, unsigned state, unsigned* hits, unsigned input_id, unsigned long long end) {
-  unsigned offsets_base = __ldg(t + 9), ids_base = __ldg(t + 10), lengths_base = __ldg(t + 11);
+  unsigned offsets_base = vyre_table_word(t + 9), ids_base = vyre_table_word(t + 10), lengths_base = vyre_table_word(t + 11);
   unsigned capacity = *(volatile unsigned*)(hits + 1);
-  for (unsigned k = __ldg(t + offsets_base + state); k < __ldg(t + offsets_base + state + 1); k++) {
-    unsigned pattern = __ldg(t + ids_base + k);
-    unsigned long long start = end - __ldg(t + lengths_base + pattern);
+  for (unsigned k = vyre_table_word(t + offsets_base + state); k < vyre_table_word(t + offsets_base + state + 1); k++) {
+    unsigned pattern = vyre_table_word(t + ids_base + k);
+    unsigned long long start = end - vyre_table_word(t + lengths_base + pattern);
     unsigned index = atomicAdd(hits, 1u);
     if (index < capacity) {
       unsigned* record = hits + VYRE_HIT_HEADER_WORDS + (unsigned long long)index * VYRE_HIT_RECORD_WORDS;
@@ -38,6 +44,7 @@ __device__ void vyre_dfa_report(const unsigned* t, unsigned state, unsigned* hit
 }
 
 __device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* args) {
+  __threadfence();
   const VyreResource* input = vyre_resource(a, args[0]);
   const VyreResource* table = vyre_resource(a, args[3]);
   const VyreResource* hit = vyre_resource(a, args[5]);
@@ -47,8 +54,8 @@ __device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* ar
   if (off + len > vyre_resource_bytes(input)) return -VYRE_FAULT_RESOURCE;
   const unsigned* t = reinterpret_cast<const unsigned*>(table->ptr);
   if (!vyre_dfa_header_ok(t, vyre_resource_bytes(table))) return -VYRE_FAULT_TABLE;
-  unsigned classes = __ldg(t + 3);
-  if (args[4] >= __ldg(t + 2)) return -VYRE_FAULT_TABLE;
+  unsigned classes = vyre_table_word(t + 3);
+  if (args[4] >= vyre_table_word(t + 2)) return -VYRE_FAULT_TABLE;
   unsigned* hits = reinterpret_cast<unsigned*>(hit->ptr);
   unsigned long long hit_bytes = vyre_resource_bytes(hit);
   if (hit_bytes < VYRE_HIT_HEADER_WORDS * 4ull ||
@@ -63,7 +70,7 @@ __device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* ar
   // The host may reuse an input buffer for the next chunk: read it past L1 (L2 only, or the bus).
   unsigned long long i = 0;
   for (; i < len && ((reinterpret_cast<unsigned long long>(bytes + i)) & 15ull); i++) {
-    unsigned tr = __ldg(transitions + row + __ldg(t + VYRE_DFA_CLASS_MAP_BASE + __ldcg(bytes + i)));
+    unsigned tr = vyre_table_word(transitions + row + vyre_table_word(t + VYRE_DFA_CLASS_MAP_BASE + __ldcg(bytes + i)));
     row = tr & VYRE_DFA_ROW_MASK;
     if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + 1);
   }
@@ -76,13 +83,13 @@ __device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* ar
 #pragma unroll
     for (unsigned k = 0; k < 16; k++) {
       unsigned b = (words[k >> 2] >> (8u * (k & 3u))) & 0xFFu;
-      unsigned tr = __ldg(transitions + row + __ldg(t + VYRE_DFA_CLASS_MAP_BASE + b));
+      unsigned tr = vyre_table_word(transitions + row + vyre_table_word(t + VYRE_DFA_CLASS_MAP_BASE + b));
       row = tr & VYRE_DFA_ROW_MASK;
       if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + k + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + k + 1);
     }
   }
   for (; i < len; i++) {
-    unsigned tr = __ldg(transitions + row + __ldg(t + VYRE_DFA_CLASS_MAP_BASE + __ldcg(bytes + i)));
+    unsigned tr = vyre_table_word(transitions + row + vyre_table_word(t + VYRE_DFA_CLASS_MAP_BASE + __ldcg(bytes + i)));
     row = tr & VYRE_DFA_ROW_MASK;
     if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + 1);
   }
