@@ -12,6 +12,7 @@ import dev.vyre.scan.PatternSet;
 import dev.vyre.scan.ScanJob;
 import dev.vyre.scan.ScanOptions;
 import dev.vyre.scan.ScanPhases;
+import dev.vyre.scan.ScanRoute;
 import dev.vyre.scan.ScanSummary;
 import dev.vyre.scan.ScanTargets;
 import java.io.BufferedOutputStream;
@@ -133,13 +134,10 @@ final class ScanCommand implements Callable<Integer> {
     }
     List<String> paths = new ArrayList<>(operands);
     PatternSet patternSet = patternSet(paths);
-    Backends.Choice choice = environment.served() ? null : Backends.select(backend);
-    String backendName = environment.served() ? environment.sharedKernel().kernel().backendName() : choice.backend().name();
     ScanListing.Files listed = quiet ? null : listing.files;
     ScanOutput.Format format = quiet ? ScanOutput.Format.QUIET
         : listed != null ? (mode.json ? ScanOutput.Format.JSON_PATHS : ScanOutput.Format.PATHS)
         : mode.count ? ScanOutput.Format.COUNT : mode.json ? ScanOutput.Format.JSON : ScanOutput.Format.LINES;
-    ScanOptions options = tuning.options(backendName, format == ScanOutput.Format.LINES || format == ScanOutput.Format.JSON);
     // As grep: with -m 0 no file can match, so nothing is read (but -L lists every file).
     if (maxCount == 0 && listed != ScanListing.Files.WITHOUT_MATCH) {
       return 1;
@@ -158,6 +156,9 @@ final class ScanCommand implements Callable<Integer> {
         err.println(ScanFileErrors.message(problem.path(), problem.reason()));
       }
     }
+    Backends.Choice choice = environment.served() ? null : route(targets.totalBytes());
+    String backendName = environment.served() ? environment.sharedKernel().kernel().backendName() : choice.backend().name();
+    ScanOptions options = tuning.options(backendName, format == ScanOutput.Format.LINES || format == ScanOutput.Format.JSON);
     DfaTable table = AhoCorasickCompiler.compile(patternSet);
     ScanOptions fitted = options.fittingHitCounter(table);
     if (fitted != options) {
@@ -234,6 +235,21 @@ final class ScanCommand implements Callable<Integer> {
       return 2;
     }
     return matched ? 0 : 1;
+  }
+
+  /**
+   * The backend of a scan in its own process: {@code --backend} as given, but {@code auto} takes the
+   * CPU for a job smaller than what the cores scan while a GPU starts ({@link ScanRoute}).
+   */
+  private Backends.Choice route(long bytes) {
+    int cores = Runtime.getRuntime().availableProcessors();
+    if (backend.equalsIgnoreCase("auto") && ScanRoute.onCpu(bytes, cores)) {
+      Backends.Choice cpu = Backends.select("reference");
+      return new Backends.Choice(cpu.backend(), "auto chose reference: " + ScanRoute.explain(bytes, cores));
+    }
+    Backends.Choice choice = Backends.select(backend);
+    return backend.equalsIgnoreCase("auto")
+        ? new Backends.Choice(choice.backend(), choice.reason() + "; " + ScanRoute.explain(bytes, cores)) : choice;
   }
 
   /**

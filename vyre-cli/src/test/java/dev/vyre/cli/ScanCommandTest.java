@@ -314,6 +314,13 @@ class ScanCommandTest {
   }
 
   @Test
+  void autoRunsAJobSmallerThanAGpusStartUpOnTheCpuAndSaysWhy() {
+    CliRun run = CliRun.of("scan", "--verbose", "-e", "he", a.toString());
+    assertEquals(0, run.status(), run.err());
+    assertTrue(run.err().contains("vyre scan: backend: auto chose reference: 21 bytes to scan, below the "), run.err());
+  }
+
+  @Test
   void stagingAndParallelReadsFindTheSameMatchesAndBadModesHaveAFix() {
     CliRun run = run("--stage", "device", "--parallel-reads", "on", "--verbose", "-e", "sells", "-e", "shells", a.toString());
     assertEquals(0, run.status(), run.err());
