@@ -157,10 +157,11 @@ class WaveRunTest {
       WaveDag.Wave first = dag.wave("first", TRACE).task(trace, 0, 0, 0).task(trace, 1, 0, 0);
       WaveDag.Wave beside = dag.wave("beside", TRACE).task(trace, 2, 0, 0);
       WaveDag.Wave failing = dag.wave("failing", TRACE).task(trace, 3, 0, 0).task(trace, 4, 1, 0).task(trace, 5, 0, 0).after(first);
-      dag.wave("last", TRACE).task(trace, 6, 0, 0).task(trace, 7, 0, 0).after(failing, beside);
+      WaveDag.Wave gap = dag.wave("gap", TRACE).after(failing);
+      dag.wave("last", TRACE).task(trace, 6, 0, 0).task(trace, 7, 0, 0).after(gap, beside);
       WaveRun run = dag.plan().publish(kernel);
       assertTrue(run.await(Duration.ofSeconds(30)), kernel.summary());
-      assertArrayEquals(new int[] {1, 2}, run.failedLayers());
+      assertArrayEquals(new int[] {1, 2, 3}, run.failedLayers(), "the failing layer, the empty one and the last");
       int[] stamps = stamps(kernel, trace, 8);
       for (int id = 0; id < 6; id++) {
         assertTrue(stamps[2 * id] != 0, "task " + id + " ran");
@@ -172,6 +173,36 @@ class WaveRunTest {
       List<FaultReason> reasons = faultReasons(kernel);
       assertEquals(List.of(FaultReason.HANDLER_FAILED, FaultReason.WAVE_PREDECESSOR_FAILED, FaultReason.WAVE_PREDECESSOR_FAILED),
           reasons);
+    }
+  }
+
+  /** A layer without tasks has no gate: the layer after it waits for the layer before it. */
+  @Test
+  void aLayerAfterAnEmptyLayerWaitsForTheLayerBeforeIt() {
+    try (Megakernel kernel = kernel(256)) {
+      int trace = kernel.allocateResource(4L * (2 * 16 + 1), ResourcePlacement.DEVICE);
+      WaveDag dag = new WaveDag();
+      WaveDag.Wave slow = dag.wave("slow", TRACE);
+      for (int id = 0; id < 8; id++) {
+        slow.task(trace, id, 0, 200_000);
+      }
+      WaveDag.Wave empty = dag.wave("empty", TRACE).after(slow);
+      WaveDag.Wave after = dag.wave("after", TRACE).after(empty);
+      for (int id = 8; id < 16; id++) {
+        after.task(trace, id, 0, 0);
+      }
+      WaveRun run = dag.plan().publish(kernel);
+      assertEquals(3, run.layers());
+      assertTrue(run.await(Duration.ofSeconds(30)), kernel.summary());
+      int[] stamps = stamps(kernel, trace, 16);
+      int slowEnd = 0;
+      int afterStart = Integer.MAX_VALUE;
+      for (int id = 0; id < 8; id++) {
+        slowEnd = Math.max(slowEnd, stamps[2 * id + 1]);
+        afterStart = Math.min(afterStart, stamps[2 * (id + 8)]);
+      }
+      assertTrue(slowEnd < afterStart, "the last layer started at " + afterStart + ", before the first ended at " + slowEnd);
+      assertArrayEquals(new int[0], run.failedLayers());
     }
   }
 

@@ -135,19 +135,29 @@ public final class WavePlan {
   public WaveRun publish(Megakernel kernel, int tenant, Priority priority) {
     WaveGateTables tables = kernel.service(WaveGateTables.class, session -> new WaveGateTables());
     int layers = layers();
+    // Gates count only layers with tasks: an empty layer's counter would read 0 from the start and
+    // open the layer after it before the one before it had finished.
+    int[] gateOf = new int[layers];
     int[] counts = new int[layers];
+    int gates = 0;
     for (int layer = 0; layer < layers; layer++) {
-      counts[layer] = layerTasks(layer);
+      gateOf[layer] = layerTasks(layer) == 0 ? -1 : gates;
+      if (layerTasks(layer) > 0) {
+        counts[gates++] = layerTasks(layer);
+      }
     }
     ControlLayout.checkTenant(tenant);
     int partition = kernel.partitionSlots(priority);
     TaskBatch batch = new TaskBatch(Math.max(1, Math.min(PUBLISH_CHUNK, partition))).priority(priority);
     // A publish that fails part way leaves the table taken for good: tasks already in the ring may
     // still read it.
-    int handle = tables.acquire(kernel, counts);
+    int handle = tables.acquire(kernel, Arrays.copyOf(counts, gates));
     long lastTicket = -1;
     for (int layer = 0; layer < layers; layer++) {
-      int gate = WaveGateLayout.gate(handle, layer);
+      if (gateOf[layer] < 0) {
+        continue;
+      }
+      int gate = WaveGateLayout.gate(handle, gateOf[layer]);
       for (int task = layerStarts[layer]; task < layerStarts[layer + 1]; task++) {
         if (batch.size() == batch.capacity()) {
           lastTicket = Megakernel.batchTicket(kernel.publish(batch), batch.size() - 1);
@@ -159,7 +169,7 @@ public final class WavePlan {
     if (batch.size() > 0) {
       lastTicket = Megakernel.batchTicket(kernel.publish(batch), batch.size() - 1);
     }
-    return new WaveRun(kernel, tables, handle, layers, tasks(), lastTicket);
+    return new WaveRun(kernel, tables, handle, gateOf, gates, tasks(), lastTicket);
   }
 
   @Override

@@ -5,7 +5,7 @@ import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.wire.WaveGateLayout;
 import java.time.Duration;
-import java.util.stream.IntStream;
+import java.util.Arrays;
 
 /**
  * A published {@link WavePlan}: every task is in the ring (or has run), and the kernel releases the
@@ -18,17 +18,20 @@ public final class WaveRun {
   private final Megakernel kernel;
   private final WaveGateTables tables;
   private final int handle;
-  private final int layers;
+  /** Each plan layer's index in the gate table, or -1 for a layer without tasks (which has no gate). */
+  private final int[] gateOf;
+  private final int gates;
   private final int tasks;
   private final long lastTicket;
   /** Each layer's counter once every task finished; null until then. */
   private int[] counters;
 
-  WaveRun(Megakernel kernel, WaveGateTables tables, int handle, int layers, int tasks, long lastTicket) {
+  WaveRun(Megakernel kernel, WaveGateTables tables, int handle, int[] gateOf, int gates, int tasks, long lastTicket) {
     this.kernel = kernel;
     this.tables = tables;
     this.handle = handle;
-    this.layers = layers;
+    this.gateOf = gateOf;
+    this.gates = gates;
     this.tasks = tasks;
     this.lastTicket = lastTicket;
   }
@@ -45,7 +48,7 @@ public final class WaveRun {
     if (lastTicket >= 0 && !kernel.await(lastTicket, timeout)) {
       return false;
     }
-    counters = tables.read(kernel, handle, layers);
+    counters = tables.read(kernel, handle, gates);
     tables.release(handle);
     return true;
   }
@@ -57,8 +60,9 @@ public final class WaveRun {
 
   /**
    * The layers whose counter ended {@link WaveGateLayout#FAILED}: a task of the layer did not finish
-   * DONE, or its tasks faulted because an earlier layer's did ({@code WAVE_PREDECESSOR_FAILED}).
-   * Empty when every task finished DONE.
+   * DONE, or its tasks faulted because an earlier layer's did ({@code WAVE_PREDECESSOR_FAILED}); a
+   * layer without tasks counts as failed when the last layer with tasks before it failed. Empty when
+   * every task finished DONE.
    *
    * @throws PipelineException {@code Busy} before {@link #await} has returned true
    */
@@ -66,11 +70,22 @@ public final class WaveRun {
     if (counters == null) {
       throw PipelineException.busy("wave run", "the run's tasks have not all finished", "call await until it returns true first");
     }
-    return IntStream.range(0, layers).filter(layer -> counters[layer] != 0).toArray();
+    int[] failed = new int[gateOf.length];
+    int count = 0;
+    boolean failing = false;
+    for (int layer = 0; layer < gateOf.length; layer++) {
+      if (gateOf[layer] >= 0) {
+        failing = counters[gateOf[layer]] != 0;
+      }
+      if (failing) {
+        failed[count++] = layer;
+      }
+    }
+    return Arrays.copyOf(failed, count);
   }
 
   public int layers() {
-    return layers;
+    return gateOf.length;
   }
 
   public int tasks() {
