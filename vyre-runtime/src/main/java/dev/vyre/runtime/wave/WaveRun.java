@@ -11,7 +11,7 @@ import java.util.Arrays;
  * A published {@link WavePlan}: every task is in the ring (or has run), and the kernel releases the
  * layers one after another. {@link #await} waits for the last task; then {@link #failedLayers} says
  * which layers had a task that did not finish DONE, or did not run because an earlier layer had one
- * (docs/WAVES.md, "Failures").
+ * (docs/WAVES.md, "On the device").
  */
 public final class WaveRun {
 
