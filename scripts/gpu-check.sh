@@ -3,7 +3,7 @@
 # Build here first:  ./mvnw -q -DskipTests package && JRE_MODULES=java.base,jdk.unsupported,java.logging,java.management,jdk.management,jdk.jfr,java.net.http,jdk.net,jdk.zipfs scripts/make-jre.sh
 # Then run on the GPU machine from the repository root:  scripts/gpu-check.sh
 # Runs: vyre doctor; the GPU tests (tag gpu: parity with the reference backend, faults, pipeline
-# cache, exactly-once at speed, the frontier engine); the backend-neutral reference suites against
+# cache, exactly-once at speed, wave DAGs, the frontier engine); the backend-neutral reference suites against
 # CUDA; short runs under compute-sanitizer (memcheck, racecheck; a small traversal of the frontier
 # kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
@@ -41,7 +41,7 @@ junit_args=(execute --class-path "$cp" --disable-banner --details=verbose --fail
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/device.txt" 2>&1
 step doctor "${vyre[@]}" doctor
-step gpu-tests "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.cuda.CudaMegakernelGpuTest --select-class dev.vyre.cuda.CudaDfaStepGpuTest --select-class dev.vyre.cuda.CudaSessionLifecycleGpuTest --select-class dev.vyre.cuda.CudaBaselinesGpuTest
+step gpu-tests "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.cuda.CudaMegakernelGpuTest --select-class dev.vyre.cuda.CudaDfaStepGpuTest --select-class dev.vyre.cuda.CudaSessionLifecycleGpuTest --select-class dev.vyre.cuda.CudaBaselinesGpuTest --select-class dev.vyre.cuda.CudaWaveDagGpuTest
 # The frontier engine (docs/FRONTIER.md): depths, trees and labels on every topology, both placements, the
 # per-level baseline, and the kernel's decision port against FrontierPolicy.
 step frontier "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.cuda.graph.CudaFrontierGpuTest --select-class dev.vyre.cuda.graph.CudaFrontierPolicyGpuTest
@@ -49,7 +49,7 @@ step frontier "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev
 step fault-stall "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.CudaFaultGpuTest#aStalledKernelIsCaughtAndTornDown
 step fault-illegal-address "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.CudaFaultGpuTest#anIllegalAddressBecomesATypedErrorNotAHang
 # The suites compile a kernel for each new set of user opcodes (an empty pipeline cache): more time.
-STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.IngestPumpTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest --select-class dev.vyre.reference.DebugLogTest --select-class dev.vyre.reference.TaskReadTest
+STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.IngestPumpTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest --select-class dev.vyre.reference.DebugLogTest --select-class dev.vyre.reference.TaskReadTest --select-class dev.vyre.reference.WaveRunTest
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
   step sanitizer-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda

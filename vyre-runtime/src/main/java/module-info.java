@@ -10,6 +10,7 @@ module dev.vyre.runtime {
   exports dev.vyre.runtime.program;
   exports dev.vyre.runtime.spi;
   exports dev.vyre.runtime.tenant;
+  exports dev.vyre.runtime.wave;
   exports dev.vyre.runtime.wire;
 
   uses dev.vyre.runtime.spi.MegakernelBackend;

@@ -11,6 +11,7 @@ import dev.vyre.runtime.wire.FaultReason;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.PackedSlotCodec;
 import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.WaveGateLayout;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 
@@ -54,9 +55,65 @@ final class ReferenceInterpreter implements SlotContext {
     long base = SlotLayout.slotBase(claimedSlot);
     this.opcode = Words.get(ring, base + SlotLayout.OPCODE_WORD);
     this.tenant = Words.get(ring, base + SlotLayout.TENANT_WORD);
+    int gate = Words.get(ring, base + SlotLayout.PRIORITY_WORD);
+    if (WaveGateLayout.isGated(gate)) {
+      return executeGated(base, gate);
+    }
     if (!authorized(tenant)) {
       return fault(FaultReason.TENANT_UNAUTHORIZED);
     }
+    return run(base);
+  }
+
+  /**
+   * A wave task (WaveGateLayout, docs/WAVES.md), in vyre_execute_slot's order: the tenant check;
+   * the gate (REQUEUE while the layer before has tasks left, a fault once it failed); the task; then
+   * its layer's counter, decremented for every final status and marked FAILED unless DONE. A gate
+   * fault meters the opcode as a run would, since the GPU kernel meters every claimed slot but a
+   * tenant fault.
+   */
+  private int executeGated(long base, int gate) {
+    MemorySegment table = session.deviceResourceView(WaveGateLayout.handle(gate));
+    int own = WaveGateLayout.ownWord(gate);
+    if (table != null && own >= Words.count(table)) {
+      table = null;
+    }
+    int status;
+    if (!authorized(tenant)) {
+      status = fault(FaultReason.TENANT_UNAUTHORIZED);
+    } else if (table == null) {
+      meter(opcode);
+      return fault(FaultReason.WAVE_GATE_INVALID);
+    } else {
+      int before = Words.getAcquire(table, own - 1);
+      if (before == WaveGateLayout.FAILED) {
+        meter(opcode);
+        status = fault(FaultReason.WAVE_PREDECESSOR_FAILED);
+      } else if (before != 0) {
+        return SlotLayout.STATUS_REQUEUE;
+      } else {
+        status = run(base);
+      }
+    }
+    if (table != null && status != SlotLayout.STATUS_YIELD && status != SlotLayout.STATUS_REQUEUE) {
+      // The task's writes happen before the decrement (a volatile read-modify-write), so the next
+      // layer's acquire load of a zero count sees them.
+      if (status != SlotLayout.STATUS_DONE) {
+        Words.getAndBitwiseOr(table, own, WaveGateLayout.FAILED);
+      }
+      Words.getAndAdd(table, own, -1);
+    }
+    return status;
+  }
+
+  private void meter(int op) {
+    if (Integer.compareUnsigned(op, Opcodes.METERED_OPCODES) < 0) {
+      metrics[op]++;
+    }
+  }
+
+  /** Runs an authorized slot: a packed slot or one operation. */
+  private int run(long base) {
     FaultReason fault;
     if (opcode == Opcodes.PACKED_SLOT) {
       fault = executePacked(base);

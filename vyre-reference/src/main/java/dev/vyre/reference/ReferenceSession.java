@@ -39,6 +39,11 @@ final class ReferenceSession implements KernelSession {
   /** Which task owns each IO slot: the handlers' side of the reads they ask for. */
   final ReferenceIoSlots ioSlots;
   private final CopyOnWriteArrayList<MemorySegment> resources = new CopyOnWriteArrayList<>();
+  /**
+   * Handles of DEVICE resources, the only ones that may hold a wave gate table: CUDA cannot use
+   * device atomics on mapped host memory, and the reference refuses the same tables.
+   */
+  private final CopyOnWriteArrayList<Boolean> deviceResident = new CopyOnWriteArrayList<>();
   private final Thread[] threads;
   private final ReferenceWorker[] workers;
   /** Workers parked while idle; publishers wake one only when this is non-zero. */
@@ -89,6 +94,8 @@ final class ReferenceSession implements KernelSession {
     // Under the lock close() takes too: the arena cannot close between this check and the allocation.
     checkOpen();
     // Page-aligned like CUDA's pinned host memory, so that io_uring can register chunk buffers.
+    // Added before its segment, so a handle a task can see always has its placement.
+    deviceResident.add(placement == dev.vyre.runtime.spi.ResourcePlacement.DEVICE);
     resources.add(arena.allocate(Math.max(byteSize, 1), 4096).asSlice(0, byteSize));
     return resources.size() - 1;
   }
@@ -97,6 +104,11 @@ final class ReferenceSession implements KernelSession {
   public MemorySegment resource(int handle) {
     checkOpen();
     return resourceView(handle);
+  }
+
+  /** A DEVICE resource, or null: what a wave gate may name (WaveGateLayout). */
+  MemorySegment deviceResourceView(int handle) {
+    return handle >= 0 && handle < resources.size() && deviceResident.get(handle) ? resources.get(handle) : null;
   }
 
   /** A resource for the kernel's own handlers, which close() waits for before it frees anything. */

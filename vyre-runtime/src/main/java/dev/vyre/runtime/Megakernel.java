@@ -52,6 +52,8 @@ public final class Megakernel implements AutoCloseable {
   private final KernelSession session;
   private final int slotCount;
   private final int tenantCount;
+  /** Slots of each priority level's partition. */
+  private final int[] partitionSlots = new int[ControlLayout.PRIORITY_LEVELS];
   private final KernelLifecycle lifecycle;
   private final RingPublishing publishing;
   private final TaskAwaiter awaiter;
@@ -86,6 +88,7 @@ public final class Megakernel implements AutoCloseable {
       RingPartition[] partitions = new RingPartition[ControlLayout.PRIORITY_LEVELS];
       for (int p = 0; p < partitions.length; p++) {
         partitions[p] = new RingPartition(p, offsets[p], offsets[p + 1] - offsets[p]);
+        partitionSlots[p] = offsets[p + 1] - offsets[p];
       }
       RetireStep retire = new RetireStep(partitions, builder.slots, views);
       this.lifecycle = new KernelLifecycle(backendName, session, partitions, retire, views, builder.stallTimeout.toNanos());
@@ -304,6 +307,11 @@ public final class Megakernel implements AutoCloseable {
 
   public int tenantCount() {
     return tenantCount;
+  }
+
+  /** Slots of {@code priority}'s partition: the largest batch that level takes. */
+  public int partitionSlots(Priority priority) {
+    return partitionSlots[priority.level()];
   }
 
   /** The failure that stopped the kernel, if any. */

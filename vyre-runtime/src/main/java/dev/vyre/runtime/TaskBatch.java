@@ -3,6 +3,7 @@ package dev.vyre.runtime;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.wire.RingPublisher;
 import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.WaveGateLayout;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -28,11 +29,12 @@ public final class TaskBatch {
     this.slotWords = new int[Math.multiplyExact(capacity, SlotLayout.SLOT_WORDS)];
   }
 
-  /** The level the batch publishes at; tasks already added move with it. */
+  /** The level the batch publishes at; tasks already added move with it (wave tasks keep their gates). */
   public TaskBatch priority(Priority level) {
     this.priority = level;
     for (int i = 0; i < size; i++) {
-      slotWords[i * SlotLayout.SLOT_WORDS + SlotLayout.PRIORITY_WORD] = level.level();
+      int word = i * SlotLayout.SLOT_WORDS + SlotLayout.PRIORITY_WORD;
+      slotWords[word] = slotWords[word] & ~WaveGateLayout.LEVEL_MASK | level.level();
     }
     return this;
   }
@@ -62,6 +64,29 @@ public final class TaskBatch {
     slotWords[base + SlotLayout.ARG0_WORD + 1] = arg1;
     slotWords[base + SlotLayout.ARG0_WORD + 2] = arg2;
     Arrays.fill(slotWords, base + SlotLayout.ARG0_WORD + 3, base + SlotLayout.SLOT_WORDS, 0);
+    size++;
+    return this;
+  }
+
+  /**
+   * Appends a task of a wave DAG: {@code taskArgs[from .. from + count)} as its arguments and
+   * {@code gate} ({@link WaveGateLayout#gate}: its gate table and layer) in its priority word
+   * beside the level, so that the kernel runs it only once the layer before it has finished
+   * (docs/WAVES.md). {@code dev.vyre.runtime.wave} writes these; a gate made by hand must name a
+   * table laid out as {@link WaveGateLayout} says, or the task faults.
+   *
+   * @throws PipelineException as {@link #add}, or when {@code gate} is not a gate without a level
+   */
+  public TaskBatch addGated(int gate, int tenant, int opcode, int[] taskArgs, int from, int count) {
+    if (!WaveGateLayout.isGated(gate) || (gate & WaveGateLayout.LEVEL_MASK) != 0) {
+      throw PipelineException.invalidArgument("wave gate", "0x" + Integer.toHexString(gate) + " is not a wave gate",
+          "make the gate with WaveGateLayout.gate(handle, layer)");
+    }
+    Objects.checkFromIndexSize(from, count, taskArgs.length);
+    int base = begin(tenant, opcode, count);
+    System.arraycopy(taskArgs, from, slotWords, base + SlotLayout.ARG0_WORD, count);
+    Arrays.fill(slotWords, base + SlotLayout.ARG0_WORD + count, base + SlotLayout.SLOT_WORDS, 0);
+    slotWords[base + SlotLayout.PRIORITY_WORD] |= gate;
     size++;
     return this;
   }

@@ -8,6 +8,7 @@ import dev.vyre.driver.error.PipelineException;
 import dev.vyre.driver.error.VyreException;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.WaveGateLayout;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -37,5 +38,17 @@ class TaskBatchTest {
     batch.add3(0, Opcodes.NOP, 0, 0, 0).add3(0, Opcodes.NOP, 0, 0, 0).add3(0, Opcodes.NOP, 0, 0, 0);
     PipelineException full = assertThrows(PipelineException.class, () -> batch.add3(0, Opcodes.NOP, 0, 0, 0));
     assertEquals(PipelineException.Variant.QueueFull, full.variant());
+  }
+
+  @Test
+  void aWaveTaskKeepsItsGateBesideTheLevel() {
+    int gate = WaveGateLayout.gate(3, 9);
+    TaskBatch batch = new TaskBatch(2).addGated(gate, 1, Opcodes.NOP, new int[] {5, 6, 7}, 1, 2);
+    int[] words = batch.priority(Priority.LOW).slotWords();
+    assertEquals(gate | Priority.LOW.level(), words[SlotLayout.PRIORITY_WORD], "a new level keeps the gate");
+    assertArrayEquals(new int[] {6, 7, 0}, Arrays.copyOfRange(words, SlotLayout.ARG0_WORD, SlotLayout.ARG0_WORD + 3));
+    assertThrows(PipelineException.class, () -> batch.addGated(Priority.HIGH.level(), 0, Opcodes.NOP, new int[0], 0, 0),
+        "a priority word without a gate");
+    assertEquals(1, batch.size());
   }
 }

@@ -11,6 +11,7 @@ import dev.vyre.runtime.wire.IoQueueLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;
+import dev.vyre.runtime.wire.WaveGateLayout;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -85,6 +86,7 @@ public final class WireDefines {
           "TENANT_UNAUTHORIZED", "VYRE_FAULT_TENANT", "RESOURCE_OUT_OF_RANGE", "VYRE_FAULT_RESOURCE", "HANDLER_FAILED",
           "VYRE_FAULT_HANDLER", "MALFORMED_TABLE", "VYRE_FAULT_TABLE", "MALFORMED_PACKED_SLOT", "VYRE_FAULT_PACKED"), Set.of(),
           Style.SIGNED),
+      new Mirror(WaveGateLayout.class, "VYRE_WAVE_", Map.of(), Set.of("FAILED", "MAX_LAYER_TASKS"), Style.UNSIGNED),
       new Mirror(DfaTableLayout.class, "VYRE_DFA_", Map.of(), Set.of("MAGIC", "ROW_MASK"), Style.UNSIGNED),
       new Mirror(DfaStepArgs.class, "VYRE_DFA_STEP_"),
       new Mirror(HitBufferLayout.class, "VYRE_HIT_"),

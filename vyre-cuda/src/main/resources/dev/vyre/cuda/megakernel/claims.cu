@@ -159,12 +159,56 @@ __device__ bool vyre_store_continuation_run(const VyreKernelArgs& a, unsigned sl
   return false;
 }
 
+// A wave task that found its gate closed, on a worker warp: waits on this lane for the layer before
+// to finish (an L2 poll), then runs again; true once it ended (its final status stored and counted),
+// false when it must go on as a continuation (it yielded, or the kernel is shutting down). Parked
+// in the continuation queue instead, a DAG's later layers filled it, and the lanes that then re-ran
+// their own slots in place left nobody to run the queued tasks of the open layer: a stall
+// (docs/WAVES.md, "On the device"). While it waits the lane runs queued continuations, so that a
+// grid of waiting lanes still runs the yielded tasks the gate waits for; one that yields again goes
+// back to the queue, or stays with the lane until there is room, so nothing recurses.
+__device__ __noinline__ bool vyre_wave_wait(const VyreKernelArgs& a, unsigned slot, unsigned* words) {
+  VyreDeviceState* s = a.state;
+  unsigned gate = words[VYRE_SLOT_PRIORITY_WORD];
+  const unsigned* table = vyre_wave_table(a, gate);
+  if (!table) return false;
+  const volatile unsigned* before = table + (gate >> VYRE_WAVE_LAYER_SHIFT) - 1u;
+  unsigned held[VYRE_SLOT_WORDS];
+  int held_slot = -1;
+  unsigned sleep_ns = 32;
+  while (true) {
+    unsigned count = *before;
+    if (count == 0u || count == VYRE_WAVE_FAILED) break;
+    if (vyre_load_gpu(&s->abort)) __trap();
+    if (vyre_load_gpu(&s->shutdown)) break;
+    if (held_slot < 0 && vyre_load_gpu(&s->continuations) != 0u) held_slot = vyre_take_continuation(a, held);
+    if (held_slot >= 0) {
+      atomicAdd(a.dcontrol + VYRE_CTL_CONTINUATION_COUNT, 1u);
+      if (!vyre_store_continuation_run(a, (unsigned)held_slot, held, vyre_execute_slot_again(a, (unsigned)held_slot, held)) ||
+          vyre_queue_continuation(a, (unsigned)held_slot, held)) {
+        held_slot = -1;
+        sleep_ns = 32;
+        continue;
+      }
+    }
+    __nanosleep(sleep_ns);
+    sleep_ns = sleep_ns * 2u > a.worker_idle_ns ? a.worker_idle_ns : sleep_ns * 2u;
+  }
+  // Shutting down with a continuation in hand: it stays YIELD/REQUEUE in the ring, as vyre_continue leaves them.
+  if (vyre_load_gpu(&s->shutdown) && *before != 0u && *before != VYRE_WAVE_FAILED) return false;
+  return !vyre_store_continuation_run(a, slot, words, vyre_execute_slot_again(a, slot, words));
+}
+
 // A lane's slot finished YIELD or REQUEUE (its status and arguments stored): count it and queue it
 // for an idle worker, so that neither this warp (the scout's, perhaps) nor the tasks behind it
 // wait for it. With the queue full the lane re-runs it in place, backing off between runs, and
 // leaves it as it is once the kernel is shutting down (SHUTDOWN read from the host's word: the
 // scout, which mirrors it, may be this lane).
 __device__ __noinline__ void vyre_continue(const VyreKernelArgs& a, unsigned slot, unsigned* words) {
+  // A wave task waiting for its gate waits on a worker's lane; the scout and the express helpers,
+  // which must go on polling, queue it as any continuation.
+  bool worker = threadIdx.x >= 32u || blockIdx.x > VYRE_EXPRESS_HELPERS;
+  if (worker && words[VYRE_SLOT_PRIORITY_WORD] >= VYRE_WAVE_GATED_MIN && vyre_wave_wait(a, slot, words)) return;
   unsigned backoff_ns = 32;
   do {
     // Fire and forget (the scout re-syncs the mirror): waiting for the count's old value took a

@@ -203,19 +203,54 @@ __device__ __forceinline__ bool vyre_authorized(const VyreKernelArgs& a, unsigne
   return word < a.control_words && vyre_read(a, (unsigned)word) != 0u;
 }
 
+// ---- Wave gates (WaveGateLayout; docs/WAVES.md) ----
+// A wave task's gate table: the DEVICE resource its priority word names, or null when that names
+// none, a mapped one (no device atomics there) or one without the task's layer.
+__device__ __noinline__ unsigned* vyre_wave_table(const VyreKernelArgs& a, unsigned gate) {
+  const VyreResource* r = vyre_resource(a, (gate >> VYRE_WAVE_HANDLE_SHIFT) & VYRE_WAVE_HANDLE_MASK);
+  unsigned own = gate >> VYRE_WAVE_LAYER_SHIFT;
+  if (!r || (r->bytes & VYRE_RESOURCE_HOST_MAPPED) || ((unsigned long long)own + 1ull) * 4ull > vyre_resource_bytes(r)) return nullptr;
+  return reinterpret_cast<unsigned*>(r->ptr);
+}
+
+// 0 when the layer before the task's has finished (run it), VYRE_STATUS_REQUEUE while it has tasks
+// left, or a negated fault reason: no table, or the layer before failed.
+__device__ __noinline__ vyre_result vyre_wave_enter(const unsigned* table, unsigned gate) {
+  if (!table) return -VYRE_FAULT_WAVE_GATE_INVALID;
+  unsigned before = vyre_load_gpu(table + (gate >> VYRE_WAVE_LAYER_SHIFT) - 1u);
+  if (before == VYRE_WAVE_FAILED) return -VYRE_FAULT_WAVE_PREDECESSOR_FAILED;
+  if (before != 0u) return VYRE_STATUS_REQUEUE;
+  __threadfence();  // acquire: the earlier layers' results before this task reads them
+  return 0;
+}
+
+// Counts a finished wave task off its layer, marking the layer FAILED first unless it finished DONE.
+__device__ __noinline__ void vyre_wave_leave(unsigned* table, unsigned gate, vyre_result r) {
+  unsigned* count = table + (gate >> VYRE_WAVE_LAYER_SHIFT);
+  __threadfence();  // release: this task's results before its layer's count drops
+  if (r != VYRE_STATUS_DONE) atomicOr(count, VYRE_WAVE_FAILED);
+  atomicSub(count, 1u);
+}
+
 // Executes one claimed slot and returns its final status; on FAULT the reason is stored in the
 // slot's priority word and returned through fault_out. `known_authorized` is 0 or 1 when the
-// caller already read the tenant's mask word, -1 to look it up.
+// caller already read the tenant's mask word, -1 to look it up. A wave task (a priority word at or
+// above VYRE_WAVE_GATED_MIN) also passes its gate; every other slot pays two predictable compares.
 __device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, unsigned* words, int known_authorized, unsigned* opcode_out, unsigned* tenant_out, unsigned* fault_out) {
   unsigned* base = a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS;
   unsigned opcode = words[1];
   unsigned tenant = words[2];
+  unsigned gate = words[VYRE_SLOT_PRIORITY_WORD];
   *opcode_out = opcode;
   *tenant_out = tenant;
   unsigned* args = words + 4;
+  unsigned* gates = nullptr;
   vyre_result r;
   if (known_authorized >= 0 ? known_authorized == 0 : !vyre_authorized(a, tenant)) {
     r = -VYRE_FAULT_TENANT;
+    if (gate >= VYRE_WAVE_GATED_MIN) gates = vyre_wave_table(a, gate);
+  } else if (gate >= VYRE_WAVE_GATED_MIN && (r = vyre_wave_enter(gates = vyre_wave_table(a, gate), gate)) != 0) {
+    // REQUEUE while the layer before has tasks left; a fault leaves the layer as the task does.
   } else if (opcode == VYRE_OP_PACKED_SLOT) {
     r = vyre_packed(a, slot, args);
   } else {
@@ -223,6 +258,7 @@ __device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, un
     // to the caller, which stores it and queues the slot (vyre_continue).
     r = vyre_dispatch(a, slot, opcode, args, args[0], args[1], args[2], false);
   }
+  if (gates && r != VYRE_STATUS_YIELD && r != VYRE_STATUS_REQUEUE) vyre_wave_leave(gates, gate, r);
   if (r < 0) {
     *fault_out = (unsigned)(-r);
     base[3] = (unsigned)(-r);  // the fault reason replaces the consumed priority word

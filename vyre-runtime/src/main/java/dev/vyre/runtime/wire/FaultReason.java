@@ -13,7 +13,11 @@ public enum FaultReason {
   RESOURCE_OUT_OF_RANGE(5, "a resource handle or byte range is outside the registered resources"),
   HANDLER_FAILED(6, "the opcode handler threw or returned an invalid status"),
   MALFORMED_TABLE(7, "a DFA table resource is malformed or a state is out of range"),
-  MALFORMED_PACKED_SLOT(8, "the packed-slot metadata does not fit the 12 argument words");
+  MALFORMED_PACKED_SLOT(8, "the packed-slot metadata does not fit the 12 argument words"),
+  /** A wave task's gate (WaveGateLayout) names no device-memory gate table, or a layer outside it. */
+  WAVE_GATE_INVALID(9, "the wave gate names no device-memory gate table or a layer outside it"),
+  /** A task of an earlier wave layer did not finish DONE, so this one does not run (docs/WAVES.md). */
+  WAVE_PREDECESSOR_FAILED(10, "a task of an earlier wave layer did not finish DONE");
 
   private final int code;
   private final String description;

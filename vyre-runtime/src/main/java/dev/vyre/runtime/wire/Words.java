@@ -84,6 +84,11 @@ public final class Words {
     return (int) ATOMIC.getAndAdd(segment, word * 4, delta);
   }
 
+  /** Atomic OR; returns the previous value. */
+  public static int getAndBitwiseOr(MemorySegment segment, long word, int bits) {
+    return (int) ATOMIC.getAndBitwiseOr(segment, word * 4, bits);
+  }
+
   public static int getAndSet(MemorySegment segment, long word, int value) {
     return (int) ATOMIC.getAndSet(segment, word * 4, value);
   }
