@@ -2,6 +2,8 @@ package dev.vyre.cli;
 
 import dev.vyre.cli.graph.GraphCommand;
 import dev.vyre.driver.error.VyreException;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -21,7 +23,9 @@ import picocli.CommandLine.Command;
       "1:The command ran, and its answer is no: vyre scan matched nothing, a task of vyre run did not finish DONE, "
           + "vyre replay --rerun ended differently, vyre doctor found no usable backend.",
       "2:An error: a usage error, bad input, a file that cannot be read or written. The message ends with Fix: ...",
-      "130:Interrupted (Ctrl-C)."},
+      "130:Interrupted (Ctrl-C).",
+      "141:Standard output was a pipe that closed (vyre scan ... | head -1): vyre stops quietly, as grep does when"
+          + " SIGPIPE ends it."},
     subcommands = {
       CommandLine.HelpCommand.class,
       DoctorCommand.class,
@@ -46,6 +50,8 @@ public final class VyreCommand implements Runnable {
 
   public static void main(String[] args) {
     // The arguments' exact bytes where the JVM's decoding lost some (vyre scan -e $'\xff').
+    // Remembers why a write failed: a closed pipe ends vyre quietly, as it ends grep.
+    System.setOut(new ProcessStdout(new FileOutputStream(FileDescriptor.out), System.out.charset()));
     System.exit(execute(RawArguments.recover(args)));
   }
 
@@ -54,7 +60,13 @@ public final class VyreCommand implements Runnable {
    * message ending in {@code Fix: ...}, not a stack (that only with {@code --verbose}), and exits 2.
    */
   public static int execute(String... args) {
+    return execute(null, args);
+  }
+
+  /** As {@link #execute(String...)}, with {@code vyre scan} reading {@code stdin}; null for the process's. */
+  static int execute(StandardInput stdin, String... args) {
     CommandLine commandLine = new CommandLine(new VyreCommand());
+    ((ScanCommand) commandLine.getSubcommands().get("scan").getCommand()).stdin = stdin;
     // As in grep, the argument of -e is the pattern even when it looks like an option (-e -foo).
     commandLine.getSubcommands().get("scan").setAllowOptionsAsOptionParameters(true);
     inheritVersion(commandLine);
@@ -79,6 +91,9 @@ public final class VyreCommand implements Runnable {
     }
     // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
     if (System.out.checkError() && status != 2) {
+      if (ProcessStdout.closedPipe(System.out)) {
+        return ProcessStdout.CLOSED_PIPE_STATUS;
+      }
       commandLine.getErr().println("vyre: " + StdoutStream.FAILED);
       commandLine.getErr().flush();
       return 2;
@@ -91,6 +106,16 @@ public final class VyreCommand implements Runnable {
     CommandLine cmd = error.getCommandLine();
     String name = cmd.getCommandSpec().qualifiedName();
     PrintWriter err = cmd.getErr();
+    // A grep option vyre scan lacks: why, and what to use instead, not the option nearest in spelling.
+    if (cmd.getCommand() instanceof ScanCommand && error instanceof CommandLine.UnmatchedArgumentException unmatched) {
+      for (String argument : unmatched.getUnmatched()) {
+        java.util.Optional<String> unsupported = UnsupportedGrepOptions.message(argument);
+        if (unsupported.isPresent()) {
+          err.println(name + ": " + unsupported.get());
+          return cmd.getCommandSpec().exitCodeOnInvalidInput();
+        }
+      }
+    }
     err.println(name + ": " + error.getMessage() + ". Fix: run `" + name + " --help` for the usage");
     CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
     return cmd.getCommandSpec().exitCodeOnInvalidInput();
