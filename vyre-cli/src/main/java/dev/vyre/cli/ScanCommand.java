@@ -51,7 +51,7 @@ import picocli.CommandLine.Parameters;
         "  With -i a match prints the pattern as given, not the text it matched (grep -o prints the text).",
         "  The file name is printed for a single file too (-h leaves it out).",
         "  -w's word characters are ASCII letters, digits and _ (grep's in the C locale).",
-        "  Standard input is read to its end, into a temporary file, before it is scanned.",
+        "  A pipe on standard input is read to its end, into a temporary file, before it is scanned.",
         "  No regular expressions, context lines or inverted matching (-E, -A, -v ...): each says so and what to use.",
         "", "Example:",
         "  vyre scan -f examples/scan/patterns.txt examples/scan/"})

@@ -14,13 +14,14 @@ import java.util.List;
  * The files {@code vyre scan} reads: its PATH operands walked in order, with standard input where
  * an operand is {@code -}, or alone when no PATH is given, stdin holds data and {@code -r} was not
  * given (grep's rules: {@code grep -r PATTERN} scans the current directory whatever stdin is). Stdin
- * is copied into a temporary file first (see {@link StandardInput#copyToTemporaryFile}), which
- * {@link #close()} deletes.
+ * is scanned in place when it is a regular file read from its start, else copied into a temporary
+ * file first (see {@link StandardInput#copyToTemporaryFile}), which {@link #close()} deletes.
  *
  * @param targets the files and the problems of the walk, stdin's file among the files
- * @param standardInput the temporary file that holds stdin, or null when stdin is not read
+ * @param standardInput the file that holds stdin, or null when stdin is not read
+ * @param copied standardInput is a temporary copy, to delete
  */
-record ScanInputs(ScanTargets targets, Path standardInput) implements AutoCloseable {
+record ScanInputs(ScanTargets targets, Path standardInput, boolean copied) implements AutoCloseable {
 
   /** The operand that means standard input; a file of that name is ./- */
   static final String STDIN_OPERAND = "-";
@@ -40,9 +41,10 @@ record ScanInputs(ScanTargets targets, Path standardInput) implements AutoClosea
     }
     if (!readsStdin) {
       return new ScanInputs(ScanTargets.walk(operands.isEmpty() ? List.of(Path.of(""))
-          : operands.stream().map(RawArguments::path).toList(), filter), null);
+          : operands.stream().map(RawArguments::path).toList(), filter), null, false);
     }
-    Path file = stdin.copyToTemporaryFile();
+    boolean copied = stdin.file() == null;
+    Path file = copied ? stdin.copyToTemporaryFile() : stdin.file();
     try {
       ScanFile stdinFile = new ScanFile(file, Files.size(file));
       // Walked operand by operand so that stdin's file takes the place of its "-" (grep reads
@@ -63,13 +65,17 @@ record ScanInputs(ScanTargets targets, Path standardInput) implements AutoClosea
         files.addAll(walked.files());
         problems.addAll(walked.problems());
       }
-      return new ScanInputs(new ScanTargets(List.copyOf(files), List.copyOf(problems)), file);
+      return new ScanInputs(new ScanTargets(List.copyOf(files), List.copyOf(problems)), file, copied);
     } catch (IOException e) {
-      StandardInput.deleteQuietly(file);
-      throw InputException.of(ScanFileNames.STANDARD_INPUT, "its temporary copy cannot be read (" + e + ")",
+      if (copied) {
+        StandardInput.deleteQuietly(file);
+      }
+      throw InputException.of(ScanFileNames.STANDARD_INPUT, "cannot be read (" + e + ")",
           "check the temporary directory (java.io.tmpdir), or save the input to a file and scan that");
     } catch (RuntimeException e) {
-      StandardInput.deleteQuietly(file);
+      if (copied) {
+        StandardInput.deleteQuietly(file);
+      }
       throw e;
     }
   }
@@ -77,6 +83,8 @@ record ScanInputs(ScanTargets targets, Path standardInput) implements AutoClosea
   /** Deletes stdin's temporary file. */
   @Override
   public void close() {
-    StandardInput.deleteQuietly(standardInput);
+    if (copied) {
+      StandardInput.deleteQuietly(standardInput);
+    }
   }
 }

@@ -1,6 +1,8 @@
 package dev.vyre.cli;
 
 import dev.vyre.driver.error.InputException;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -15,8 +17,15 @@ import java.nio.file.StandardCopyOption;
  * @param data stdin holds data: a pipe, a socket or a regular file, not a terminal or a device
  *     such as /dev/null (ripgrep's rule, so that a scan started from a terminal, cron or a script
  *     with stdin closed still scans the current directory)
+ * @param file a path that opens stdin's file from its start, when stdin is a regular file read
+ *     from its start ({@code vyre scan X < FILE}): scanned in place, not copied; else null
  */
-record StandardInput(InputStream stream, boolean data) {
+record StandardInput(InputStream stream, boolean data, Path file) {
+
+  /** Stdin that is no regular file read from its start. */
+  StandardInput(InputStream stream, boolean data) {
+    this(stream, data, null);
+  }
 
   // st_mode's file types (sys/stat.h).
   private static final int TYPE_MASK = 0170000;
@@ -26,14 +35,24 @@ record StandardInput(InputStream stream, boolean data) {
 
   /** This process's stdin; whether it holds data is read from /proc/self/fd/0 (false where that fails). */
   static StandardInput process() {
-    boolean data;
+    Path descriptor = Path.of("/proc/self/fd/0");
+    int type;
     try {
-      int type = (Integer) Files.getAttribute(Path.of("/proc/self/fd/0"), "unix:mode") & TYPE_MASK;
-      data = type == FIFO || type == REGULAR || type == SOCKET;
+      type = (Integer) Files.getAttribute(descriptor, "unix:mode") & TYPE_MASK;
     } catch (IOException | RuntimeException unknown) {
-      data = false;
+      return new StandardInput(System.in, false);
     }
-    return new StandardInput(System.in, data);
+    // Opening /proc/self/fd/0 opens the file anew, at offset 0: right only if nothing was read from it yet
+    // (grep reads from the offset it finds). Not closed: the channel is fd 0's.
+    Path file = null;
+    try {
+      if (type == REGULAR && new FileInputStream(FileDescriptor.in).getChannel().position() == 0) {
+        file = descriptor;
+      }
+    } catch (IOException unknown) {
+      // Copied instead.
+    }
+    return new StandardInput(System.in, type == FIFO || type == REGULAR || type == SOCKET, file);
   }
 
   /**
@@ -43,6 +62,9 @@ record StandardInput(InputStream stream, boolean data) {
    * scanned.
    */
   Path copyToTemporaryFile() {
+    if (file != null) {
+      throw new IllegalStateException("stdin is the file " + file + ", scanned in place");
+    }
     Path file = null;
     try {
       file = Files.createTempFile("vyre-scan-stdin-", ".tmp");

@@ -182,6 +182,25 @@ class ScanGrepHabitsTest {
     assertFalse(Files.exists(copy));
   }
 
+  /** {@code vyre scan X < FILE}: the file is scanned in place, named as stdin; after a read, from where it was left. */
+  @Test
+  void aFileAsStandardInputIsScannedFromWhereItStands() throws Exception {
+    Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/bash")), "needs bash");
+    Path file = Files.writeString(dir.resolve("in.txt"), "ab\nx ab\n");
+    String vyre = "\"$1\" --enable-native-access=ALL-UNNAMED -cp \"$2\" " + VyreCommand.class.getName()
+        + " scan --backend=reference -n ab";
+    List<String> command = List.of("bash", "-c", vyre + " < \"$3\"; (read -r first; " + vyre + ") < \"$3\"", "bash",
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), System.getProperty("java.class.path"),
+        file.toString());
+    Process process = new ProcessBuilder(command).start();
+    process.getOutputStream().close();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, process.waitFor(), err);
+    // The second scan starts after the line read: offsets and lines count from there, as grep's do.
+    assertEquals("(standard input):1:0:ab\n(standard input):2:5:ab\n(standard input):1:2:ab\n", out, err);
+  }
+
   @Test
   void patternsFromStandardInputWithDashF() throws IOException {
     Path file = Files.writeString(dir.resolve("p.txt"), "one ab two cd_e\n");
