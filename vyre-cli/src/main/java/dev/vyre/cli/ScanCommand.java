@@ -8,6 +8,7 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.FileResult;
+import dev.vyre.scan.KernelResourcePool;
 import dev.vyre.scan.PatternSet;
 import dev.vyre.scan.ScanJob;
 import dev.vyre.scan.ScanOptions;
@@ -19,7 +20,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Path;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -37,13 +38,24 @@ import picocli.CommandLine.Parameters;
 @Command(name = "scan", sortOptions = false,
     description = {
         "Find every occurrence of literal patterns in files, recursively, on the GPU when one is usable.",
-        "Prints path:byte-offset:pattern for every match, overlapping ones included, sorted by offset per file.",
+        "Prints path:byte-offset:pattern for every match, overlapping ones included, sorted by offset per file"
+            + " (grep -r -F -o -b -H).",
         "Patterns are fixed strings (like grep -F). Binary files are scanned like text; offsets count bytes.",
         "Exit status: 0 if something matched, 1 if nothing did, 2 if an error occurred (even with matches,"
             + " unless -q)."},
     customSynopsis = {"vyre scan [OPTIONS] PATTERN [PATH...]",
         "       vyre scan [OPTIONS] (-e PATTERN | -f FILE)... [PATH...]"},
-    footer = {"", "With no PATH, the current directory is scanned. Example:",
+    footer = {"", "With no PATH: standard input when it is a pipe or a file and -r is not given (as grep), else the"
+        + " current directory (as grep -r).",
+        "", "Where vyre scan differs from grep:",
+        "  Every occurrence is a match, overlapping ones too: -e he -e she finds both in \"she\", grep -o only she.",
+        "  -c and -m count matches, not lines: a line can hold several.",
+        "  With -i a match prints the pattern as given, not the text it matched (grep -o prints the text).",
+        "  The file name is printed for a single file too (-h leaves it out).",
+        "  -w's word characters are ASCII letters, digits and _ (grep's in the C locale).",
+        "  A pipe on standard input is read to its end, into a temporary file, before it is scanned.",
+        "  No regular expressions, context lines or inverted matching (-E, -A, -v ...): each says so and what to use.",
+        "", "Example:",
         "  vyre scan -f examples/scan/patterns.txt examples/scan/"})
 final class ScanCommand implements Callable<Integer> {
 
@@ -82,6 +94,8 @@ final class ScanCommand implements Callable<Integer> {
 
   @Mixin ScanListing listing = new ScanListing();
 
+  @Mixin ScanGrepOptions grep = new ScanGrepOptions();
+
   @Option(names = {"-q", "--quiet", "--silent"}, description = "Print nothing and stop at the first file with a match;"
       + " exit 0 if one matched, even if an error occurred (overrides -l, -L, -c, --json).")
   boolean quiet;
@@ -113,8 +127,12 @@ final class ScanCommand implements Callable<Integer> {
   @Option(names = "--help", usageHelp = true, description = "Show this help and exit.")
   boolean help;
 
-  @Parameters(paramLabel = "PATH", description = "Files and directories to scan (the first is PATTERN without -e/-f).")
+  @Parameters(paramLabel = "PATH", description = "Files and directories to scan (the first is PATTERN without -e/-f);"
+      + " - is standard input.")
   List<String> operands = new ArrayList<>();
+
+  /** Where - and -f - read, and what no PATH reads when it holds data; null for this process's stdin. */
+  StandardInput stdin;
 
   /** Where this command line runs: set by {@code vyre serve}, else this process. */
   ScanEnvironment environment;
@@ -124,16 +142,16 @@ final class ScanCommand implements Callable<Integer> {
     if (environment == null) {
       environment = ScanEnvironment.process();
     }
-    PrintStream err = environment.stderr();
+    StandardInput input = stdin != null ? stdin : StandardInput.process();
     if (environment.served()) {
-      String reason = unservable(environment.sharedKernel().kernel().backendName());
+      String reason = unservable(environment.sharedKernel().kernel().backendName(), input);
       if (reason != null) {
         environment.decline().accept(reason);
         return 0;
       }
     }
     List<String> paths = new ArrayList<>(operands);
-    PatternSet patternSet = patternSet(paths);
+    PatternSet patternSet = patternSet(paths, input);
     ScanListing.Files listed = quiet ? null : listing.files;
     ScanOutput.Format format = quiet ? ScanOutput.Format.QUIET
         : listed != null ? (mode.json ? ScanOutput.Format.JSON_PATHS : ScanOutput.Format.PATHS)
@@ -142,15 +160,16 @@ final class ScanCommand implements Callable<Integer> {
     if (maxCount == 0 && listed != ScanListing.Files.WITHOUT_MATCH) {
       return 1;
     }
-    // grep reads stdin for "-"; a file of that name is ./-
-    boolean stdin = paths.contains("-");
-    if (stdin) {
-      err.println("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices). Fix: save"
-          + " it to a file first and scan that");
+    try (ScanInputs inputs = ScanInputs.of(paths, files.filter, input, recursive,
+        patternFiles.contains(ScanInputs.STDIN_OPERAND), environment.workingDirectory())) {
+      return scan(inputs, patternSet, format, listed);
     }
-    ScanTargets targets = ScanTargets.walk(paths.isEmpty() ? List.of(Path.of(""))
-        : paths.stream().filter(path -> !path.equals("-")).map(RawArguments::path).toList(), files.filter,
-        environment.workingDirectory());
+  }
+
+  private int scan(ScanInputs inputs, PatternSet patternSet, ScanOutput.Format format, ScanListing.Files listed)
+      throws IOException {
+    PrintStream err = environment.stderr();
+    ScanTargets targets = inputs.targets();
     if (!noMessages) {
       for (ScanTargets.Problem problem : targets.problems()) {
         err.println(ScanFileErrors.message(problem.path(), problem.reason()));
@@ -158,7 +177,9 @@ final class ScanCommand implements Callable<Integer> {
     }
     Backends.Choice choice = environment.served() ? null : route(targets.totalBytes());
     String backendName = environment.served() ? environment.sharedKernel().kernel().backendName() : choice.backend().name();
-    ScanOptions options = tuning.options(backendName, format == ScanOutput.Format.LINES || format == ScanOutput.Format.JSON);
+    boolean printsEachMatch = format == ScanOutput.Format.LINES || format == ScanOutput.Format.JSON;
+    // -w decides which matches count by the bytes around each, so every format needs them.
+    ScanOptions options = tuning.options(backendName, printsEachMatch || grep.words);
     DfaTable table = AhoCorasickCompiler.compile(patternSet);
     ScanOptions fitted = options.fittingHitCounter(table);
     if (fitted != options) {
@@ -169,11 +190,13 @@ final class ScanCommand implements Callable<Integer> {
     OutputStream stdout = new BufferedOutputStream(environment.stdout(), 1 << 16);
     ScanSummary summary;
     ScanPhases phases;
-    try (ScanOutput output = new ScanOutput(stdout, err, patternSet, format, listed == ScanListing.Files.WITHOUT_MATCH,
-            maxCount < 0 ? Long.MAX_VALUE : maxCount, noMessages);
+    ScanOutput output = new ScanOutput(stdout, err, patternSet, format, listed == ScanListing.Files.WITHOUT_MATCH,
+        maxCount < 0 ? Long.MAX_VALUE : maxCount, noMessages, grep.names(inputs.standardInput()),
+        grep.context(patternSet, printsEachMatch));
+    try (output;
         Megakernel own = environment.served() ? null : bootstrap(Megakernel.builder().backend(choice), options);
-        ScanJob job = environment.served() ? new ScanJob(environment.sharedKernel(), table, options)
-            : new ScanJob(own, table, options)) {
+        ScanJob job = new ScanJob(environment.served() ? environment.sharedKernel() : new KernelResourcePool(own), table,
+            options)) {
       Megakernel kernel = environment.served() ? environment.sharedKernel().kernel() : own;
       if (environment.cancellation() != null) {
         environment.cancellation().accept(job::stop);
@@ -205,13 +228,13 @@ final class ScanCommand implements Callable<Integer> {
             })
             : output::file;
         try {
-          // -q has its answer at the first file with a match.
-          summary = job.run(targets.files(), quiet ? result -> {
+          // -q has its answer at the first file with a match; a failed stdout ends the output.
+          summary = job.run(targets.files(), result -> {
             print.accept(result);
-            if (result.matches() > 0) {
+            if (output.done()) {
               job.stop();
             }
-          } : print);
+          });
         } finally {
           if (!environment.served()) {
             removeShutdownHook(interrupted);
@@ -226,15 +249,36 @@ final class ScanCommand implements Callable<Integer> {
           summary.rescans());
       err.println("vyre scan: " + phases.describe(summary.nanos()));
     }
-    boolean matched = maxCount != 0 && summary.matches() > 0;
+    if (output.failure() != null) {
+      // grep is ended by SIGPIPE, quietly; a full disk is an error.
+      if (environment.stdout() instanceof StdoutStream stdoutStream && stdoutStream.closedPipe()) {
+        return ProcessStdout.CLOSED_PIPE_STATUS;
+      }
+      throw new UncheckedIOException(output.failure());
+    }
+    boolean matched = maxCount != 0 && output.matched();
     // grep -q: a match is the answer even if an error occurred.
     if (quiet && matched) {
       return 0;
     }
-    if (stdin || !targets.problems().isEmpty() || summary.failedFiles() > 0) {
+    if (!targets.problems().isEmpty() || output.failedFiles() > 0) {
       return 2;
     }
     return matched ? 0 : 1;
+  }
+
+  /**
+   * A megakernel for scan jobs: ring slots for every task in flight, all at NORMAL priority, and on
+   * the reference backend one worker per core, since the scan's host thread mostly sleeps.
+   */
+  static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options) {
+    return bootstrap(builder, options, options.ringSlots());
+  }
+
+  /** The same with {@code slots} ring slots, for a kernel that runs several scans at once. */
+  static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options, int slots) {
+    return builder.slots(slots).singlePriority(Priority.NORMAL).workers(Runtime.getRuntime().availableProcessors())
+        .bootstrap();
   }
 
   /**
@@ -255,33 +299,20 @@ final class ScanCommand implements Callable<Integer> {
   /**
    * Why this command line cannot run on a service's kernel of backend {@code serviceBackend}, or
    * null: a backend other than the service's, tuning the service's fixed buffers cannot follow, or
-   * input the service cannot read for the client.
+   * standard input, which only the client can read.
    */
-  String unservable(String serviceBackend) {
+  String unservable(String serviceBackend, StandardInput input) {
     if (!backend.equals("auto") && !backend.equals(serviceBackend)) {
       return "--backend " + backend + " asked for, and the service runs " + serviceBackend;
     }
     if (!tuning.isDefault()) {
       return "tuning options (--chunk-size, --task-size, --buffers, --stage, --parallel-reads) are given";
     }
-    if (operands.contains("-") || patternFiles.contains("-")) {
+    boolean patternsFromStdin = patternFiles.contains(ScanInputs.STDIN_OPERAND);
+    if (patternsFromStdin || ScanInputs.readsStdin(operands, recursive, false, input.data())) {
       return "standard input is read";
     }
     return null;
-  }
-
-  /**
-   * A megakernel for scan jobs: ring slots for every task in flight, all at NORMAL priority, and on
-   * the reference backend one worker per core, since the scan's host thread mostly sleeps.
-   */
-  static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options) {
-    return bootstrap(builder, options, options.ringSlots());
-  }
-
-  /** The same with {@code slots} ring slots, for a kernel that runs several scans at once. */
-  static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options, int slots) {
-    return builder.slots(slots).singlePriority(Priority.NORMAL).workers(Runtime.getRuntime().availableProcessors())
-        .bootstrap();
   }
 
   static void removeShutdownHook(Thread hook) {
@@ -296,7 +327,7 @@ final class ScanCommand implements Callable<Integer> {
    * The -e patterns, then each -f file's; without either, the first operand is the pattern. As in
    * grep, a newline inside PATTERN or an -e value separates patterns, and an empty -f file adds none.
    */
-  private PatternSet patternSet(List<String> paths) {
+  private PatternSet patternSet(List<String> paths, StandardInput input) {
     List<byte[]> all = new ArrayList<>();
     String source;
     if (patterns.isEmpty() && patternFiles.isEmpty()) {
@@ -308,12 +339,16 @@ final class ScanCommand implements Callable<Integer> {
       source = "PATTERN";
       all.addAll(PatternSet.argumentByteLines(source, List.of(RawArguments.bytes(paths.removeFirst()))));
     } else {
-      List<Path> patternPaths = patternFiles.stream().map(RawArguments::path).toList();
-      source = patternPaths.size() == 1 && patterns.isEmpty() ? patternPaths.getFirst().toString() : "patterns";
+      String only = patternFiles.size() == 1 && patterns.isEmpty() ? patternFiles.getFirst() : null;
+      source = only == null ? "patterns" : only.equals(ScanInputs.STDIN_OPERAND) ? ScanFileNames.STANDARD_INPUT
+          : RawArguments.path(only).toString();
       // The arguments' own bytes (RawArguments), as -f FILE's lines are the file's.
       all.addAll(PatternSet.argumentByteLines("-e", patterns.stream().map(RawArguments::bytes).toList()));
-      for (Path file : patternPaths) {
-        all.addAll(PatternSet.fileLines(file, environment.locate(file)));
+      for (String file : patternFiles) {
+        // As grep: -f - reads the patterns from stdin (once; a file named - is ./-).
+        all.addAll(file.equals(ScanInputs.STDIN_OPERAND)
+            ? PatternSet.lines(ScanFileNames.STANDARD_INPUT, input.readPatterns(PatternSet.MAX_FILE_BYTES))
+            : PatternSet.fileLines(RawArguments.path(file), environment.locate(RawArguments.path(file))));
       }
     }
     return PatternSet.of(all, ignoreCase, source);

@@ -22,15 +22,17 @@ import java.util.function.Consumer;
  *     client's own process (options the shared kernel cannot honour); null in a process of its own
  * @param cancellation takes the action that stops the running scan early (from any thread), for a
  *     service whose client went away; null in a process of its own
+ * @param stdinHoldsData the client's stdin is a pipe or a file, which a scan without PATH would
+ *     read (a service declines such a scan); unused in a process of its own, which looks itself
  */
 public record ScanEnvironment(OutputStream stdout, PrintStream stderr, boolean stdoutIsTerminal,
     boolean stderrIsTerminal, Path workingDirectory, KernelResourcePool sharedKernel, Consumer<String> decline,
-    Consumer<Runnable> cancellation) {
+    Consumer<Runnable> cancellation, boolean stdinHoldsData) {
 
   /** This process: its standard streams and working directory, a kernel of its own. */
   static ScanEnvironment process() {
     return new ScanEnvironment(new StdoutStream(System.out), System.err, Terminal.isTerminal(Terminal.STDOUT),
-        Terminal.isTerminal(Terminal.STDERR), Path.of(""), null, null, null);
+        Terminal.isTerminal(Terminal.STDERR), Path.of(""), null, null, null, false);
   }
 
   boolean served() {

@@ -3,19 +3,17 @@ package dev.vyre.cli;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import dev.vyre.cli.conform.Json;
-import dev.vyre.io.PathBytes;
 import dev.vyre.scan.FileResult;
 import dev.vyre.scan.HitList;
 import dev.vyre.scan.PatternSet;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import java.nio.file.Path;
 import java.util.Base64;
 
 /**
@@ -25,7 +23,12 @@ import java.util.Base64;
  * JSON objects, or nothing ({@code -q}). A file's error goes to stderr as
  * {@code vyre scan: path: error. Fix: ...}, after the matches found before it (with {@code -s}, not when the
  * file could not be opened or read). An interrupted scan keeps every file printed before the
- * interrupt, whole.
+ * interrupt, whole. {@link ScanFileNames} says how a file is named ({@code -h}, {@code -Z},
+ * {@code (standard input)}); a {@link HitContext} drops the matches that are not whole words
+ * ({@code -w}) before anything is printed or counted and finds each match's line ({@code -n}).
+ *
+ * <p>Stdout's first failed write ends the output: {@link #done()} turns true, so that the caller
+ * stops the scan, and {@link #failure()} holds the error.
  *
  * <p>JSON strings hold text, but paths and patterns are bytes. {@code "path"} and {@code "pattern"}
  * are always strings: the bytes themselves when they are valid UTF-8, else a lossy rendering with
@@ -50,7 +53,12 @@ final class ScanOutput implements AutoCloseable {
   private final byte[][] patterns;
   private final JsonText[] patternText;
   private final JsonGenerator json;
+  private final ScanFileNames names;
+  private final HitContext context;
   private boolean interrupted;
+  private IOException failure;
+  private long matchedFiles;
+  private long failedFiles;
 
   /**
    * @param listUnmatched PATHS and JSON_PATHS list the files without a match ({@code -L}), not
@@ -60,6 +68,18 @@ final class ScanOutput implements AutoCloseable {
    */
   ScanOutput(OutputStream out, PrintStream err, PatternSet patternSet, Format format, boolean listUnmatched,
       long maxCount, boolean noMessages) throws IOException {
+    this(out, err, patternSet, format, listUnmatched, maxCount, noMessages, ScanFileNames.DEFAULT, null);
+  }
+
+  /**
+   * @param names how files are named ({@code -H}, {@code -h}, {@code -Z}, stdin)
+   * @param context what to read around the matches ({@code -w}, {@code -n}); null for nothing.
+   *     With -w every format needs each file's hits.
+   */
+  ScanOutput(OutputStream out, PrintStream err, PatternSet patternSet, Format format, boolean listUnmatched,
+      long maxCount, boolean noMessages, ScanFileNames names, HitContext context) throws IOException {
+    this.names = names;
+    this.context = context;
     this.out = out;
     this.err = err;
     this.format = format;
@@ -82,32 +102,47 @@ final class ScanOutput implements AutoCloseable {
   }
 
   /** Prints one file's result; called in file order. */
-  synchronized void file(FileResult result) {
-    if (interrupted) {
+  synchronized void file(FileResult scanned) {
+    if (interrupted || failure != null) {
       return;
     }
+    long[] lineNumbers = null;
+    FileResult result = scanned;
+    if (context != null && scanned.hits() != null && scanned.hits().size() > 0) {
+      try {
+        HitContext.Located located = context.locate(scanned.file().location(), scanned.hits(), maxCount);
+        lineNumbers = located.lines();
+        result = context.words() ? new FileResult(scanned.file(), scanned.inputId(), located.hits().size(),
+            located.hits(), scanned.error(), scanned.unreadable(), scanned.openFailed()) : scanned;
+      } catch (IOException e) {
+        // Without the bytes no match is known to be a whole word or to have a line: the file is an error.
+        result = new FileResult(scanned.file(), scanned.inputId(), 0, new HitList(), "read failed when read again for"
+            + " -n or -w (" + e.getMessage() + ")", true, false);
+      }
+    }
     long matches = Math.min(result.matches(), maxCount);
+    matchedFiles += matches > 0 ? 1 : 0;
+    Path path = result.file().path();
     try {
       switch (format) {
         case COUNT -> {
           // As grep -c: a file that could not be opened has no count, one that failed part-way its count so far.
           if (!result.openFailed()) {
-            out.write(PathBytes.of(result.file().path()));
-            out.write((":" + matches + "\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(names.prefix(path));
+            out.write((matches + "\n").getBytes(StandardCharsets.US_ASCII));
           }
         }
-        case LINES -> lines(PathBytes.of(result.file().path()), result.hits());
-        case JSON -> jsonLines(JsonText.of(PathBytes.of(result.file().path())), result.hits());
+        case LINES -> lines(names.prefix(path), result.hits(), lineNumbers);
+        case JSON -> jsonLines(JsonText.of(names.bytes(path)), result.hits(), lineNumbers);
         case PATHS -> {
           if (listed(result, matches)) {
-            out.write(PathBytes.of(result.file().path()));
-            out.write('\n');
+            out.write(names.listed(path));
           }
         }
         case JSON_PATHS -> {
           if (listed(result, matches)) {
             json.writeStartObject();
-            JsonText.of(PathBytes.of(result.file().path())).write(json, "path");
+            JsonText.of(names.bytes(path)).write(json, "path");
             json.writeEndObject();
             json.writeRaw('\n');
             json.flush();
@@ -116,12 +151,37 @@ final class ScanOutput implements AutoCloseable {
         case QUIET -> { }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      failure = e;
+      return;
     }
+    failedFiles += result.failed() ? 1 : 0;
     if (result.failed() && !(noMessages && result.unreadable())) {
       flush();
-      err.println(ScanFileErrors.message(result.file().path(), result.error()));
+      err.println(ScanFileErrors.message(names.text(path), result.error()));
     }
+  }
+
+  /**
+   * Whether nothing more is worth scanning: stdout failed, or with -q a file matched (the answer
+   * is known).
+   */
+  synchronized boolean done() {
+    return failure != null || format == Format.QUIET && matchedFiles > 0;
+  }
+
+  /** Stdout's first failed write, or null. */
+  synchronized IOException failure() {
+    return failure;
+  }
+
+  /** How many of the files printed could not be read whole (or, for -n and -w, again). */
+  synchronized long failedFiles() {
+    return failedFiles;
+  }
+
+  /** Whether a file had a match that counts (a whole word with -w; none with -m 0). */
+  synchronized boolean matched() {
+    return matchedFiles > 0;
   }
 
   /**
@@ -132,12 +192,14 @@ final class ScanOutput implements AutoCloseable {
     return listUnmatched ? matches == 0 && !result.failed() : matches > 0;
   }
 
-  /** The first {@code maxCount} hits, one line each. */
-  private void lines(byte[] path, HitList hits) throws IOException {
-    byte[] prefix = Arrays.copyOf(path, path.length + 1);
-    prefix[path.length] = ':';
+  /** The first {@code maxCount} hits, one line each: prefix, then line: with -n, offset:pattern. */
+  private void lines(byte[] prefix, HitList hits, long[] lineNumbers) throws IOException {
     for (int i = 0; i < Math.min(hits.size(), maxCount); i++) {
       out.write(prefix);
+      if (lineNumbers != null) {
+        out.write(Long.toString(lineNumbers[i]).getBytes(StandardCharsets.US_ASCII));
+        out.write(':');
+      }
       out.write(Long.toString(hits.start(i)).getBytes(StandardCharsets.US_ASCII));
       out.write(':');
       out.write(patterns[hits.patternId(i)]);
@@ -145,10 +207,13 @@ final class ScanOutput implements AutoCloseable {
     }
   }
 
-  private void jsonLines(JsonText path, HitList hits) throws IOException {
+  private void jsonLines(JsonText path, HitList hits, long[] lineNumbers) throws IOException {
     for (int i = 0; i < Math.min(hits.size(), maxCount); i++) {
       json.writeStartObject();
       path.write(json, "path");
+      if (lineNumbers != null) {
+        json.writeNumberField("line", lineNumbers[i]);
+      }
       json.writeNumberField("offset", hits.start(i));
       json.writeNumberField("pattern_id", hits.patternId(i));
       patternText[hits.patternId(i)].write(json, "pattern");
@@ -179,11 +244,14 @@ final class ScanOutput implements AutoCloseable {
   }
 
   /** Writes out what is buffered (per file when stdout is the terminal the progress line is on). */
-  void flush() {
+  synchronized void flush() {
+    if (failure != null) {
+      return;
+    }
     try {
       out.flush();
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      failure = e;
     }
   }
 

@@ -50,6 +50,14 @@ final class StdoutStream extends OutputStream {
     check();
   }
 
+  /**
+   * Whether the writes failed because stdout was a pipe whose reader went away ({@code | head -1}),
+   * which ends a command quietly, not with {@link #FAILED}.
+   */
+  boolean closedPipe() {
+    return failed && ProcessStdout.closedPipe(out);
+  }
+
   // checkError() also flushes: the caller buffers, so this runs once per buffer, not per line.
   private void check() throws WriteFailed {
     if (failed || out.checkError()) {

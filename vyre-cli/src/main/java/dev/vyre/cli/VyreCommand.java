@@ -4,7 +4,10 @@ import dev.vyre.cli.graph.GraphCommand;
 import dev.vyre.cli.serve.ServiceClient;
 import dev.vyre.cli.serve.ServiceProtocol;
 import dev.vyre.driver.error.VyreException;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -27,7 +30,9 @@ import picocli.CommandLine.Command;
       "1:The command ran, and its answer is no: vyre scan matched nothing, a task of vyre run did not finish DONE, "
           + "vyre replay --rerun ended differently, vyre doctor found no usable backend.",
       "2:An error: a usage error, bad input, a file that cannot be read or written. The message ends with Fix: ...",
-      "130:Interrupted (Ctrl-C)."},
+      "130:Interrupted (Ctrl-C).",
+      "141:Standard output was a pipe that closed (vyre scan ... | head -1): vyre stops quietly, as grep does when"
+          + " SIGPIPE ends it."},
     subcommands = {
       CommandLine.HelpCommand.class,
       DoctorCommand.class,
@@ -53,11 +58,13 @@ public final class VyreCommand implements Runnable {
 
   public static void main(String[] args) {
     // The arguments' exact bytes where the JVM's decoding lost some (vyre scan -e $'\xff').
+    // Remembers why a write failed: a closed pipe ends vyre quietly, as it ends grep.
+    System.setOut(new ProcessStdout(new FileOutputStream(FileDescriptor.out), System.out.charset()));
     String[] exact = RawArguments.recover(args);
     if (exact.length > 0 && exact[0].equals("scan")) {
       int flags = (Terminal.isTerminal(Terminal.STDOUT) ? ServiceProtocol.STDOUT_TERMINAL : 0)
           | (Terminal.isTerminal(Terminal.STDERR) ? ServiceProtocol.STDERR_TERMINAL : 0)
-          | (Terminal.isTerminal(Terminal.STDIN) ? ServiceProtocol.STDIN_TERMINAL : 0);
+          | (StandardInput.process().data() ? ServiceProtocol.STDIN_DATA : 0);
       OptionalInt served = ServiceClient.scan(Arrays.asList(exact).subList(1, exact.length), VersionInfo.buildId(), flags);
       if (served.isPresent()) {
         System.exit(served.getAsInt());
@@ -71,13 +78,22 @@ public final class VyreCommand implements Runnable {
    * message ending in {@code Fix: ...}, not a stack (that only with {@code --verbose}), and exits 2.
    */
   public static int execute(String... args) {
+    return execute(null, args);
+  }
+
+  /** As {@link #execute(String...)}, with {@code vyre scan} reading {@code stdin}; null for the process's. */
+  static int execute(StandardInput stdin, String... args) {
     CommandLine commandLine = new CommandLine(new VyreCommand());
+    ((ScanCommand) commandLine.getSubcommands().get("scan").getCommand()).stdin = stdin;
     // As in grep, the argument of -e is the pattern even when it looks like an option (-e -foo).
     commandLine.getSubcommands().get("scan").setAllowOptionsAsOptionParameters(true);
     inheritVersion(commandLine);
     int status = run(commandLine, args);
     // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
     if (System.out.checkError() && status != 2) {
+      if (ProcessStdout.closedPipe(System.out)) {
+        return ProcessStdout.CLOSED_PIPE_STATUS;
+      }
       commandLine.getErr().println("vyre: " + StdoutStream.FAILED);
       commandLine.getErr().flush();
       return 2;
@@ -94,6 +110,8 @@ public final class VyreCommand implements Runnable {
   public static int executeScan(ScanEnvironment environment, String... args) {
     ScanCommand scan = new ScanCommand();
     scan.environment = environment;
+    // The client's stdin stays with the client: a scan that would read it is declined.
+    scan.stdin = new StandardInput(InputStream.nullInputStream(), environment.stdinHoldsData());
     CommandLine commandLine = new CommandLine(scan);
     commandLine.setAllowOptionsAsOptionParameters(true);
     commandLine.getCommandSpec().name("vyre scan");
@@ -129,6 +147,16 @@ public final class VyreCommand implements Runnable {
     CommandLine cmd = error.getCommandLine();
     String name = cmd.getCommandSpec().qualifiedName();
     PrintWriter err = cmd.getErr();
+    // A grep option vyre scan lacks: why, and what to use instead, not the option nearest in spelling.
+    if (cmd.getCommand() instanceof ScanCommand && error instanceof CommandLine.UnmatchedArgumentException unmatched) {
+      for (String argument : unmatched.getUnmatched()) {
+        java.util.Optional<String> unsupported = UnsupportedGrepOptions.message(argument);
+        if (unsupported.isPresent()) {
+          err.println(name + ": " + unsupported.get());
+          return cmd.getCommandSpec().exitCodeOnInvalidInput();
+        }
+      }
+    }
     err.println(name + ": " + error.getMessage() + ". Fix: run `" + name + " --help` for the usage");
     CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
     return cmd.getCommandSpec().exitCodeOnInvalidInput();

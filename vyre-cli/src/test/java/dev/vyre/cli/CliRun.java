@@ -10,35 +10,53 @@ import java.nio.charset.StandardCharsets;
 /** Exit status, stdout and stderr of one in-process {@code vyre} run, for the command tests. */
 record CliRun(int status, String out, String err) {
 
+  /** A run whose stdin is a terminal: vyre scan with no PATH scans the current directory. */
   static CliRun of(String... args) {
-    return withStdin("", args);
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    CliRun run = run(new StandardInput(new ByteArrayInputStream(new byte[0]), false), stdout, args);
+    return new CliRun(run.status, stdout.toString(StandardCharsets.UTF_8), run.err);
   }
 
   static CliRun withStdin(String stdin, String... args) {
     return withStdin(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), args);
   }
 
+  /** A run whose stdin is a pipe that holds {@code stdin}. */
   static CliRun withStdin(InputStream stdin, String... args) {
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-    CliRun run = run(stdin, stdout, args);
+    CliRun run = run(new StandardInput(stdin, true), stdout, args);
     return new CliRun(run.status, stdout.toString(StandardCharsets.UTF_8), run.err);
+  }
+
+  /** A run whose stdin is a pipe that holds {@code stdin} and whose stdout is {@code stdout}; {@link #out()} is empty. */
+  static CliRun withStdinAndStdout(InputStream stdin, OutputStream stdout, String... args) {
+    return run(new StandardInput(stdin, true), stdout, args);
   }
 
   /** A run whose stdout is {@code stdout} (e.g. one that fails like a full disk); {@link #out()} is empty. */
   static CliRun withStdout(OutputStream stdout, String... args) {
-    return run(new ByteArrayInputStream(new byte[0]), stdout, args);
+    return withStdout(new PrintStream(stdout, true, StandardCharsets.UTF_8), args);
   }
 
-  private static CliRun run(InputStream stdin, OutputStream stdout, String... args) {
+  /** A run with this System.out (a {@link ProcessStdout}, say); {@link #out()} is empty. */
+  static CliRun withStdout(PrintStream stdout, String... args) {
+    return run(new StandardInput(new ByteArrayInputStream(new byte[0]), false), stdout, args);
+  }
+
+  private static CliRun run(StandardInput stdin, OutputStream stdout, String... args) {
+    return run(stdin, new PrintStream(stdout, true, StandardCharsets.UTF_8), args);
+  }
+
+  private static CliRun run(StandardInput stdin, PrintStream stdout, String... args) {
     InputStream in = System.in;
     PrintStream out = System.out;
     PrintStream err = System.err;
     ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     try {
-      System.setIn(stdin);
-      System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+      System.setIn(stdin.stream());
+      System.setOut(stdout);
       System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-      int status = VyreCommand.execute(args);
+      int status = VyreCommand.execute(stdin, args);
       return new CliRun(status, "", stderr.toString(StandardCharsets.UTF_8));
     } finally {
       System.setIn(in);

@@ -94,7 +94,7 @@ class FileErrorsTest {
     Path good = Files.writeString(dir.resolve("good"), "x");
     Path locked = Files.writeString(dir.resolve("locked"), "x");
     Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
-    List<String> args = new ArrayList<>(List.of("scan", "--backend", "reference", "-e", "x", "-", "/dev/null",
+    List<String> args = new ArrayList<>(List.of("scan", "--backend", "reference", "-e", "x", "/dev/null",
         dir.resolve("missing").toString(), good.toString()));
     if (!Files.isReadable(locked)) {
       args.add(locked.toString());

@@ -366,12 +366,11 @@ class ScanCommandTest {
   }
 
   @Test
-  void aDashIsStandardInputToAGrepUserSoItIsNamedAsSuchAndSkipped() {
+  void aDashIsStandardInputScannedInItsPlaceAndNamedAsGrepNamesIt() {
     CliRun run = CliRun.withStdin("sells\n", "scan", "--backend=reference", "-e", "sells", "-", a.toString());
-    assertEquals(2, run.status(), run.err());
-    assertEquals(a + ":4:sells\n", run.out());
-    assertEquals("vyre scan: -: standard input is not scanned (vyre scan reads files, not pipes or devices). Fix: save"
-        + " it to a file first and scan that\n", run.err());
+    assertEquals(0, run.status(), run.err());
+    assertEquals("(standard input):0:sells\n" + a + ":4:sells\n", run.out());
+    assertEquals("", run.err());
   }
 
   @Test

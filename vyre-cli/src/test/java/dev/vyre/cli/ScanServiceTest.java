@@ -17,6 +17,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
@@ -181,6 +182,26 @@ class ScanServiceTest {
   }
 
   @Test
+  void aClientWhoseOutputClosesExitsAsGrepDoesOnAClosedPipeAndItsScanStops() throws Exception {
+    OutputStream closedPipe = new OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        throw new IOException("Broken pipe");
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        throw new IOException("Broken pipe");
+      }
+    };
+    OptionalInt status = ServiceClient.scan(socket, List.of("-e", "int", tree.toString()), VersionInfo.buildId(), 0, dir,
+        closedPipe, new ByteArrayOutputStream());
+    assertEquals(OptionalInt.of(ServiceClient.CLOSED_OUTPUT_STATUS), status);
+    assertEquals(141, ServiceClient.CLOSED_OUTPUT_STATUS, "a shell's status for grep ended by SIGPIPE");
+    assertSame("-c", "-e", "String", tree.toString());
+  }
+
+  @Test
   void garbageGetsAnErrorAndTheServiceGoesOn() throws Exception {
     try (SocketChannel channel = ServiceSocket.connect(socket)) {
       channel.write(ByteBuffer.wrap("GET / HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
@@ -210,7 +231,12 @@ class ScanServiceTest {
     assertEquals(OptionalInt.empty(), served(dir, "--task-size", "4096", "-e", "x", tree.toString()).status());
     assertEquals(OptionalInt.empty(), ServiceClient.scan(socket, List.of("-e", "x", tree.toString()), "another build", 0, dir,
         new ByteArrayOutputStream(), new ByteArrayOutputStream()));
-    assertTrue(status().contains("3 declined"), status());
+    // Standard input stays with the client: "-", -f -, or no PATH with a pipe on stdin.
+    assertEquals(OptionalInt.empty(), served(dir, "-e", "x", "-").status());
+    assertEquals(OptionalInt.empty(), served(dir, "-f", "-", tree.toString()).status());
+    assertEquals(OptionalInt.empty(), ServiceClient.scan(socket, List.of("-e", "x"), VersionInfo.buildId(),
+        ServiceProtocol.STDIN_DATA, dir, new ByteArrayOutputStream(), new ByteArrayOutputStream()));
+    assertTrue(status().contains("6 declined"), status());
   }
 
   @Test

@@ -23,6 +23,8 @@ public final class PatternSet {
   public static final int MAX_PATTERN_LENGTH = 1 << 16;
   /** The most pattern bytes in one set; it bounds the automaton to this many states plus one. */
   public static final long MAX_TOTAL_BYTES = 1L << 24;
+  /** The largest pattern file: the most pattern bytes, each line ended by CRLF. */
+  public static final long MAX_FILE_BYTES = MAX_TOTAL_BYTES + 2L * MAX_PATTERNS;
 
   private static final String SPLIT_FIX = "split the patterns into several files and scan once per file";
   /**
@@ -67,7 +69,7 @@ public final class PatternSet {
     String source = file.toString();
     byte[] bytes;
     try {
-      if (Files.size(location) > MAX_TOTAL_BYTES + 2L * MAX_PATTERNS) {
+      if (Files.size(location) > MAX_FILE_BYTES) {
         throw InputException.of(source, "the pattern file is " + Files.size(location) + " bytes, above the "
             + MAX_TOTAL_BYTES + "-byte pattern limit", SPLIT_FIX);
       }
@@ -76,6 +78,14 @@ public final class PatternSet {
       throw InputException.of(source, "cannot read the pattern file (" + e + ")",
           "check that the file exists and is readable");
     }
+    return lines(source, bytes);
+  }
+
+  /**
+   * The patterns in {@code bytes}, one per line, as {@link #fileLines} reads a file's (grep -f -
+   * reads them from stdin); {@code source} names them in errors.
+   */
+  public static List<byte[]> lines(String source, byte[] bytes) {
     List<byte[]> lines = new ArrayList<>();
     int start = 0;
     while (start < bytes.length) {

@@ -232,7 +232,7 @@ public final class ScanService implements AutoCloseable {
       ScanEnvironment environment = new ScanEnvironment(new FrameStream(link, ServiceProtocol.STDOUT), err,
           request.has(ServiceProtocol.STDOUT_TERMINAL), request.has(ServiceProtocol.STDERR_TERMINAL),
           Path.of(new String(request.workingDirectory(), StandardCharsets.UTF_8)), pool,
-          reason -> declinedWhy[0] = reason, link::onGone);
+          reason -> declinedWhy[0] = reason, link::onGone, request.has(ServiceProtocol.STDIN_DATA));
       event.status = VyreCommand.executeScan(environment, request.arguments().toArray(String[]::new));
       err.flush();
       if (declinedWhy[0] != null) {

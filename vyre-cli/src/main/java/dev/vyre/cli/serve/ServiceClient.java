@@ -27,8 +27,8 @@ import java.util.OptionalInt;
  */
 public final class ServiceClient {
 
-  /** The exit status of a scan whose stdout was closed (a pipe to head): grep's, for a write error. */
-  public static final int CLOSED_OUTPUT_STATUS = 2;
+  /** The exit status of a scan whose stdout was closed (a pipe to head): a shell's for grep ended by SIGPIPE. */
+  public static final int CLOSED_OUTPUT_STATUS = 141;
 
   private ServiceClient() {}
 

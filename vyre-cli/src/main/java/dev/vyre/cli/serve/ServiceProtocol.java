@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <pre>
  * request := u32 MAGIC, u16 VERSION, string build, u8 kind, [scan body when kind = SCAN]
- * scan body := i64 client pid, u8 flags (STDOUT_TERMINAL | STDERR_TERMINAL | STDIN_TERMINAL),
+ * scan body := i64 client pid, u8 flags (STDOUT_TERMINAL | STDERR_TERMINAL | STDIN_DATA),
  *              bytes working directory, u32 argc, argc x string argument
  * string := u32 UTF-16 code units, then the units (an argument may hold lone surrogates: bytes that
  *           were not UTF-8 on the client's command line)
@@ -34,10 +34,10 @@ public final class ServiceProtocol {
   public static final int STATUS = 2;
   public static final int STOP = 3;
 
-  /** Scan flags: what the client's standard streams are. */
+  /** Scan flags: what the client's standard streams are (stdin: holds data, as a pipe or a file does). */
   public static final int STDOUT_TERMINAL = 1;
   public static final int STDERR_TERMINAL = 2;
-  public static final int STDIN_TERMINAL = 4;
+  public static final int STDIN_DATA = 4;
 
   /** Frame types. */
   public static final int STDOUT = 1;
