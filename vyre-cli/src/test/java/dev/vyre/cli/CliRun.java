@@ -2,6 +2,7 @@ package dev.vyre.cli;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -11,6 +12,39 @@ import java.nio.charset.StandardCharsets;
 record CliRun(int status, String out, String err) {
 
   /** A run whose stdin is a terminal: vyre scan with no PATH scans the current directory. */
+  /** {@code vyre scan --backend=reference} with {@code args}. */
+  static CliRun scanOnReference(String... args) {
+    String[] withBackend = new String[args.length + 2];
+    withBackend[0] = "scan";
+    withBackend[1] = "--backend=reference";
+    System.arraycopy(args, 0, withBackend, 2, args.length);
+    return of(withBackend);
+  }
+
+  /**
+   * A stdout that fails every write with {@code message}, as a full disk ("No space left on
+   * device") or a closed pipe ("Broken pipe") does; counts the writes tried.
+   */
+  static final class FailingOutput extends OutputStream {
+    private final String message;
+    int writes;
+
+    FailingOutput(String message) {
+      this.message = message;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      writes++;
+      throw new IOException(message);
+    }
+  }
+
   static CliRun of(String... args) {
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     CliRun run = run(new StandardInput(new ByteArrayInputStream(new byte[0]), false), stdout, args);

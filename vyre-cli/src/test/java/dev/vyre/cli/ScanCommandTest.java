@@ -30,15 +30,6 @@ class ScanCommandTest {
   private Path a;
   private Path c;
 
-  /** {@code vyre scan --backend=reference} with {@code args}. */
-  private static CliRun run(String... args) {
-    String[] withBackend = new String[args.length + 2];
-    withBackend[0] = "scan";
-    withBackend[1] = "--backend=reference";
-    System.arraycopy(args, 0, withBackend, 2, args.length);
-    return CliRun.of(withBackend);
-  }
-
   @BeforeEach
   void files() throws IOException {
     a = Files.writeString(dir.resolve("a.txt"), "she sells sea shells\n");
@@ -49,7 +40,7 @@ class ScanCommandTest {
 
   @Test
   void printsEveryOverlappingMatchAsPathOffsetPatternSortedPerFileInPathOrder() {
-    CliRun run = run("-e", "he", "-e", "she", "-e", "hers", dir.toString());
+    CliRun run = CliRun.scanOnReference("-e", "he", "-e", "she", "-e", "hers", dir.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":0:she\n" + a + ":1:he\n" + a + ":14:she\n" + a + ":15:he\n"
         + c + ":1:she\n" + c + ":2:he\n" + c + ":2:hers\n", run.out());
@@ -64,7 +55,7 @@ class ScanCommandTest {
     }
     Path patterns = Files.writeString(dir.resolve("suffixes"), suffixes);
     Path text = Files.writeString(dir.resolve("as.txt"), "a".repeat(3000) + "\n");
-    CliRun run = run("-c", "-f", patterns.toString(), text.toString());
+    CliRun run = CliRun.scanOnReference("-c", "-f", patterns.toString(), text.toString());
     assertEquals(0, run.status(), run.err());
     long expected = 0;
     for (int length = 1; length <= 1100; length++) {
@@ -76,7 +67,7 @@ class ScanCommandTest {
 
   @Test
   void theFirstOperandIsThePatternWithoutDashEOrDashF() {
-    CliRun run = run("sells", a.toString());
+    CliRun run = CliRun.scanOnReference("sells", a.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":4:sells\n", run.out());
   }
@@ -84,28 +75,28 @@ class ScanCommandTest {
   @Test
   void patternsComeFromFilesAndIgnoreCaseFoldsAscii() throws IOException {
     Path patterns = Files.writeString(dir.resolve("patterns"), "SEA\r\nUSH\n");
-    CliRun run = run("-i", "-f", patterns.toString(), a.toString(), c.toString());
+    CliRun run = CliRun.scanOnReference("-i", "-f", patterns.toString(), a.toString(), c.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":10:SEA\n" + c + ":0:USH\n", run.out());
   }
 
   @Test
   void noMatchExitsOneWithNoOutput() {
-    CliRun run = run("-e", "absent", dir.toString());
+    CliRun run = CliRun.scanOnReference("-e", "absent", dir.toString());
     assertEquals(1, run.status(), run.err());
     assertEquals("", run.out());
   }
 
   @Test
   void countPrintsEveryFilesMatchCountIncludingZero() {
-    CliRun run = run("--count", "-e", "he", dir.toString());
+    CliRun run = CliRun.scanOnReference("--count", "-e", "he", dir.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":2\n" + c + ":1\n" + dir.resolve("sub/nothing.txt") + ":0\n", run.out());
   }
 
   @Test
   void jsonPrintsOneObjectPerMatch() throws IOException {
-    CliRun run = run("--json", "-e", "shells", "-e", "sea", a.toString());
+    CliRun run = CliRun.scanOnReference("--json", "-e", "shells", "-e", "sea", a.toString());
     assertEquals(0, run.status(), run.err());
     List<String> lines = run.out().lines().toList();
     assertEquals(2, lines.size());
@@ -145,7 +136,7 @@ class ScanCommandTest {
     assertArrayEquals(concat(name, (":1\n" + odd + "/plain:1\n").getBytes(StandardCharsets.UTF_8)),
         counts.toByteArray());
 
-    run = run("--json", "-f", patterns.toString(), odd.toString());
+    run = CliRun.scanOnReference("--json", "-f", patterns.toString(), odd.toString());
     assertEquals(0, run.status(), run.err());
     List<String> json = run.out().lines().toList();
     assertEquals(2, json.size(), run.out());
@@ -171,17 +162,17 @@ class ScanCommandTest {
 
   @Test
   void countAndJsonTogetherAreAUsageError() {
-    CliRun run = run("--count", "--json", "-e", "he", a.toString());
+    CliRun run = CliRun.scanOnReference("--count", "--json", "-e", "he", a.toString());
     assertEquals(2, run.status());
     assertTrue(run.err().contains("mutually exclusive"), run.err());
   }
 
   @Test
   void unknownFlagsAreUsageErrorsGrepsInvertIncluded() {
-    CliRun run = run("--frobnicate", "-e", "he", a.toString());
+    CliRun run = CliRun.scanOnReference("--frobnicate", "-e", "he", a.toString());
     assertEquals(2, run.status());
     assertTrue(run.err().contains("Unknown option: '--frobnicate'"), run.err());
-    CliRun invert = run("-v", "-e", "he", a.toString());
+    CliRun invert = CliRun.scanOnReference("-v", "-e", "he", a.toString());
     assertEquals(2, invert.status(), "-v is not --verbose here: a grep user would expect inverted output");
     assertEquals("", invert.out());
   }
@@ -189,7 +180,7 @@ class ScanCommandTest {
   @Test
   void aMissingFileIsReportedAndTheRestScannedButTheStatusIsTwo() {
     Path missing = dir.resolve("missing.txt");
-    CliRun run = run("-e", "sells", missing.toString(), a.toString());
+    CliRun run = CliRun.scanOnReference("-e", "sells", missing.toString(), a.toString());
     assertEquals(2, run.status(), "grep exits 2 when an error occurred, even with matches");
     assertEquals(a + ":4:sells\n", run.out());
     assertEquals("vyre scan: " + missing + ": No such file or directory. Fix: check the path; -s leaves out files that do"
@@ -201,7 +192,7 @@ class ScanCommandTest {
     Path locked = Files.writeString(dir.resolve("locked.txt"), "sells");
     Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
     Assumptions.assumeFalse(Files.isReadable(locked), "running as root: every file is readable");
-    CliRun run = run("-e", "sells", locked.toString(), a.toString());
+    CliRun run = CliRun.scanOnReference("-e", "sells", locked.toString(), a.toString());
     assertEquals(2, run.status());
     assertEquals(a + ":4:sells\n", run.out());
     assertEquals("vyre scan: " + locked + ": Permission denied. Fix: make it readable (chmod, or run as a user who may"
@@ -210,7 +201,7 @@ class ScanCommandTest {
 
   @Test
   void devicesAndPipesAreReportedAndSkipped() {
-    CliRun run = run("-e", "sells", "/dev/null", a.toString());
+    CliRun run = CliRun.scanOnReference("-e", "sells", "/dev/null", a.toString());
     assertEquals(2, run.status());
     assertEquals(a + ":4:sells\n", run.out());
     assertEquals("vyre scan: /dev/null: not a regular file or directory (vyre scan reads files, not pipes or devices)."
@@ -221,7 +212,7 @@ class ScanCommandTest {
   void emptyFilesAndDirectoriesMatchNothing() throws IOException {
     Path empty = Files.write(dir.resolve("empty"), new byte[0]);
     Path emptyDir = Files.createDirectory(dir.resolve("empty-dir"));
-    CliRun run = run("-e", "x", empty.toString(), emptyDir.toString());
+    CliRun run = CliRun.scanOnReference("-e", "x", empty.toString(), emptyDir.toString());
     assertEquals(1, run.status(), run.err());
     assertEquals("", run.out() + run.err());
   }
@@ -229,18 +220,18 @@ class ScanCommandTest {
   @Test
   void binaryFilesAreScannedByteForByte() throws IOException {
     Path binary = Files.write(dir.resolve("blob.bin"), new byte[] {0, (byte) 0xFF, 'k', 'e', 'y', 0, 'k', 'e', 'y'});
-    CliRun run = run("-e", "key", binary.toString());
+    CliRun run = CliRun.scanOnReference("-e", "key", binary.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(binary + ":2:key\n" + binary + ":6:key\n", run.out());
   }
 
   @Test
   void missingOrEmptyPatternsAreErrorsWithAFix() throws IOException {
-    CliRun none = run();
+    CliRun none = CliRun.scanOnReference();
     assertEquals(2, none.status());
     assertTrue(none.err().startsWith("vyre: PATTERN: no pattern given. Fix: "), none.err());
     Path blank = Files.writeString(dir.resolve("blank"), "he\n\nshe\n");
-    CliRun blankLine = run("-f", blank.toString(), a.toString());
+    CliRun blankLine = CliRun.scanOnReference("-f", blank.toString(), a.toString());
     assertEquals(2, blankLine.status());
     assertTrue(blankLine.err().startsWith("vyre: " + blank + ":2: empty pattern. Fix: "), blankLine.err());
   }
@@ -252,10 +243,10 @@ class ScanCommandTest {
   @Test
   void aNewlineInAPatternSeparatesPatternsAsInGrep() throws Exception {
     String expected = a + ":4:sells\n" + a + ":14:shells\n";
-    CliRun dashE = run("-e", "sells\nshells", a.toString());
+    CliRun dashE = CliRun.scanOnReference("-e", "sells\nshells", a.toString());
     assertEquals(0, dashE.status(), dashE.err());
     assertEquals(expected, dashE.out());
-    CliRun operand = run("sells\nshells", a.toString());
+    CliRun operand = CliRun.scanOnReference("sells\nshells", a.toString());
     assertEquals(0, operand.status(), operand.err());
     assertEquals(expected, operand.out());
     Process grep;
@@ -276,16 +267,16 @@ class ScanCommandTest {
    */
   @Test
   void anEmptyPatternFromANewlineIsAnErrorSayingWhichNewline() {
-    CliRun trailing = run("-e", "he", "-e", "sells\n", a.toString());
+    CliRun trailing = CliRun.scanOnReference("-e", "he", "-e", "sells\n", a.toString());
     assertEquals(2, trailing.status());
     assertEquals("", trailing.out());
     assertTrue(trailing.err().startsWith("vyre: -e: line 2 of pattern argument 2 is empty (a newline separates patterns,"
         + " as in grep). Fix: remove the newline at its end; an empty pattern would match at every byte offset"),
         trailing.err());
-    CliRun empty = run("-e", "", a.toString());
+    CliRun empty = CliRun.scanOnReference("-e", "", a.toString());
     assertEquals(2, empty.status());
     assertTrue(empty.err().startsWith("vyre: -e: pattern argument 1 is empty. Fix: remove it"), empty.err());
-    CliRun operand = run("\nsells", a.toString());
+    CliRun operand = CliRun.scanOnReference("\nsells", a.toString());
     assertEquals(2, operand.status());
     assertTrue(operand.err().startsWith("vyre: PATTERN: line 1 of pattern argument 1 is empty"), operand.err());
   }
@@ -294,17 +285,17 @@ class ScanCommandTest {
   @Test
   void anEmptyPatternFileAddsNoPatterns() throws IOException {
     Path none = Files.write(dir.resolve("none"), new byte[0]);
-    CliRun run = run("-e", "sells", "-f", none.toString(), a.toString());
+    CliRun run = CliRun.scanOnReference("-e", "sells", "-f", none.toString(), a.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":4:sells\n", run.out());
-    CliRun only = run("-f", none.toString(), a.toString());
+    CliRun only = CliRun.scanOnReference("-f", none.toString(), a.toString());
     assertEquals(2, only.status());
     assertTrue(only.err().startsWith("vyre: " + none + ": no patterns given. Fix: "), only.err());
   }
 
   @Test
   void verboseSaysWhichBackendIoAndTable() {
-    CliRun run = run("--verbose", "-e", "he", a.toString());
+    CliRun run = CliRun.scanOnReference("--verbose", "-e", "he", a.toString());
     assertEquals(0, run.status(), run.err());
     assertTrue(run.err().contains("vyre scan: backend: reference requested"), run.err());
     assertTrue(run.err().contains("vyre scan: io: io_uring") || run.err().contains("vyre scan: io: FileChannel"),
@@ -322,19 +313,19 @@ class ScanCommandTest {
 
   @Test
   void stagingAndParallelReadsFindTheSameMatchesAndBadModesHaveAFix() {
-    CliRun run = run("--stage", "device", "--parallel-reads", "on", "--verbose", "-e", "sells", "-e", "shells", a.toString());
+    CliRun run = CliRun.scanOnReference("--stage", "device", "--parallel-reads", "on", "--verbose", "-e", "sells", "-e", "shells", a.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":4:sells\n" + a + ":14:shells\n", run.out());
     assertTrue(run.err().contains("each chunk copied to device memory"), run.err());
     assertTrue(run.err().contains("waiting for reads"), "the time split: " + run.err());
-    CliRun bad = run("--parallel-reads", "sometimes", "-e", "x", a.toString());
+    CliRun bad = CliRun.scanOnReference("--parallel-reads", "sometimes", "-e", "x", a.toString());
     assertEquals(2, bad.status());
     assertTrue(bad.err().contains("'sometimes' is not auto, on or off. Fix: pass --parallel-reads auto, on or off"), bad.err());
   }
 
   @Test
   void tinyChunksAndTasksFindMatchesAcrossTheirBoundaries() {
-    CliRun run = run("--chunk-size", "3", "--task-size", "2", "--buffers", "2", "-e", "sells", "-e", "shells", a.toString());
+    CliRun run = CliRun.scanOnReference("--chunk-size", "3", "--task-size", "2", "--buffers", "2", "-e", "sells", "-e", "shells", a.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(a + ":4:sells\n" + a + ":14:shells\n", run.out());
   }
@@ -345,7 +336,7 @@ class ScanCommandTest {
     for (int i = 0; i < 20; i++) {
       Files.write(dir.resolve("sub/hits" + i), hits);
     }
-    VyreCommandTest.FullDisk disk = new VyreCommandTest.FullDisk();
+    CliRun.FailingOutput disk = new CliRun.FailingOutput("No space left on device");
     CliRun run = CliRun.withStdout(disk, "scan", "--backend=reference", "-e", "ab", dir.toString());
     assertEquals(2, run.status(), run.err());
     assertEquals("vyre scan: standard output: write failed (a full disk or a closed pipe). Fix: write the output where it"
@@ -357,7 +348,7 @@ class ScanCommandTest {
   void negativeOrZeroSizesAreRefusedNotQuietlyReplaced() {
     for (String[] option : new String[][] {{"--chunk-size", "-5"}, {"--chunk-size", "0"}, {"--task-size", "-1"},
         {"--buffers", "-1"}}) {
-      CliRun run = run(option[0], option[1], "-e", "sells", a.toString());
+      CliRun run = CliRun.scanOnReference(option[0], option[1], "-e", "sells", a.toString());
       assertEquals(2, run.status(), List.of(option) + ": " + run.out());
       assertTrue(run.err().startsWith("vyre: " + option[0] + ": " + option[1] + " ") && run.err().contains(". Fix: "),
           run.err());
@@ -376,7 +367,7 @@ class ScanCommandTest {
   @Test
   void aPatternAfterDashEIsTakenAsGivenEvenWhenItLooksLikeAnOption() throws IOException {
     Path options = Files.writeString(dir.resolve("options.txt"), "grep -foo -i\n");
-    CliRun run = run("-e", "-foo", "--regexp=-i", options.toString());
+    CliRun run = CliRun.scanOnReference("-e", "-foo", "--regexp=-i", options.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(options + ":5:-foo\n" + options + ":10:-i\n", run.out());
   }
@@ -386,14 +377,14 @@ class ScanCommandTest {
     String withMatches = a + "\n" + c + "\n";
     for (String[] options : new String[][] {{"-l"}, {"--files-with-matches"}, {"-c", "-l"}, {"-l", "--count"},
         {"-L", "-l"}}) {
-      CliRun run = run(concat(options, "-e", "he", dir.toString()));
+      CliRun run = CliRun.scanOnReference(concat(options, "-e", "he", dir.toString()));
       assertEquals(0, run.status(), List.of(options) + ": " + run.err());
       assertEquals(withMatches, run.out(), List.of(options).toString());
     }
-    CliRun json = run("-l", "--json", "-e", "he", dir.toString());
+    CliRun json = CliRun.scanOnReference("-l", "--json", "-e", "he", dir.toString());
     assertEquals(0, json.status(), json.err());
     assertEquals("{\"path\":\"" + a + "\"}\n{\"path\":\"" + c + "\"}\n", json.out());
-    CliRun none = run("-l", "-e", "absent", dir.toString());
+    CliRun none = CliRun.scanOnReference("-l", "-e", "absent", dir.toString());
     assertEquals(1, none.status(), none.err());
     assertEquals("", none.out());
   }
@@ -402,18 +393,18 @@ class ScanCommandTest {
   @Test
   void filesWithoutMatchListsTheOthersAndExitsZeroWhenSomethingMatched() {
     Path nothing = dir.resolve("sub/nothing.txt");
-    CliRun run = run("-L", "-e", "he", dir.toString());
+    CliRun run = CliRun.scanOnReference("-L", "-e", "he", dir.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(nothing + "\n", run.out());
-    CliRun last = run("-l", "--files-without-match", "-c", "-e", "he", dir.toString());
+    CliRun last = CliRun.scanOnReference("-l", "--files-without-match", "-c", "-e", "he", dir.toString());
     assertEquals(nothing + "\n", last.out(), "the last of -l and -L wins, and either overrides -c");
-    CliRun none = run("-L", "-e", "absent", dir.toString());
+    CliRun none = CliRun.scanOnReference("-L", "-e", "absent", dir.toString());
     assertEquals(1, none.status(), "nothing matched, though every file is listed");
     assertEquals(a + "\n" + c + "\n" + nothing + "\n", none.out());
-    CliRun allListed = run("-L", "-e", "sells", a.toString());
+    CliRun allListed = CliRun.scanOnReference("-L", "-e", "sells", a.toString());
     assertEquals(0, allListed.status());
     assertEquals("", allListed.out());
-    CliRun json = run("-L", "--json", "-e", "he", dir.toString());
+    CliRun json = CliRun.scanOnReference("-L", "--json", "-e", "he", dir.toString());
     assertEquals("{\"path\":\"" + nothing + "\"}\n", json.out());
   }
 
@@ -422,16 +413,16 @@ class ScanCommandTest {
     Path missing = dir.resolve("missing.txt");
     for (String[] options : new String[][] {{"-q"}, {"--quiet"}, {"--silent"}, {"-q", "-l"}, {"-q", "--json"},
         {"-c", "-q"}, {"-q", "-L"}}) {
-      CliRun run = run(concat(options, "-e", "he", dir.toString()));
+      CliRun run = CliRun.scanOnReference(concat(options, "-e", "he", dir.toString()));
       assertEquals(0, run.status(), List.of(options) + ": " + run.err());
       assertEquals("", run.out() + run.err(), List.of(options).toString());
     }
-    CliRun matchAndError = run("-q", "-e", "he", missing.toString(), dir.toString());
+    CliRun matchAndError = CliRun.scanOnReference("-q", "-e", "he", missing.toString(), dir.toString());
     assertEquals(0, matchAndError.status(), "grep -q: a match is the answer even after an error");
     assertTrue(matchAndError.err().startsWith("vyre scan: " + missing + ": No such file or directory. Fix: "),
         matchAndError.err());
-    assertEquals(2, run("-q", "-e", "absent", missing.toString(), dir.toString()).status());
-    assertEquals(1, run("-q", "-e", "absent", dir.toString()).status());
+    assertEquals(2, CliRun.scanOnReference("-q", "-e", "absent", missing.toString(), dir.toString()).status());
+    assertEquals(1, CliRun.scanOnReference("-q", "-e", "absent", dir.toString()).status());
   }
 
   @Test
@@ -439,7 +430,7 @@ class ScanCommandTest {
     for (int i = 0; i < 50; i++) {
       Files.writeString(dir.resolve("sub/many-" + (100 + i)), "he ".repeat(1000));
     }
-    CliRun run = run("-q", "--verbose", "--buffers", "1", "--chunk-size", "256", "--task-size", "256", "-e", "he",
+    CliRun run = CliRun.scanOnReference("-q", "--verbose", "--buffers", "1", "--chunk-size", "256", "--task-size", "256", "-e", "he",
         dir.resolve("sub").toString());
     assertEquals(0, run.status(), run.err());
     assertEquals("", run.out());
@@ -450,17 +441,17 @@ class ScanCommandTest {
   @Test
   void noMessagesKeepsQuietAboutMissingAndUnreadableFilesButNotTheStatus() throws IOException {
     Path missing = dir.resolve("missing.txt");
-    CliRun run = run("-s", "-e", "sells", missing.toString(), "/dev/null", a.toString());
+    CliRun run = CliRun.scanOnReference("-s", "-e", "sells", missing.toString(), "/dev/null", a.toString());
     assertEquals(2, run.status());
     assertEquals(a + ":4:sells\n", run.out());
     assertEquals("", run.err());
-    CliRun quiet = run("--no-messages", "-q", "-e", "sells", missing.toString(), a.toString());
+    CliRun quiet = CliRun.scanOnReference("--no-messages", "-q", "-e", "sells", missing.toString(), a.toString());
     assertEquals(0, quiet.status());
     assertEquals("", quiet.out() + quiet.err());
     Path locked = Files.writeString(dir.resolve("locked.txt"), "sells");
     Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
     Assumptions.assumeFalse(Files.isReadable(locked), "running as root: every file is readable");
-    CliRun unreadable = run("-s", "-e", "sells", locked.toString(), a.toString());
+    CliRun unreadable = CliRun.scanOnReference("-s", "-e", "sells", locked.toString(), a.toString());
     assertEquals(2, unreadable.status());
     assertEquals(a + ":4:sells\n", unreadable.out());
     assertEquals("", unreadable.err());
@@ -476,12 +467,12 @@ class ScanCommandTest {
     Assumptions.assumeTrue(Files.isRegularFile(status), "no /proc here: nothing says size 0 and holds bytes");
     Assumptions.assumeTrue(Files.size(status) == 0, "this /proc gives its files a size");
     // Its lines' names do not change while the JVM runs, only some values.
-    CliRun run = run("-c", "-e", "Name:", "-e", "Pid:", status.toString());
+    CliRun run = CliRun.scanOnReference("-c", "-e", "Name:", "-e", "Pid:", status.toString());
     assertEquals(0, run.status(), run.err());
     assertEquals(status + ":" + occurrences(Files.readString(status), "Name:", "Pid:") + "\n", run.out());
     Path cpuinfo = Path.of("/proc/cpuinfo");
     if (Files.isRegularFile(cpuinfo)) {
-      CliRun processors = run("-c", "-e", "processor", cpuinfo.toString());
+      CliRun processors = CliRun.scanOnReference("-c", "-e", "processor", cpuinfo.toString());
       assertEquals(cpuinfo + ":" + occurrences(Files.readString(cpuinfo), "processor") + "\n", processors.out());
     }
   }
@@ -505,18 +496,18 @@ class ScanCommandTest {
   void aDirectoryThatCannotBeListedIsReportedAndTheRestScannedLikeAnUnreadableFile() throws IOException {
     Path mapFiles = Path.of("/proc/1/map_files");
     Assumptions.assumeTrue(listingFails(mapFiles), mapFiles + " is absent or lists here: nothing to reproduce");
-    CliRun run = run("-e", "sells", mapFiles.toString(), dir.toString());
+    CliRun run = CliRun.scanOnReference("-e", "sells", mapFiles.toString(), dir.toString());
     assertEquals(2, run.status(), "grep exits 2 when an error occurred, even with matches");
     assertEquals(a + ":4:sells\n", run.out());
     assertEquals("vyre scan: " + mapFiles + ": Permission denied. Fix: make it readable (chmod, or run as a user who may"
         + " read it), or leave it out with --exclude or --exclude-dir\n", run.err());
-    CliRun silent = run("-s", "-e", "sells", mapFiles.toString(), dir.toString());
+    CliRun silent = CliRun.scanOnReference("-s", "-e", "sells", mapFiles.toString(), dir.toString());
     assertEquals(2, silent.status());
     assertEquals(a + ":4:sells\n", silent.out());
     assertEquals("", silent.err());
-    CliRun quiet = run("-q", "-e", "sells", mapFiles.toString(), dir.toString());
+    CliRun quiet = CliRun.scanOnReference("-q", "-e", "sells", mapFiles.toString(), dir.toString());
     assertEquals(0, quiet.status(), "-q: a match outweighs an error");
-    CliRun nothing = run("-e", "absent", mapFiles.toString(), dir.toString());
+    CliRun nothing = CliRun.scanOnReference("-e", "absent", mapFiles.toString(), dir.toString());
     assertEquals(2, nothing.status());
   }
 
@@ -535,15 +526,15 @@ class ScanCommandTest {
   /** -m counts matches, not lines as grep does: "she sells sea shells" is one line with two matches of "s". */
   @Test
   void maxCountReportsTheFirstMatchesOfEachFileAndCapsTheCount() throws IOException {
-    CliRun lines = run("-m", "2", "-e", "he", "-e", "she", dir.toString());
+    CliRun lines = CliRun.scanOnReference("-m", "2", "-e", "he", "-e", "she", dir.toString());
     assertEquals(0, lines.status(), lines.err());
     assertEquals(a + ":0:she\n" + a + ":1:he\n" + c + ":1:she\n" + c + ":2:he\n", lines.out());
-    CliRun counts = run("--max-count=1", "-c", "-e", "he", dir.toString());
+    CliRun counts = CliRun.scanOnReference("--max-count=1", "-c", "-e", "he", dir.toString());
     assertEquals(a + ":1\n" + c + ":1\n" + dir.resolve("sub/nothing.txt") + ":0\n", counts.out());
-    CliRun json = run("-m", "1", "--json", "-e", "sea", "-e", "shells", a.toString());
+    CliRun json = CliRun.scanOnReference("-m", "1", "--json", "-e", "sea", "-e", "shells", a.toString());
     assertEquals(1, json.out().lines().count(), json.out());
     assertEquals(10, Json.MAPPER.readTree(json.out()).get("offset").asLong());
-    CliRun unlimited = run("-m", "-1", "-c", "-e", "he", a.toString());
+    CliRun unlimited = CliRun.scanOnReference("-m", "-1", "-c", "-e", "he", a.toString());
     assertEquals(a + ":2\n", unlimited.out());
   }
 
@@ -551,13 +542,13 @@ class ScanCommandTest {
   @Test
   void maxCountZeroMatchesNothing() {
     Path missing = dir.resolve("missing.txt");
-    CliRun run = run("-m", "0", "-e", "he", missing.toString(), dir.toString());
+    CliRun run = CliRun.scanOnReference("-m", "0", "-e", "he", missing.toString(), dir.toString());
     assertEquals(1, run.status());
     assertEquals("", run.out() + run.err());
-    CliRun listed = run("-m", "0", "-L", "-e", "he", a.toString(), c.toString());
+    CliRun listed = CliRun.scanOnReference("-m", "0", "-L", "-e", "he", a.toString(), c.toString());
     assertEquals(1, listed.status());
     assertEquals(a + "\n" + c + "\n", listed.out());
-    CliRun bad = run("-m", "x", "-e", "he", a.toString());
+    CliRun bad = CliRun.scanOnReference("-m", "x", "-e", "he", a.toString());
     assertEquals(2, bad.status());
     assertTrue(bad.err().contains("--max-count"), bad.err());
   }
@@ -567,17 +558,17 @@ class ScanCommandTest {
     Files.createDirectories(dir.resolve(".git"));
     Files.writeString(dir.resolve(".git/he"), "he");
     Path nothing = dir.resolve("sub/nothing.txt");
-    assertEquals(a + "\n" + nothing + "\n", run("-L", "--include=*.txt", "-e", "absent", dir.toString()).out());
+    assertEquals(a + "\n" + nothing + "\n", CliRun.scanOnReference("-L", "--include=*.txt", "-e", "absent", dir.toString()).out());
     assertEquals(a + "\n" + nothing + "\n",
-        run("-L", "--include", "*.txt", "--exclude-dir=.git", "-e", "absent", dir.toString()).out());
+        CliRun.scanOnReference("-L", "--include", "*.txt", "--exclude-dir=.git", "-e", "absent", dir.toString()).out());
     assertEquals(dir.resolve(".git/he") + "\n" + c + "\n",
-        run("-l", "--exclude=*.txt", "-e", "he", dir.toString()).out());
-    assertEquals(a + "\n", run("-l", "--exclude-dir=sub", "--exclude-dir=.*", "-e", "he", dir.toString()).out());
-    CliRun named = run("-l", "--exclude=*.txt", "--exclude-dir=sub", "-e", "he", a.toString(), dir.resolve("sub")
+        CliRun.scanOnReference("-l", "--exclude=*.txt", "-e", "he", dir.toString()).out());
+    assertEquals(a + "\n", CliRun.scanOnReference("-l", "--exclude-dir=sub", "--exclude-dir=.*", "-e", "he", dir.toString()).out());
+    CliRun named = CliRun.scanOnReference("-l", "--exclude=*.txt", "--exclude-dir=sub", "-e", "he", a.toString(), dir.resolve("sub")
         .toString(), c.toString());
     assertEquals(0, named.status(), named.err());
     assertEquals(c + "\n", named.out(), "a.txt and sub are skipped by name; c.log is not");
-    CliRun namedFile = run("-l", "--exclude=*.txt", "-e", "he", c.toString());
+    CliRun namedFile = CliRun.scanOnReference("-l", "--exclude=*.txt", "-e", "he", c.toString());
     assertEquals(c + "\n", namedFile.out());
   }
 
@@ -594,7 +585,7 @@ class ScanCommandTest {
         odd.toString());
     assertEquals(0, run.status(), run.err());
     assertArrayEquals(concat(name, new byte[] {'\n'}), listed.toByteArray());
-    CliRun json = run("-l", "--json", "-e", "key", odd.toString());
+    CliRun json = CliRun.scanOnReference("-l", "--json", "-e", "key", odd.toString());
     JsonNode object = Json.MAPPER.readTree(json.out());
     assertEquals(new String(name, StandardCharsets.UTF_8), object.get("path").asText());
     assertArrayEquals(name, Base64.getDecoder().decode(object.get("path_bytes").asText()));

@@ -40,7 +40,7 @@ class ScanGrepDifferentialTest {
   private Path lockedFile;
 
   /** {@code grep -V}'s first line, or why there is none. */
-  private static String grepVersion() {
+  static String grepVersion() {
     try {
       Process grep = new ProcessBuilder("grep", "-V").redirectErrorStream(true).start();
       String version = new String(grep.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().findFirst()

@@ -31,23 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ScanGrepHabitsTest {
 
-  private static final String GREP_VERSION = grepVersion();
+  private static final String GREP_VERSION = ScanGrepDifferentialTest.grepVersion();
   /** Never overlap: no pattern's proper suffix starts another (or itself). */
   private static final List<String> PATTERNS = List.of("ab", "cd_e", "x9");
 
   @TempDir Path dir;
   private Path tree;
-
-  private static String grepVersion() {
-    try {
-      Process grep = new ProcessBuilder("grep", "-V").redirectErrorStream(true).start();
-      String version = new String(grep.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().findFirst()
-          .orElse("");
-      return grep.waitFor() == 0 ? version : "grep -V failed: " + version;
-    } catch (IOException | InterruptedException e) {
-      return "no grep: " + e;
-    }
-  }
 
   private static void assumeGnuGrep() {
     Assumptions.assumeTrue(GREP_VERSION.contains("GNU grep"), "needs GNU grep to compare with: " + GREP_VERSION);
@@ -230,7 +219,7 @@ class ScanGrepHabitsTest {
     for (int i = 0; i < 20; i++) {
       Files.writeString(dir.resolve("hits" + i), "ab".repeat(20_000));
     }
-    ClosedPipe pipe = new ClosedPipe();
+    CliRun.FailingOutput pipe = new CliRun.FailingOutput("Broken pipe");
     CliRun run = CliRun.withStdout(new ProcessStdout(pipe, StandardCharsets.UTF_8), "scan", "--backend=reference",
         "-e", "ab", dir.toString());
     assertEquals(ProcessStdout.CLOSED_PIPE_STATUS, run.status(), run.err());
@@ -260,7 +249,7 @@ class ScanGrepHabitsTest {
   @Test
   void grepOptionsVyreScanLacksSayWhyAndWhatToUse() {
     for (String[] args : new String[][] {{"-v"}, {"-iv"}, {"--invert-match"}}) {
-      CliRun run = run(args[0], "ab", dir.toString());
+      CliRun run = CliRun.scanOnReference(args[0], "ab", dir.toString());
       assertEquals(2, run.status());
       assertTrue(run.err().startsWith("vyre scan: -" + (args[0].startsWith("--") ? "-invert-match" : "v")
           + " (grep's -v, --invert-match: invert the match): vyre scan does not support inverted matching"), run.err());
@@ -269,14 +258,14 @@ class ScanGrepHabitsTest {
     }
     for (String[] option : new String[][] {{"-A3", "-A"}, {"-C", "-C"}, {"-E", "-E"}, {"-P", "-P"}, {"-x", "-x"},
         {"--color=auto", "--color"}, {"-R", "-R"}, {"-z", "-z"}}) {
-      CliRun run = run(option[0], "ab", dir.toString());
+      CliRun run = CliRun.scanOnReference(option[0], "ab", dir.toString());
       assertEquals(2, run.status());
       assertTrue(run.err().startsWith("vyre scan: " + option[1] + " (grep's "), run.err());
       assertEquals(1, run.err().lines().count(), run.err());
       assertTrue(run.err().contains(". Fix: "), run.err());
     }
     // Not a grep option: picocli's message and its suggestions.
-    CliRun unknown = run("--frob", "ab", dir.toString());
+    CliRun unknown = CliRun.scanOnReference("--frob", "ab", dir.toString());
     assertTrue(unknown.err().startsWith("vyre scan: Unknown option: '--frob'. Fix: run `vyre scan --help`"),
         unknown.err());
   }
@@ -289,30 +278,6 @@ class ScanGrepHabitsTest {
     assertTrue(help.contains("-c and -m count matches, not lines"), help);
     assertTrue(help.contains("With -i a match prints the pattern as given"), help);
     assertTrue(help.contains("-h, --no-filename"), help);
-  }
-
-  private static CliRun run(String... args) {
-    String[] withBackend = new String[args.length + 2];
-    withBackend[0] = "scan";
-    withBackend[1] = "--backend=reference";
-    System.arraycopy(args, 0, withBackend, 2, args.length);
-    return CliRun.of(withBackend);
-  }
-
-  /** A pipe whose reader is gone: every write fails as the JDK's does on EPIPE. */
-  private static final class ClosedPipe extends OutputStream {
-    int writes;
-
-    @Override
-    public void write(int b) throws IOException {
-      write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      writes++;
-      throw new IOException("Broken pipe");
-    }
   }
 
   private void compare(List<String> options, String... paths) throws Exception {

@@ -183,17 +183,7 @@ class ScanServiceTest {
 
   @Test
   void aClientWhoseOutputClosesExitsAsGrepDoesOnAClosedPipeAndItsScanStops() throws Exception {
-    OutputStream closedPipe = new OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        throw new IOException("Broken pipe");
-      }
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        throw new IOException("Broken pipe");
-      }
-    };
+    OutputStream closedPipe = new CliRun.FailingOutput("Broken pipe");
     OptionalInt status = ServiceClient.scan(socket, List.of("-e", "int", tree.toString()), VersionInfo.buildId(), 0, dir,
         closedPipe, new ByteArrayOutputStream());
     assertEquals(OptionalInt.of(ServiceClient.CLOSED_OUTPUT_STATUS), status);

@@ -123,26 +123,10 @@ class VyreCommandTest {
     assertTrue(CliRun.of("doctor", "--help").out().contains("1   No backend is usable"), "vyre doctor --help");
   }
 
-  /** A stdout that fails every write, as a full disk or a closed pipe does; counts the writes tried. */
-  static final class FullDisk extends OutputStream {
-    int writes;
-
-    @Override
-    public void write(int b) throws IOException {
-      write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      writes++;
-      throw new IOException("No space left on device");
-    }
-  }
-
   @Test
   void outputThatCannotBeWrittenIsAnError() {
     for (String[] args : new String[][] {{"doctor"}, {"--help"}, {"conform", "--list"}, {"replay", "--help"}}) {
-      CliRun run = CliRun.withStdout(new FullDisk(), args);
+      CliRun run = CliRun.withStdout(new CliRun.FailingOutput("No space left on device"), args);
       assertEquals(2, run.status(), List.of(args) + ": " + run.err());
       assertEquals("vyre: standard output: write failed (a full disk or a closed pipe). Fix: write the output where it"
           + " fits, e.g. > FILE on a disk with room\n", run.err(), List.of(args).toString());
