@@ -53,6 +53,7 @@ class ScanServiceTest {
   private Path socket;
   private Path tree;
   private ScanService service;
+  private Megakernel kernel;
   private Thread serving;
   private final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
@@ -72,7 +73,7 @@ class ScanServiceTest {
     }
     socket = dir.resolve("run").resolve("scan.sock");
     ScanOptions lane = ScanOptions.forBackend("reference");
-    Megakernel kernel = ScanCommand.bootstrap(Megakernel.builder().backend(Backends.select("reference")), lane,
+    kernel = ScanCommand.bootstrap(Megakernel.builder().backend(Backends.select("reference")), lane,
         lane.ringSlots() * 2);
     service = new ScanService(kernel, socket, 2, VersionInfo.buildId(), new PrintStream(log, true, StandardCharsets.UTF_8));
     serving = Thread.ofPlatform().start(() -> service.serve(null));
@@ -246,6 +247,17 @@ class ScanServiceTest {
       UserPrincipal nobody = socket.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("65534");
       assertFalse(ServiceSocket.samePeerUser(client, nobody), "a client of another user is refused");
     }
+  }
+
+  @Test
+  void aServiceWhoseKernelStoppedStopsServingAndClientsScanByThemselves() throws Exception {
+    kernel.close();
+    Served failed = served(dir, "-c", "-e", "String", tree.toString());
+    assertEquals(OptionalInt.of(2), failed.status(), failed.err());
+    serving.join(Duration.ofSeconds(30));
+    assertFalse(serving.isAlive(), "the service stopped accepting");
+    assertTrue(log.toString(StandardCharsets.UTF_8).contains("the kernel stopped"), log.toString(StandardCharsets.UTF_8));
+    assertEquals(OptionalInt.empty(), served(dir, "-c", "-e", "String", tree.toString()).status());
   }
 
   @Test

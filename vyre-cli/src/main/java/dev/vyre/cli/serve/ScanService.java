@@ -3,6 +3,7 @@ package dev.vyre.cli.serve;
 import dev.vyre.cli.ScanEnvironment;
 import dev.vyre.cli.VyreCommand;
 import dev.vyre.driver.error.InputException;
+import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.VyreException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.scan.AhoCorasickCompiler;
@@ -251,6 +252,14 @@ public final class ScanService implements AutoCloseable {
     } finally {
       lanes.release();
       event.commit();
+      // A kernel that failed (a GPU fault) or was shut down serves no one: stop, so that clients scan
+      // by themselves instead of each getting the same error.
+      if (!kernel.isKernelRunning()) {
+        KernelException failure = kernel.failure();
+        log.println("vyre serve: the kernel stopped" + (failure != null ? " (" + failure.getMessage() + ")" : "")
+            + "; no longer serving");
+        stop();
+      }
     }
   }
 
