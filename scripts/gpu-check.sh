@@ -8,7 +8,7 @@
 # kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for); and
-# `vyre bench graph` (the frontier engine); with TREE=DIR, scripts/tree-bench.sh (vyre scan against ripgrep).
+# `vyre bench graph` (the frontier engine); with TREE=DIR, `vyre bench tree` (vyre scan against ripgrep and grep).
 # Prints one summary line and exits non-zero when anything failed. Logs go to $OUT (or /tmp/vyre-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -81,7 +81,8 @@ step graph-cli-parity bash -c 'set -e; d=$(mktemp -d); trap "rm -rf $d" EXIT
 STEP_TIMEOUT=${GRAPH_TIMEOUT:-480} step bench-graph "${vyre[@]}" bench graph --scale "${GRAPH_SCALE:-23}" --json "$out/graph.json"
 # vyre scan against ripgrep on a real tree (TREE=DIR; RG=path to rg, with its libpcre2 on LD_LIBRARY_PATH).
 if [ -n "${TREE:-}" ]; then
-  STEP_TIMEOUT=${TREE_TIMEOUT:-400} step bench-tree env OUT="$out/tree" scripts/tree-bench.sh "$TREE" "${TREE_RUNS:-5}"
+  STEP_TIMEOUT=${TREE_TIMEOUT:-400} step bench-tree env PATH="$(dirname "${RG:-rg}"):$PATH" "${vyre[@]}" bench tree \
+    --runs "${TREE_RUNS:-5}" --json "$out/tree.json" "$TREE"
 fi
 tail -25 "$out/bench-scan.log" 2>/dev/null
 tail -40 "$out/bench-graph.log" 2>/dev/null
