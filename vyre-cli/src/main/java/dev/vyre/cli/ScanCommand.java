@@ -180,6 +180,11 @@ final class ScanCommand implements Callable<Integer> {
     boolean printsEachMatch = format == ScanOutput.Format.LINES || format == ScanOutput.Format.JSON;
     // -w decides which matches count by the bytes around each, so every format needs them.
     ScanOptions options = tuning.options(backendName, printsEachMatch || grep.words);
+    // A job of its own allocates for its input (a 12-byte file needs no 32 buffers of 1 GiB); a
+    // service's lanes are allocated once, at the defaults.
+    if (!environment.served()) {
+      options = options.fittedTo(targets.totalBytes());
+    }
     DfaTable table = AhoCorasickCompiler.compile(patternSet);
     ScanOptions fitted = options.fittingHitCounter(table);
     if (fitted != options) {

@@ -48,7 +48,7 @@ class ScanCommandTest {
   }
 
   @Test
-  void patternsThatEndTogetherByTheThousandGetChunksTheHitCounterCanCountAndAnExactCount() throws IOException {
+  void patternsThatEndTogetherByTheThousandGetAnExactCount() throws IOException {
     StringBuilder suffixes = new StringBuilder();
     for (int length = 1; length <= 1100; length++) {
       suffixes.append("a".repeat(length)).append('\n');
@@ -62,7 +62,9 @@ class ScanCommandTest {
       expected += 3000 - length + 1;
     }
     assertEquals(text + ":" + expected + "\n", run.out());
-    assertTrue(run.err().contains("up to 1100 of these patterns end at one byte"), run.err());
+    // Chunks fitted to this 3,001-byte input are far below what the hit counter can count
+    // (HitCounterGuardTest covers the fit to the counter).
+    assertEquals("", run.err());
   }
 
   @Test

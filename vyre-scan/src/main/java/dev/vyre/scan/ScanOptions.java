@@ -107,6 +107,19 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
     return new ScanOptions(largest / task * task, task, buffers, keepHits, stageOnDevice, parallelReads);
   }
 
+  /**
+   * These options with no larger chunks and no more buffers than {@code inputBytes} of input can
+   * fill: chunks of at most the input rounded up to whole tasks, and one buffer per such chunk. A
+   * file that grows after it was listed (or was listed with size 0, as /proc's files are) is still
+   * read to its end, in more chunks.
+   */
+  public ScanOptions fittedTo(long inputBytes) {
+    long chunk = Math.min(chunkBytes, Math.max(1, Math.ceilDiv(inputBytes, taskBytes)) * taskBytes);
+    int fitted = (int) Math.min(buffers, Math.max(1, Math.ceilDiv(inputBytes, chunk)));
+    return chunk == chunkBytes && fitted == buffers ? this
+        : new ScanOptions(chunk, taskBytes, fitted, keepHits, stageOnDevice, parallelReads);
+  }
+
   public ScanOptions withKeepHits(boolean value) {
     return new ScanOptions(chunkBytes, taskBytes, buffers, value, stageOnDevice, parallelReads);
   }

@@ -63,4 +63,19 @@ class ScanOptionsTest {
         + " smaller --chunk-size or fewer --buffers", e.getMessage());
     assertEquals(1 << 20, new ScanOptions(4L << 20, 64, 16, true).ringSlots());
   }
+
+  /** A small job allocates for its input: a 12-byte file with 1 GiB chunks gets one buffer of one task. */
+  @Test
+  void fittedToTheInputShrinksChunksAndBuffersToWhatTheInputFills() {
+    ScanOptions huge = ScanOptions.of(1L << 30, 65536, 32, true);
+    ScanOptions tiny = huge.fittedTo(12);
+    assertEquals(65536, tiny.chunkBytes());
+    assertEquals(1, tiny.buffers());
+    assertEquals(65536, tiny.taskBytes());
+    ScanOptions listedEmpty = huge.fittedTo(0);
+    assertEquals(65536, listedEmpty.chunkBytes(), "a file listed with size 0 (/proc) is read in one-task chunks");
+    ScanOptions gpu = ScanOptions.forBackend("cuda");
+    assertEquals(3, gpu.fittedTo(3 * gpu.chunkBytes() - 1).buffers(), "three chunks need three buffers");
+    assertEquals(gpu, gpu.fittedTo(1L << 30), "a job larger than the buffers keeps the options");
+  }
 }
