@@ -110,6 +110,16 @@ final class RunCommand implements Callable<Integer> {
       throw InputException.of("--slots", slots + " slots is outside 1.." + SlotLayout.MAX_ENCODED_RING_SLOTS,
           "pass a ring size between 1 and " + SlotLayout.MAX_ENCODED_RING_SLOTS + " (default 1024)");
     }
+    // The ring is split among the priority levels; a level the program uses must get a slot.
+    int[] offsets = ControlLayout.defaultPriorityOffsets(slots);
+    for (Task task : tasks) {
+      int level = task.priority().level();
+      if (offsets[level + 1] == offsets[level]) {
+        throw InputException.of("--slots", slots + " slots leave " + task.priority() + " tasks no slot (the ring is split"
+            + " among the " + ControlLayout.PRIORITY_LEVELS + " priority levels)", "pass --slots "
+            + ControlLayout.PRIORITY_LEVELS + " or more");
+      }
+    }
     // Opened first, so a log that cannot be written stops the run before anything is published.
     if (recordCapacity != null && (recordCapacity < 1 || recordCapacity > ReplayLogFormat.MAX_REPLAY_RECORDS)) {
       throw InputException.of("--record-capacity", recordCapacity + " records is outside 1.." + ReplayLogFormat.MAX_REPLAY_RECORDS,

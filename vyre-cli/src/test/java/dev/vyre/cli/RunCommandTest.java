@@ -154,6 +154,12 @@ class RunCommandTest {
     CliRun slots = CliRun.of("run", "--backend", "reference", "--slots", "3000000", program);
     assertEquals("vyre: --slots: 3000000 slots is outside 1..1048576. Fix: pass a ring size between 1 and 1048576"
         + " (default 1024)", slots.err().strip());
+    // Three slots split among five priority levels go to NORMAL; a HIGH task gets none: said in the CLI's words.
+    Path high = Files.writeString(dir.resolve("high.vslot"), "priority=high ATOMIC_ADD 1 160\n");
+    CliRun few = CliRun.of("run", "--backend", "reference", "--slots", "3", high.toString());
+    assertEquals(2, few.status(), few.err());
+    assertTrue(few.err().startsWith("vyre: --slots: 3 slots leave HIGH tasks no slot"), few.err());
+    assertTrue(few.err().strip().endsWith("Fix: pass --slots 5 or more"), few.err());
   }
 
   /** A kernel shape the runtime refuses as an invalid argument is an error like any other: exit 2, one line, a Fix. */
