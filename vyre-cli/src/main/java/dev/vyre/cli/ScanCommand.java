@@ -160,14 +160,16 @@ final class ScanCommand implements Callable<Integer> {
     if (maxCount == 0 && listed != ScanListing.Files.WITHOUT_MATCH) {
       return 1;
     }
+    long walkStarted = System.nanoTime();
     try (ScanInputs inputs = ScanInputs.of(paths, files.filter, input, recursive,
         patternFiles.contains(ScanInputs.STDIN_OPERAND), environment.workingDirectory())) {
-      return scan(inputs, patternSet, format, listed);
+      return scan(inputs, patternSet, format, listed, System.nanoTime() - walkStarted);
     }
   }
 
-  private int scan(ScanInputs inputs, PatternSet patternSet, ScanOutput.Format format, ScanListing.Files listed)
-      throws IOException {
+  /** {@code walkNanos}: the time the walk of the PATHs took, for {@code --verbose}. */
+  private int scan(ScanInputs inputs, PatternSet patternSet, ScanOutput.Format format, ScanListing.Files listed,
+      long walkNanos) throws IOException {
     PrintStream err = environment.stderr();
     ScanTargets targets = inputs.targets();
     if (!noMessages) {
@@ -185,7 +187,9 @@ final class ScanCommand implements Callable<Integer> {
     if (!environment.served()) {
       options = options.fittedTo(targets.totalBytes());
     }
+    long compileStarted = System.nanoTime();
     DfaTable table = AhoCorasickCompiler.compile(patternSet);
+    long compileNanos = System.nanoTime() - compileStarted;
     ScanOptions fitted = options.fittingHitCounter(table);
     if (fitted != options) {
       err.println("vyre scan: chunks of " + fitted.chunkBytes() + " bytes, not " + options.chunkBytes() + ": up to "
@@ -211,6 +215,8 @@ final class ScanCommand implements Callable<Integer> {
             + "; " + kernel.describe());
         err.println("vyre scan: io: " + job.ioBackend());
         err.println("vyre scan: DFA table: " + table.describe());
+        // The host's work before the scan: on a tree of small files it can rival the scan itself.
+        err.printf("vyre scan: walk %.3f s, pattern compile %.3f s%n", walkNanos / 1e9, compileNanos / 1e9);
         err.println("vyre scan: " + targets.files().size() + " file(s), " + targets.totalBytes() + " bytes; chunks of "
             + options.chunkBytes() + " bytes in tasks of " + options.taskBytes() + ", " + options.buffers() + " buffers"
             + (options.stageOnDevice() ? ", each chunk copied to device memory" : ", scanned in place"));

@@ -25,6 +25,16 @@ public interface ChunkReader extends AutoCloseable {
    */
   int openFile(Path file);
 
+  /**
+   * Says that {@code file} will be opened soon, after the files expected before it and in that
+   * order, so that the reader may open it ahead of {@link #openFile} (io_uring opens them in batches
+   * with its reads). Returns false when it takes no more for now: say it again later. Any file
+   * expected and never opened is closed by {@link #close}. A reader that opens nothing ahead takes none.
+   */
+  default boolean expect(Path file) {
+    return false;
+  }
+
   /** Closes a file handle; refused while a read on it is in flight. */
   void closeFile(int file);
 

@@ -363,7 +363,7 @@ public abstract class ChunkReaderContract {
     }
   }
 
-  private static long openDescriptors() throws IOException {
+  protected static long openDescriptors() throws IOException {
     try (var fds = Files.list(Path.of("/proc/self/fd"))) {
       return fds.count();
     }

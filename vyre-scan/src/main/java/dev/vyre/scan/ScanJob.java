@@ -90,6 +90,8 @@ public final class ScanJob implements AutoCloseable {
   private long publishNanos;
   private List<ScanFile> files;
   private int nextFile;
+  /** The next file to tell the reader of ({@link ChunkReader#expect}), so that it opens it ahead. */
+  private int nextExpected;
   private FileScan current;
   private volatile boolean stopping;
 
@@ -209,6 +211,7 @@ public final class ScanJob implements AutoCloseable {
     long started = System.nanoTime();
     files = targets;
     nextFile = 0;
+    nextExpected = 0;
     current = null;
     packing = null;
     bytesScanned = 0;
@@ -368,6 +371,7 @@ public final class ScanJob implements AutoCloseable {
         current = null;
         return null;
       }
+      expectAhead();
       current = new FileScan(files.get(nextFile), nextFile, options, overlap);
       nextFile++;
       pending.add(current);
@@ -380,6 +384,22 @@ public final class ScanJob implements AutoCloseable {
       }
     }
     return current;
+  }
+
+  /**
+   * Tells the reader of the files that open next, in order, until it takes no more: io_uring opens
+   * them in batches with the reads instead of one open(2) per file on this thread. A file too large
+   * to scan is never opened, so it is not told of.
+   */
+  private void expectAhead() {
+    nextExpected = Math.max(nextExpected, nextFile);
+    while (nextExpected < files.size()) {
+      ScanFile file = files.get(nextExpected);
+      if (file.size() < HitList.MAX_START && !reader.expect(file.location())) {
+        return;
+      }
+      nextExpected++;
+    }
   }
 
   /** Closes a file once no more of it will be read. */

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveTask;
 
 /**
  * The files {@code vyre scan PATH...} reads, found the way {@code grep -r} finds them: a path
@@ -74,59 +76,125 @@ public record ScanTargets(List<ScanFile> files, List<Problem> problems) {
   }
 
   static ScanTargets walk(List<Path> roots, ScanFilter filter, Path base, DirectoryLister lister) {
-    ScanTargets targets = new ScanTargets(new ArrayList<>(), new ArrayList<>());
+    Walk walk = new Walk(filter, base, lister);
+    List<ScanFile> files = new ArrayList<>();
+    List<Problem> problems = new ArrayList<>();
     for (Path root : roots) {
       BasicFileAttributes attributes;
       try {
         attributes = Files.readAttributes(base.resolve(root), BasicFileAttributes.class);
       } catch (IOException e) {
-        targets.problems.add(new Problem(root, reason(e)));
+        problems.add(new Problem(root, reason(e)));
         continue;
       }
       if (!root.toString().isEmpty() && filter.skips(root, attributes.isDirectory(), true)) {
         continue;
       }
-      targets.visit(root, base, attributes, true, filter, lister);
+      if (attributes.isRegularFile()) {
+        files.add(new ScanFile(root, attributes.size(), base.resolve(root)));
+      } else if (attributes.isDirectory()) {
+        Listing listing = WALKERS.invoke(new DirectoryWalk(walk, root));
+        listing.appendTo(files, problems);
+      } else {
+        // Pipes and devices have no size to plan chunks by; inside a directory grep -r skips them too.
+        problems.add(new Problem(root, "not a regular file or directory (vyre scan reads files, not pipes or devices)"));
+      }
     }
-    return new ScanTargets(List.copyOf(targets.files), List.copyOf(targets.problems));
+    return new ScanTargets(List.copyOf(files), List.copyOf(problems));
   }
 
-  private void visit(Path path, Path base, BasicFileAttributes attributes, boolean named, ScanFilter filter,
-      DirectoryLister lister) {
-    if (attributes.isRegularFile()) {
-      files.add(new ScanFile(path, attributes.size(), base.resolve(path)));
-    } else if (attributes.isDirectory()) {
-      walkDirectory(path, base, filter, lister);
-    } else if (named) {
-      // Pipes and devices have no size to plan chunks by; inside a directory grep -r skips them too.
-      problems.add(new Problem(path, "not a regular file or directory (vyre scan reads files, not pipes or devices)"));
+  /**
+   * The walk's threads, one per core: listing directories and reading each entry's attributes is a
+   * syscall or two an entry, and directories are walked at once, each by a task of its own. Daemon
+   * threads (ForkJoinPool's), started when the first directory is walked and kept for the next walk
+   * (a service's).
+   */
+  private static final ForkJoinPool WALKERS = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()));
+
+  /** What every directory of one walk shares. */
+  private record Walk(ScanFilter filter, Path base, DirectoryLister lister) {}
+
+  /**
+   * One directory's files and problems in walk order, its subdirectories' spliced in where they sort:
+   * the same order a walk on one thread gives, whatever order the tasks finish in.
+   */
+  private static final class Listing {
+    /** ScanFile, Problem or Listing (a subdirectory's), in walk order. */
+    private final List<Object> entries = new ArrayList<>();
+
+    void appendTo(List<ScanFile> files, List<Problem> problems) {
+      for (Object entry : entries) {
+        switch (entry) {
+          case ScanFile file -> files.add(file);
+          case Problem problem -> problems.add(problem);
+          case Listing sub -> sub.appendTo(files, problems);
+          default -> throw new IllegalStateException("unexpected walk entry " + entry);
+        }
+      }
     }
   }
 
-  private void walkDirectory(Path directory, Path base, ScanFilter filter, DirectoryLister lister) {
-    List<Path> entries = new ArrayList<>();
-    try (DirectoryStream<Path> stream = lister.open(base.resolve(directory))) {
-      // Named as under the directory's given name; opened under base.
-      stream.forEach(entry -> entries.add(directory.resolve(entry.getFileName())));
-    } catch (IOException e) {
-      problems.add(new Problem(directory, reason(e)));
-    } catch (DirectoryIteratorException e) {
-      // Opening may succeed and reading the entries fail (root reading /proc/1/map_files): that is this
-      // directory's problem, as grep reports it, not the end of the walk.
-      problems.add(new Problem(directory, reason(e.getCause())));
+  /** Walks one directory: lists and sorts it, reads its entries' attributes, forks its subdirectories. */
+  private static final class DirectoryWalk extends RecursiveTask<Listing> {
+    private final Walk walk;
+    private final Path directory;
+
+    DirectoryWalk(Walk walk, Path directory) {
+      this.walk = walk;
+      this.directory = directory;
     }
-    entries.sort(null);
-    for (Path entry : entries) {
-      BasicFileAttributes attributes;
-      try {
-        attributes = Files.readAttributes(base.resolve(entry), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+
+    @Override
+    protected Listing compute() {
+      Listing listing = new Listing();
+      List<Path> names = new ArrayList<>();
+      Path opened = walk.base.resolve(directory);
+      try (DirectoryStream<Path> stream = walk.lister.open(opened)) {
+        for (Path entry : stream) {
+          names.add(entry.getFileName());
+        }
       } catch (IOException e) {
-        problems.add(new Problem(entry, reason(e)));
-        continue;
+        listing.entries.add(new Problem(directory, reason(e)));
+      } catch (DirectoryIteratorException e) {
+        // Opening may succeed and reading the entries fail (root reading /proc/1/map_files): that is this
+        // directory's problem, as grep reports it, not the end of the walk.
+        listing.entries.add(new Problem(directory, reason(e.getCause())));
       }
-      if (!filter.skips(entry.getFileName(), attributes.isDirectory(), false)) {
-        visit(entry, base, attributes, false, filter, lister);
+      names.sort(null);
+      List<DirectoryWalk> forked = new ArrayList<>();
+      for (Path name : names) {
+        // Named as under the directory's given name; opened under base.
+        Path entry = directory.resolve(name);
+        Path location = opened.resolve(name);
+        BasicFileAttributes attributes;
+        try {
+          attributes = Files.readAttributes(location, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+          listing.entries.add(new Problem(entry, reason(e)));
+          continue;
+        }
+        if (walk.filter.skips(name, attributes.isDirectory(), false)) {
+          continue;
+        }
+        if (attributes.isRegularFile()) {
+          listing.entries.add(new ScanFile(entry, attributes.size(), location));
+        } else if (attributes.isDirectory()) {
+          DirectoryWalk sub = new DirectoryWalk(walk, entry);
+          sub.fork();
+          forked.add(sub);
+          listing.entries.add(sub);
+        }
       }
+      // Joined in reverse, newest first, so this thread runs its own forks it still holds.
+      for (int i = forked.size() - 1; i >= 0; i--) {
+        forked.get(i).join();
+      }
+      for (int i = 0; i < listing.entries.size(); i++) {
+        if (listing.entries.get(i) instanceof DirectoryWalk sub) {
+          listing.entries.set(i, sub.getRawResult());
+        }
+      }
+      return listing;
     }
   }
 

@@ -169,8 +169,33 @@ final class IoUring implements AutoCloseable {
     return queue(IORING_OP_READ, 0, fd, address, length, fileOffset, 0, userData);
   }
 
+  /**
+   * Queues OPENAT of the NUL-terminated path at {@code pathAddress} (relative to the working
+   * directory) with open(2) flags {@code openFlags}; the completion's result is the descriptor or
+   * -errno. The kernel copies the path when the entry is submitted.
+   *
+   * @return false when the submission ring is full
+   */
+  boolean queueOpenAt(long pathAddress, int openFlags, long userData) {
+    return queue(IORING_OP_OPENAT, 0, AT_FDCWD, pathAddress, 0, 0, 0, userData, openFlags);
+  }
+
+  /**
+   * Queues CLOSE of descriptor {@code fd}.
+   *
+   * @return false when the submission ring is full
+   */
+  boolean queueClose(int fd, long userData) {
+    return queue(IORING_OP_CLOSE, 0, fd, 0, 0, 0, 0, userData);
+  }
+
   private boolean queue(byte opcode, int flags, int fd, long address, int length, long fileOffset, int bufferIndex,
       long userData) {
+    return queue(opcode, flags, fd, address, length, fileOffset, bufferIndex, userData, 0);
+  }
+
+  private boolean queue(byte opcode, int flags, int fd, long address, int length, long fileOffset, int bufferIndex,
+      long userData, int opFlags) {
     int head = (int) RING_INT.getAcquire(sqRing, sqHead);
     if (localSqTail - head >= sqEntries) {
       return false;
@@ -189,6 +214,7 @@ final class IoUring implements AutoCloseable {
     sqes.set(ValueLayout.JAVA_INT, sqe + SQE_LEN, length);
     sqes.set(ValueLayout.JAVA_LONG, sqe + SQE_USER_DATA, userData);
     sqes.set(ValueLayout.JAVA_SHORT, sqe + SQE_BUF_INDEX, (short) bufferIndex);
+    sqes.set(ValueLayout.JAVA_INT, sqe + SQE_OP_FLAGS, opFlags);
     sqRing.set(ValueLayout.JAVA_INT, sqArray + 4L * index, index);
     localSqTail++;
     // Release: the kernel reads the tail with acquire, so it sees the entry written above.

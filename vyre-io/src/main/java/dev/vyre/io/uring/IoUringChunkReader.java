@@ -5,7 +5,10 @@ import dev.vyre.driver.error.PipelineException;
 import dev.vyre.io.BufferPool;
 import dev.vyre.io.ChunkReader;
 import dev.vyre.io.ReadCompletion;
+import dev.vyre.io.PathBytes;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -17,6 +20,14 @@ import java.util.Arrays;
  * per file, more than a tree of small files, one read each, saves on fd lookups. A read's user_data
  * is its buffer index; a short read is continued until the chunk is full or the file ends.
  *
+ * <p>Files are opened ahead: {@link #expect} queues an OPENAT (non-blocking, as {@link LinuxCalls#open})
+ * for each of the next files, submitted with the next read, so that a tree of small files costs no
+ * open(2) per file on the calling thread; {@link #openFile} takes the descriptor and checks it has
+ * offsets (a FIFO swapped in after the walk is refused, as by the synchronous open). Such a
+ * descriptor stays non-blocking, which regular files ignore, except where a read of it comes back
+ * EAGAIN: then it is made blocking and the read is queued again. Files are closed by CLOSE entries,
+ * submitted with the next read.
+ *
  * <p>A read of cached pages completes inline: io_uring_enter copies the bytes in the calling
  * thread, so reads run one after another. With {@code parallelReads} every read is handed to the
  * kernel's io-wq workers (IOSQE_ASYNC), which copy several chunks at once on other cores.
@@ -27,6 +38,14 @@ public final class IoUringChunkReader implements ChunkReader {
   public static final int MAX_OPEN_FILES = 64;
   /** Registered buffers per ring on every kernel since 5.1 (UIO_MAXIOV). */
   public static final int MAX_BUFFERS = 1024;
+  /** Files opened ahead at most: enough to batch a tree's small files, few enough to hold open. */
+  static final int OPEN_AHEAD = 32;
+  /** Bytes of a path opened ahead, its NUL included (PATH_MAX); a longer one is opened when asked. */
+  private static final int PATH_BYTES = 4096;
+  /** user_data of an OPENAT (the entry's index in the low bits) and of a CLOSE; a read's is its buffer. */
+  private static final long OPEN_DATA = 1L << 32;
+  private static final long CLOSE_DATA = 2L << 32;
+  private static final int NOT_AHEAD = Integer.MIN_VALUE;
 
   private static final String READ_FIX = "check the file (a device error or a file truncated while it was read), or "
       + "use the FileChannel reader";
@@ -45,6 +64,21 @@ public final class IoUringChunkReader implements ChunkReader {
   private final ArrayDeque<ReadCompletion> completed = new ArrayDeque<>();
   private final IoUring.CompletionHandler handler = this::onCompletion;
   private final boolean parallelReads;
+  /** The descriptor in each slot was opened ahead and is still non-blocking. */
+  private final boolean[] nonBlocking = new boolean[MAX_OPEN_FILES];
+  /** Files opened ahead, oldest first from {@link #aheadHead}: path, OPENAT result, whether it came. */
+  private final Path[] aheadPath = new Path[OPEN_AHEAD];
+  private final int[] aheadResult = new int[OPEN_AHEAD];
+  private final boolean[] aheadDone = new boolean[OPEN_AHEAD];
+  /** Their NUL-terminated names, PATH_BYTES each, read by the kernel when the OPENATs are submitted. */
+  private final MemorySegment aheadNames = Arena.ofAuto().allocate((long) OPEN_AHEAD * PATH_BYTES);
+  private int aheadHead;
+  private int aheadCount;
+  /** OPENATs and CLOSEs submitted or queued whose completions have not come. */
+  private int opensInFlight;
+  private int closesInFlight;
+  /** OPENAT failed with EINVAL, as on a kernel without it: files are opened when asked. */
+  private boolean aheadRefused;
   private boolean closed;
 
   /**
@@ -69,7 +103,8 @@ public final class IoUringChunkReader implements ChunkReader {
           + " io_uring can register", "use fewer, larger buffers");
     }
     this.pool = pool;
-    this.ring = new IoUring(pool.size(), enterCall);
+    // An entry per buffer, per file opened ahead and per CLOSE queued between two entries.
+    this.ring = new IoUring(pool.size() + OPEN_AHEAD + MAX_OPEN_FILES, enterCall);
     try {
       MemorySegment[] buffers = new MemorySegment[pool.size()];
       Arrays.setAll(buffers, pool::buffer);
@@ -98,6 +133,35 @@ public final class IoUringChunkReader implements ChunkReader {
     return pool;
   }
 
+  /**
+   * Queues an OPENAT of {@code path}, submitted with the next read or open; false when {@link
+   * #OPEN_AHEAD} files are already opened ahead (or the ring is full), so that the caller says it again later.
+   */
+  @Override
+  public boolean expect(Path path) {
+    ensureOpen();
+    if (aheadCount == OPEN_AHEAD || aheadRefused) {
+      return false;
+    }
+    byte[] name = PathBytes.of(path);
+    if (name.length >= PATH_BYTES) {
+      // Opened by openFile itself, which takes names of any length.
+      return true;
+    }
+    int entry = (aheadHead + aheadCount) % OPEN_AHEAD;
+    long at = (long) entry * PATH_BYTES;
+    MemorySegment.copy(name, 0, aheadNames, ValueLayout.JAVA_BYTE, at, name.length);
+    aheadNames.set(ValueLayout.JAVA_BYTE, at + name.length, (byte) 0);
+    if (!ring.queueOpenAt(aheadNames.address() + at, LinuxCalls.OPEN_AHEAD_FLAGS, OPEN_DATA | entry)) {
+      return false;
+    }
+    aheadPath[entry] = path;
+    aheadDone[entry] = false;
+    aheadCount++;
+    opensInFlight++;
+    return true;
+  }
+
   @Override
   public int openFile(Path path) {
     ensureOpen();
@@ -109,8 +173,78 @@ public final class IoUringChunkReader implements ChunkReader {
       throw PipelineException.queueFull("open files", "all " + MAX_OPEN_FILES + " file slots are open",
           "close a file before opening another");
     }
-    fds[slot] = ring.calls().open(path);
+    int fd = takeAhead(path);
+    if (fd == NOT_AHEAD) {
+      fds[slot] = ring.calls().open(path);
+      nonBlocking[slot] = false;
+    } else {
+      fds[slot] = fd;
+      nonBlocking[slot] = true;
+    }
     return slot;
+  }
+
+  /**
+   * The descriptor opened ahead for {@code path}, once its OPENAT has come and the file has offsets
+   * to read at; NOT_AHEAD when it was not opened ahead. Files expected before it and not asked for
+   * are closed.
+   *
+   * @throws PipelineException with the errno of the open, as {@link LinuxCalls#open} throws it
+   */
+  private int takeAhead(Path path) {
+    int found = -1;
+    for (int i = 0; i < aheadCount && found < 0; i++) {
+      Path expected = aheadPath[(aheadHead + i) % OPEN_AHEAD];
+      if (expected == path || expected.equals(path)) {
+        found = i;
+      }
+    }
+    if (found < 0) {
+      return NOT_AHEAD;
+    }
+    for (int i = 0; i < found; i++) {
+      int skipped = popAhead();
+      if (skipped >= 0) {
+        closeDescriptor(skipped);
+      }
+    }
+    int result = popAhead();
+    if (result == -Errno.EINVAL) {
+      aheadRefused = true;
+      return NOT_AHEAD;
+    }
+    if (result < 0) {
+      throw PipelineException.ioUringSyscall("open(" + path + ")", -result, Errno.name(-result)
+          + ": check that the file exists and is readable");
+    }
+    try {
+      ring.calls().requireOffsets(result, path);
+    } catch (RuntimeException e) {
+      closeDescriptor(result);
+      throw e;
+    }
+    return result;
+  }
+
+  /** Waits for the oldest OPENAT if it has not come, takes it off the queue, returns its result. */
+  private int popAhead() {
+    int entry = aheadHead;
+    while (!aheadDone[entry]) {
+      ring.enter(ring.drainCompletions(handler) == 0 ? 1 : 0, handler);
+    }
+    aheadPath[entry] = null;
+    aheadHead = (aheadHead + 1) % OPEN_AHEAD;
+    aheadCount--;
+    return aheadResult[entry];
+  }
+
+  /** Closes {@code fd} by a CLOSE entry, submitted with the next one; at once if the ring is full. */
+  private void closeDescriptor(int fd) {
+    if (ring.queueClose(fd, CLOSE_DATA)) {
+      closesInFlight++;
+    } else {
+      ring.calls().close(fd);
+    }
   }
 
   /** Takes {@code fd} (an open file a test chose) into a free slot, as openFile does. */
@@ -120,6 +254,7 @@ public final class IoUringChunkReader implements ChunkReader {
       slot++;
     }
     fds[slot] = fd;
+    nonBlocking[slot] = false;
     return slot;
   }
 
@@ -130,7 +265,7 @@ public final class IoUringChunkReader implements ChunkReader {
       throw PipelineException.busy("open files", "file handle " + slot + " has " + readsPerFile[slot]
           + " read(s) in flight", "await their completions before closing the file");
     }
-    ring.calls().close(fds[slot]);
+    closeDescriptor(fds[slot]);
     fds[slot] = -1;
   }
 
@@ -202,8 +337,18 @@ public final class IoUringChunkReader implements ChunkReader {
 
   /** Finishes a read, or continues it after a short read or an interrupted one. */
   private void onCompletion(long data, int result) {
+    if (data >= OPEN_DATA) {
+      onOpenOrClose(data, result);
+      return;
+    }
     int buffer = (int) data;
-    if (result == -Errno.EINTR || result == -Errno.EAGAIN) {
+    if (result == -Errno.EAGAIN && nonBlocking[file[buffer]]) {
+      // A file system that honours O_NONBLOCK for files (or an old kernel's io_uring): block from now on.
+      int slot = file[buffer];
+      ring.calls().clearNonBlocking(fds[slot], "file handle " + slot);
+      nonBlocking[slot] = false;
+      queueRest(buffer);
+    } else if (result == -Errno.EINTR || result == -Errno.EAGAIN) {
       queueRest(buffer);
     } else if (result < 0) {
       completed.add(new ReadCompletion(userData[buffer], buffer, done[buffer],
@@ -218,6 +363,18 @@ public final class IoUringChunkReader implements ChunkReader {
     }
   }
 
+  /** An OPENAT's descriptor (or -errno) for its entry, or a CLOSE done (its result is not looked at). */
+  private void onOpenOrClose(long data, int result) {
+    if (data >= CLOSE_DATA) {
+      closesInFlight--;
+      return;
+    }
+    int entry = (int) (data - OPEN_DATA);
+    aheadResult[entry] = result;
+    aheadDone[entry] = true;
+    opensInFlight--;
+  }
+
   @Override
   public void close() {
     if (closed) {
@@ -226,6 +383,16 @@ public final class IoUringChunkReader implements ChunkReader {
     // The buffers belong to the caller, so no read may still be writing into them afterwards.
     while (pool.busyCount() > 0) {
       await();
+    }
+    // Opens ahead that were never asked for are closed, and every CLOSE has come before the ring goes.
+    while (aheadCount > 0) {
+      int fd = popAhead();
+      if (fd >= 0) {
+        closeDescriptor(fd);
+      }
+    }
+    while (opensInFlight > 0 || closesInFlight > 0 || ring.unsubmitted() > 0) {
+      ring.enter(ring.drainCompletions(handler) == 0 && opensInFlight + closesInFlight > 0 ? 1 : 0, handler);
     }
     closed = true;
     for (int slot = 0; slot < MAX_OPEN_FILES; slot++) {

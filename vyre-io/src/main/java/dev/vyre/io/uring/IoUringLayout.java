@@ -42,6 +42,8 @@ final class IoUringLayout {
   static final long SQE_LEN = 24;
   static final long SQE_USER_DATA = 32;
   static final long SQE_BUF_INDEX = 40;
+  /** The union of rw_flags, open_flags, statx_flags...: an OPENAT's open(2) flags. */
+  static final long SQE_OP_FLAGS = 28;
 
   /** struct io_uring_cqe: 16 bytes (no IORING_SETUP_CQE32). */
   static final long CQE_BYTES = 16;
@@ -56,6 +58,12 @@ final class IoUringLayout {
   static final byte IORING_OP_READ_FIXED = 4;
   /** A read into any address of an ordinary fd, like pread(2) (5.6+). */
   static final byte IORING_OP_READ = 22;
+  /** openat(2) (5.6+). */
+  static final byte IORING_OP_OPENAT = 18;
+  /** close(2) (5.6+). */
+  static final byte IORING_OP_CLOSE = 19;
+  /** openat's directory for a path relative to the working directory. */
+  static final int AT_FDCWD = -100;
   /** Always run the entry in an io-wq worker thread, never inline in io_uring_enter (5.6+). */
   static final byte IOSQE_ASYNC = 1 << 4;
   static final int IORING_ENTER_GETEVENTS = 1;

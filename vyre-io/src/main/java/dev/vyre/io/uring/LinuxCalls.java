@@ -35,6 +35,11 @@ final class LinuxCalls {
   private static final int O_RDONLY_CLOEXEC = 0x80000;
   /** Same value on x86_64 and aarch64. */
   private static final int O_NONBLOCK = 0x800;
+  /**
+   * Read-only, close-on-exec and non-blocking: how {@link #open} and the chunk reader's OPENAT open a
+   * listed file, so that a FIFO swapped in for it cannot make the open wait for a writer.
+   */
+  static final int OPEN_AHEAD_FLAGS = O_RDONLY_CLOEXEC | O_NONBLOCK;
   private static final int SEEK_CUR = 1;
   private static final int F_SETFL = 4;
   /** lseek's errno on a FIFO or a socket, which have no file offset. */
@@ -126,32 +131,44 @@ final class LinuxCalls {
    * which are refused with that errno), and only then are its reads made blocking again.
    */
   int open(Path path) {
-    int fd = openWithFlags(path, O_RDONLY_CLOEXEC | O_NONBLOCK);
+    int fd = openWithFlags(path, OPEN_AHEAD_FLAGS);
     try {
-      long offset;
-      int flags;
-      try {
-        offset = (long) Handles.LSEEK.invokeExact(errnoState, fd, 0L, SEEK_CUR);
-      } catch (Throwable e) {
-        throw nativeFailure("lseek", e);
-      }
-      if (offset < 0) {
-        throw failure("open(" + path + ")", "pass a regular file: a FIFO or a socket has no offsets to read at");
-      }
-      try {
-        // F_SETFL with 0 clears O_NONBLOCK (the access mode is not changed by F_SETFL).
-        flags = (int) Handles.FCNTL.invokeExact(errnoState, fd, F_SETFL, 0);
-      } catch (Throwable e) {
-        throw nativeFailure("fcntl", e);
-      }
-      if (flags < 0) {
-        throw failure("fcntl(" + path + ", F_SETFL)", "report this: a descriptor just opened refused its flags");
-      }
+      requireOffsets(fd, path);
+      clearNonBlocking(fd, path.toString());
     } catch (RuntimeException e) {
       close(fd);
       throw e;
     }
     return fd;
+  }
+
+  /**
+   * The check {@link #open} makes of a descriptor opened non-blocking: lseek fails with ESPIPE on a
+   * FIFO or a socket, which is thrown as the open's failure; the caller closes the descriptor.
+   */
+  void requireOffsets(int fd, Path path) {
+    long offset;
+    try {
+      offset = (long) Handles.LSEEK.invokeExact(errnoState, fd, 0L, SEEK_CUR);
+    } catch (Throwable e) {
+      throw nativeFailure("lseek", e);
+    }
+    if (offset < 0) {
+      throw failure("open(" + path + ")", "pass a regular file: a FIFO or a socket has no offsets to read at");
+    }
+  }
+
+  /** Makes reads of {@code fd} blocking again: F_SETFL with 0 clears O_NONBLOCK (the access mode stays). */
+  void clearNonBlocking(int fd, String what) {
+    int flags;
+    try {
+      flags = (int) Handles.FCNTL.invokeExact(errnoState, fd, F_SETFL, 0);
+    } catch (Throwable e) {
+      throw nativeFailure("fcntl", e);
+    }
+    if (flags < 0) {
+      throw failure("fcntl(" + what + ", F_SETFL)", "report this: a descriptor just opened refused its flags");
+    }
   }
 
   /** A plain blocking open of any kind of file, for tests that read a FIFO on purpose. */

@@ -1,5 +1,7 @@
 package dev.vyre.io.uring;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,7 +16,9 @@ import dev.vyre.io.ReadCompletion;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -118,6 +122,84 @@ class IoUringChunkReaderTest extends ChunkReaderContract {
       reader.submit(file, 0, 5, 0, 9);
       assertEquals(new ReadCompletion(9, 0, 5, null), reader.await());
       writer.join();
+    }
+  }
+
+  @Test
+  void filesOpenedAheadReadAsFilesOpenedWhenAsked() throws IOException {
+    Path first = file(100);
+    Path second = file(200);
+    try (ChunkReader reader = open(pool(1))) {
+      assertTrue(reader.expect(first));
+      assertTrue(reader.expect(second));
+      for (Path path : List.of(first, second)) {
+        int handle = reader.openFile(path);
+        reader.submit(handle, 0, 300, 0, 0);
+        ReadCompletion read = reader.await();
+        assertEquals(Files.size(path), read.bytesRead());
+        assertArrayEquals(Files.readAllBytes(path), reader.pool().buffer(0).asSlice(0, read.bytesRead()).toArray(JAVA_BYTE));
+        reader.closeFile(handle);
+      }
+    }
+  }
+
+  @Test
+  void aFileExpectedThatVanishedFailsToOpenAsWhenAsked() throws IOException {
+    Path gone = file(10);
+    try (ChunkReader reader = open(pool(1))) {
+      Files.delete(gone);
+      assertTrue(reader.expect(gone));
+      PipelineException e = assertThrows(PipelineException.class, () -> reader.openFile(gone));
+      assertEquals((long) Errno.ENOENT, e.fields().get("errno"));
+      assertTrue(e.getMessage().startsWith("io_uring open(" + gone + ") failed with errno 2. Fix: ENOENT: "), e.getMessage());
+    }
+  }
+
+  /** A FIFO opened ahead is refused by its descriptor (ESPIPE), as the open when asked refuses it, and never waits. */
+  @Test
+  void aFifoExpectedIsRefusedWithoutWaiting() throws Exception {
+    Path fifo = dir.resolve("ahead-fifo");
+    Assumptions.assumeTrue(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0, "mkfifo failed");
+    try (ChunkReader reader = open(pool(1))) {
+      assertTrue(reader.expect(fifo));
+      PipelineException e = assertThrows(PipelineException.class, () -> reader.openFile(fifo));
+      assertEquals((long) LinuxCalls.ESPIPE, e.fields().get("errno"));
+    }
+  }
+
+  /** Files expected and not opened, skipped or left at the end, are closed: no descriptor leaks. */
+  @Test
+  void filesExpectedAndNeverOpenedAreClosed() throws IOException {
+    Path[] paths = new Path[6];
+    for (int i = 0; i < paths.length; i++) {
+      paths[i] = file(10 + i);
+    }
+    long before = openDescriptors();
+    try (ChunkReader reader = open(pool(1))) {
+      for (Path path : paths) {
+        assertTrue(reader.expect(path));
+      }
+      // The first two are skipped; the last three are never asked for.
+      int handle = reader.openFile(paths[2]);
+      reader.submit(handle, 0, 100, 0, 0);
+      assertEquals(12, reader.await().bytesRead());
+      reader.closeFile(handle);
+    }
+    assertEquals(before, openDescriptors(), "descriptors open before and after");
+  }
+
+  @Test
+  void takesNoMoreFilesAheadThanItHolds() throws IOException {
+    Path path = file(1);
+    try (ChunkReader reader = open(pool(1))) {
+      int taken = 0;
+      while (taken <= IoUringChunkReader.OPEN_AHEAD && reader.expect(path)) {
+        taken++;
+      }
+      assertEquals(IoUringChunkReader.OPEN_AHEAD, taken);
+      // Each open takes the oldest file expected under that name, which frees its place.
+      reader.closeFile(reader.openFile(path));
+      assertTrue(reader.expect(path));
     }
   }
 }
