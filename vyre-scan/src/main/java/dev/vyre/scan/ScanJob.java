@@ -83,6 +83,8 @@ public final class ScanJob implements AutoCloseable {
   /** Collected slots whose hits wait for an earlier chunk to be passed on. */
   private int waiting;
   private ScanSink sink;
+  /** Files passed to the sink in this run. */
+  private int passed;
   /** The slot small files are being read into, one at a time, until the next does not fit; else null. */
   private ChunkSlot packing;
   private volatile long bytesScanned;
@@ -244,18 +246,22 @@ public final class ScanJob implements AutoCloseable {
     waiting = 0;
     order.dropCarry();
     long idleSince = 0;
-    int passed = 0;
+    passed = 0;
     idleWait.reset();
     while (true) {
       readIntoFreeBuffers();
-      passed += passReady();
+      int steps = passReady();
       if (reader.inFlight() == 0 && scanning.isEmpty() && copying.isEmpty() && packing == null) {
-        if (waiting == 0 || stopping) {
+        if (stopping || pending.isEmpty() && nextFile == files.size()) {
           break;
         }
+        if (steps > 0) {
+          // Passing chunks on freed buffers: the next round reads into them.
+          continue;
+        }
         // Every chunk a waiting one follows is passed on or dropped once nothing is in flight.
-        throw PipelineException.backend(waiting + " scanned chunk(s) of " + pending.peek().file.path()
-            + " wait for a chunk that is not in flight. Fix: report this bug");
+        throw PipelineException.backend(waiting + " scanned chunk(s) wait for a chunk of "
+            + (pending.isEmpty() ? "no file" : pending.peek().file.path()) + " that is not in flight. Fix: report this bug");
       }
       if (advance()) {
         idleWait.reset();
@@ -276,10 +282,11 @@ public final class ScanJob implements AutoCloseable {
   /**
    * Hands on, in file order, every collected chunk of the first file not yet passed whose earlier
    * chunks were all handed on (or dropped), and every file whose chunks are all done, until the
-   * sink stops the run or the next chunk is still in flight; returns how many files it passed.
+   * sink stops the run or the next chunk is still in flight; returns how many chunks and files it
+   * passed.
    */
   private int passReady() {
-    int passed = 0;
+    int steps = 0;
     while (!stopping && !pending.isEmpty()) {
       FileScan head = pending.peek();
       if (head.finished()) {
@@ -292,6 +299,7 @@ public final class ScanJob implements AutoCloseable {
         failedFiles += result.failed() ? 1 : 0;
         matches += result.matches();
         passed++;
+        steps++;
         sink.finished(result);
         continue;
       }
@@ -300,8 +308,9 @@ public final class ScanJob implements AutoCloseable {
         break;
       }
       pass(next);
+      steps++;
     }
-    return passed;
+    return steps;
   }
 
   /**
