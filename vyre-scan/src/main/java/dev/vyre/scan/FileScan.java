@@ -30,8 +30,10 @@ final class FileScan {
   int handle = -1;
   long nextChunk;
   int readsInFlight;
-  /** Chunk buffers holding this file's data: being read, or being scanned. */
+  /** Chunk buffers holding this file's data: being read, being scanned, or waiting to be passed on. */
   int buffersHeld;
+  /** Its chunks whose tasks finished so far. */
+  long scannedChunks;
   /** A file read to its end: a read came back short, so there is no further chunk. */
   boolean endReached;
 
@@ -93,6 +95,16 @@ final class FileScan {
     } else if (chunk.readOffset() + bytesRead >= HitList.MAX_START) {
       fail("the file is at least " + HitList.MAX_START + " bytes; vyre scan reads files below 8 TiB");
     }
+  }
+
+  /**
+   * Whether its next chunk waits until more of its chunks were scanned: a file starts with one
+   * chunk in flight and may have twice as many as were scanned, so that a sink that has its answer
+   * early ({@code -m}, {@code -l}, {@code -q}) stops a file after a chunk or two, not after every
+   * buffer's worth; a file that goes on fills every buffer after a few chunks.
+   */
+  boolean rampsUp() {
+    return buffersHeld > 2 * scannedChunks;
   }
 
   /** Nothing left to read and no buffer holds its data: its result is final. */

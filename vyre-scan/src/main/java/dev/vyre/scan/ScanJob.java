@@ -483,7 +483,7 @@ public final class ScanJob implements AutoCloseable {
         packing = null;
         seal(sealed);
       }
-      if (file == null || file.waitsForRead() || (packing == null && free.isEmpty())) {
+      if (file == null || file.waitsForRead() || file.rampsUp() || (packing == null && free.isEmpty())) {
         return;
       }
       ChunkSlot slot = packing != null ? packing : free.poll();
@@ -615,6 +615,9 @@ public final class ScanJob implements AutoCloseable {
     if (faults != faultsSeen) {
       throw PipelineException.backend((faults - faultsSeen) + " DFA_STEP task(s) faulted while scanning "
           + slot.file(0).file.path() + ". Fix: report this; the scan validates every range and table it publishes");
+    }
+    if (slot.segments() == 1) {
+      slot.file(0).scannedChunks++;
     }
     if (slot.segments() == 1 && slot.file(0).stopped) {
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
