@@ -639,6 +639,10 @@ public final class ScanJob implements AutoCloseable {
     } else if (cursor > slot.hitCapacity) {
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
       if (cursor <= MAX_HIT_CAPACITY) {
+        if (slot.segments() == 1) {
+          // Not scanned yet: the file's next chunks wait for it (FileScan.rampsUp).
+          slot.file(0).scannedChunks--;
+        }
         slot.hitCapacity = Math.min(MAX_HIT_CAPACITY, Math.max(cursor, 2 * slot.hitCapacity));
         hitResources.free(slot.hitHandle);
         slot.hitHandle = hitResources.allocate(slot.hitCapacity);
