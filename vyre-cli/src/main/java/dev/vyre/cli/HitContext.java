@@ -1,6 +1,5 @@
 package dev.vyre.cli;
 
-import dev.vyre.scan.HitList;
 import dev.vyre.scan.PatternSet;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -17,7 +16,8 @@ import java.nio.file.StandardOpenOption;
  * one) and whether it stands as a whole word. The scan itself runs on the GPU's copy of the bytes,
  * which is gone by the time a file's matches are known, so a file with matches is read a second
  * time, once, front to back up to its last match that counts (only files with matches: the rest
- * cost nothing).
+ * cost nothing). The matches come chunk by chunk in offset order ({@code ScanSink}), so a {@link
+ * Reading} keeps its place and line count between them: nothing is held per match.
  *
  * <p>Word characters are the ASCII letters, digits and {@code _}, as grep's in the C locale; a byte
  * of 0x80 or above is not one (grep in a UTF-8 locale also counts non-ASCII letters).
@@ -34,7 +34,7 @@ final class HitContext {
   private final int[] lengths;
   private final boolean lines;
   private final boolean words;
-  /** One block buffer for every file: files are located one at a time (ScanOutput's lock). */
+  /** One block buffer for every file: files are read one at a time (ScanOutput's lock). */
   private final ByteBuffer block = ByteBuffer.allocate(BLOCK_BYTES);
 
   /**
@@ -54,51 +54,48 @@ final class HitContext {
     return words;
   }
 
-  /**
-   * The matches that count and their lines.
-   *
-   * @param hits all matches, every one of them when {@link #words()} (a count needs them all)
-   * @param lines each kept match's 1-based line number; null without line numbers
-   */
-  record Located(HitList hits, long[] lines) {}
+  boolean lines() {
+    return lines;
+  }
 
-  /**
-   * Reads {@code file} as far as needed to locate the first {@code limit} of {@code hits} that count
-   * (all of them without -w).
-   *
-   * @param hits sorted by offset, as a scan gives them
-   * @throws IOException when the file cannot be read again; matches past its end (a file that
-   *     shrank since it was scanned) are at its end
-   */
-  Located locate(Path file, HitList hits, long limit) throws IOException {
-    int wanted = (int) Math.min(hits.size(), limit);
-    HitList kept = words ? new HitList() : hits;
-    long[] lineNumbers = lines ? new long[wanted] : null;
-    try (Bytes bytes = new Bytes(file, block)) {
-      long line = 1;
-      long countedTo = 0;
-      int count = 0;
-      for (int i = 0; i < hits.size() && count < wanted; i++) {
-        long start = hits.start(i);
-        int id = hits.patternId(i);
-        if (words && (isWordByte(bytes.at(start - 1)) || isWordByte(bytes.at(start + lengths[id])))) {
-          continue;
-        }
-        if (lines) {
-          line += bytes.newlines(countedTo, start);
-          countedTo = start;
-          lineNumbers[count] = line;
-        }
-        if (words) {
-          kept.add(start, id);
-        }
-        count++;
-      }
-      if (lines && count < wanted) {
-        lineNumbers = java.util.Arrays.copyOf(lineNumbers, count);
-      }
+  /** Starts reading {@code file} again for its matches, which must then come in offset order. */
+  Reading open(Path file) throws IOException {
+    return new Reading(new Bytes(file, block));
+  }
+
+  /** One file read again, match after match in offset order, keeping its place and line count. */
+  final class Reading implements AutoCloseable {
+    private final Bytes bytes;
+    private long line = 1;
+    private long countedTo;
+
+    private Reading(Bytes bytes) {
+      this.bytes = bytes;
     }
-    return new Located(kept, lineNumbers);
+
+    /**
+     * The 1-based line the match starts on (0 without line numbers), or -1 when only whole words
+     * count and it is not one. Matches past the end of a file that shrank since it was scanned are
+     * at its end.
+     *
+     * @throws IOException when the file cannot be read again
+     */
+    long locate(long start, int patternId) throws IOException {
+      if (words && (isWordByte(bytes.at(start - 1)) || isWordByte(bytes.at(start + lengths[patternId])))) {
+        return -1;
+      }
+      if (!lines) {
+        return 0;
+      }
+      line += bytes.newlines(countedTo, start);
+      countedTo = start;
+      return line;
+    }
+
+    @Override
+    public void close() throws IOException {
+      bytes.close();
+    }
   }
 
   /** grep's word constituents in the C locale: [A-Za-z0-9_]. -1 (before the start, past the end) is not one. */

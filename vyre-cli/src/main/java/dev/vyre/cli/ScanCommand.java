@@ -8,12 +8,15 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.FileResult;
+import dev.vyre.scan.HitList;
 import dev.vyre.scan.KernelResourcePool;
 import dev.vyre.scan.PatternSet;
 import dev.vyre.scan.ScanJob;
 import dev.vyre.scan.ScanOptions;
 import dev.vyre.scan.ScanPhases;
+import dev.vyre.scan.ScanFile;
 import dev.vyre.scan.ScanRoute;
+import dev.vyre.scan.ScanSink;
 import dev.vyre.scan.ScanSummary;
 import dev.vyre.scan.ScanTargets;
 import java.io.BufferedOutputStream;
@@ -24,7 +27,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -232,20 +234,8 @@ final class ScanCommand implements Callable<Integer> {
         if (!environment.served()) {
           Runtime.getRuntime().addShutdownHook(interrupted);
         }
-        Consumer<FileResult> print = environment.stdoutIsTerminal()
-            ? result -> progress.printing(() -> {
-              output.file(result);
-              output.flush();
-            })
-            : output::file;
         try {
-          // -q has its answer at the first file with a match; a failed stdout ends the output.
-          summary = job.run(targets.files(), result -> {
-            print.accept(result);
-            if (output.done()) {
-              job.stop();
-            }
-          });
+          summary = job.run(targets.files(), new Printing(output, job, environment.stdoutIsTerminal() ? progress : null));
         } finally {
           if (!environment.served()) {
             removeShutdownHook(interrupted);
@@ -276,6 +266,50 @@ final class ScanCommand implements Callable<Integer> {
       return 2;
     }
     return matched ? 0 : 1;
+  }
+
+  /**
+   * Hands the scan's matches and results to the output, through the progress line when stdout is
+   * the terminal it is on (flushed each time), and stops the job once the output is done: -q has its
+   * answer at the first file with a match, and a failed stdout ends the output.
+   */
+  private record Printing(ScanOutput output, ScanJob job, ScanProgress progress) implements ScanSink {
+
+    @Override
+    public boolean found(ScanFile file, HitList hits, long total) {
+      boolean more;
+      if (progress != null && hits != null) {
+        boolean[] wanted = new boolean[1];
+        progress.printing(() -> {
+          wanted[0] = output.found(file, hits, total);
+          output.flush();
+        });
+        more = wanted[0];
+      } else {
+        more = output.found(file, hits, total);
+      }
+      stopWhenDone();
+      return more;
+    }
+
+    @Override
+    public void finished(FileResult result) {
+      if (progress != null) {
+        progress.printing(() -> {
+          output.finished(result);
+          output.flush();
+        });
+      } else {
+        output.finished(result);
+      }
+      stopWhenDone();
+    }
+
+    private void stopWhenDone() {
+      if (output.done()) {
+        job.stop();
+      }
+    }
   }
 
   /**

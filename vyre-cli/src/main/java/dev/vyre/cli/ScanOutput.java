@@ -6,6 +6,8 @@ import dev.vyre.cli.conform.Json;
 import dev.vyre.scan.FileResult;
 import dev.vyre.scan.HitList;
 import dev.vyre.scan.PatternSet;
+import dev.vyre.scan.ScanFile;
+import dev.vyre.scan.ScanSink;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -22,8 +24,11 @@ import java.util.Base64;
  * per match, the paths of the files that matched ({@code -l}) or did not ({@code -L}), as lines or
  * JSON objects, or nothing ({@code -q}). A file's error goes to stderr as
  * {@code vyre scan: path: error. Fix: ...}, after the matches found before it (with {@code -s}, not when the
- * file could not be opened or read). An interrupted scan keeps every file printed before the
- * interrupt, whole. {@link ScanFileNames} says how a file is named ({@code -h}, {@code -Z},
+ * file could not be opened or read). Matches are printed as the scan hands them on, a chunk at a
+ * time ({@link ScanSink}), so nothing is held per match; once a file has what its format needs
+ * (its first {@code -m} matches, or one match for {@code -l}, {@code -L} and {@code -q}) the scan
+ * is told to read it no further. An interrupted scan keeps every match printed before the
+ * interrupt, each line whole. {@link ScanFileNames} says how a file is named ({@code -h}, {@code -Z},
  * {@code (standard input)}); a {@link HitContext} drops the matches that are not whole words
  * ({@code -w}) before anything is printed or counted and finds each match's line ({@code -n}).
  *
@@ -36,7 +41,7 @@ import java.util.Base64;
  * with the exact bytes in base64 (RFC 4648, padded), so nothing is lost and valid names and
  * patterns print as before.
  */
-final class ScanOutput implements AutoCloseable {
+final class ScanOutput implements ScanSink, AutoCloseable {
 
   /**
    * Per file: each match (LINES, JSON), the count (COUNT), the path when the file is listed
@@ -55,6 +60,14 @@ final class ScanOutput implements AutoCloseable {
   private final JsonGenerator json;
   private final ScanFileNames names;
   private final HitContext context;
+  /** Which matches count depends on each one (printed, or only whole words): the scan keeps hits. */
+  private final boolean keepsHits;
+  /** Digits of a number being printed, so that a match's line allocates nothing. */
+  private final byte[] digits = new byte[20];
+  /** The file being printed: its matches that counted so far, its second reading, why that failed. */
+  private long reported;
+  private HitContext.Reading reading;
+  private String rereadError;
   private boolean interrupted;
   private IOException failure;
   private long matchedFiles;
@@ -86,6 +99,7 @@ final class ScanOutput implements AutoCloseable {
     this.listUnmatched = listUnmatched;
     this.maxCount = maxCount;
     this.noMessages = noMessages;
+    this.keepsHits = format == Format.LINES || format == Format.JSON || context != null && context.words();
     this.patterns = new byte[patternSet.size()][];
     this.patternText = new JsonText[patternSet.size()];
     for (int id = 0; id < patterns.length; id++) {
@@ -101,26 +115,93 @@ final class ScanOutput implements AutoCloseable {
     }
   }
 
-  /** Prints one file's result; called in file order. */
+  /** Prints one file's result with all its matches at once ({@code hits} null when only counted). */
   synchronized void file(FileResult scanned) {
+    if (keepsHits && scanned.hits() != null && scanned.hits().size() > 0) {
+      found(scanned.file(), scanned.hits(), scanned.matches());
+    }
+    finished(scanned);
+  }
+
+  /**
+   * Prints the matches of the file being printed that count, in offset order, up to its limit; with
+   * only a count ({@code hits} null) looks at {@code total}. Returns whether the file is worth
+   * scanning further.
+   */
+  @Override
+  public synchronized boolean found(ScanFile file, HitList hits, long total) {
+    if (interrupted || failure != null) {
+      return false;
+    }
+    long limit = format == Format.LINES || format == Format.JSON || format == Format.COUNT ? maxCount
+        : Math.min(1, maxCount);
+    if (hits == null || !keepsHits) {
+      return total < limit;
+    }
+    if (rereadError != null) {
+      return false;
+    }
+    try {
+      if (context != null && reading == null) {
+        reading = context.open(file.location());
+      }
+    } catch (IOException e) {
+      rereadError = rereadFailure(e);
+      return false;
+    }
+    byte[] prefix = format == Format.LINES ? names.prefix(file.path()) : null;
+    JsonText path = format == Format.JSON ? JsonText.of(names.bytes(file.path())) : null;
+    try {
+      for (int i = 0; i < hits.size() && reported < limit; i++) {
+        long start = hits.start(i);
+        int id = hits.patternId(i);
+        long line;
+        try {
+          line = reading == null ? 0 : reading.locate(start, id);
+        } catch (IOException e) {
+          rereadError = rereadFailure(e);
+          return false;
+        }
+        if (line < 0) {
+          continue;
+        }
+        reported++;
+        if (format == Format.LINES) {
+          line(prefix, line, start, id);
+        } else if (format == Format.JSON) {
+          jsonLine(path, line, start, id);
+        }
+      }
+      if (format == Format.JSON) {
+        json.flush();
+      }
+    } catch (IOException e) {
+      failure = e;
+      return false;
+    }
+    return reported < limit;
+  }
+
+  /**
+   * Without the bytes no match is known to be a whole word or to have a line: the file is an error
+   * (its matches printed before stay printed).
+   */
+  private static String rereadFailure(IOException e) {
+    return "read failed when read again for -n or -w (" + e.getMessage() + ")";
+  }
+
+  /** Prints the end of a file's result: its count, its path, its error; called in file order. */
+  @Override
+  public synchronized void finished(FileResult scanned) {
+    String rereadFailed = rereadError;
+    long reportedMatches = reported;
+    endFile();
     if (interrupted || failure != null) {
       return;
     }
-    long[] lineNumbers = null;
-    FileResult result = scanned;
-    if (context != null && scanned.hits() != null && scanned.hits().size() > 0) {
-      try {
-        HitContext.Located located = context.locate(scanned.file().location(), scanned.hits(), maxCount);
-        lineNumbers = located.lines();
-        result = context.words() ? new FileResult(scanned.file(), scanned.inputId(), located.hits().size(),
-            located.hits(), scanned.error(), scanned.unreadable(), scanned.openFailed()) : scanned;
-      } catch (IOException e) {
-        // Without the bytes no match is known to be a whole word or to have a line: the file is an error.
-        result = new FileResult(scanned.file(), scanned.inputId(), 0, new HitList(), "read failed when read again for"
-            + " -n or -w (" + e.getMessage() + ")", true, false);
-      }
-    }
-    long matches = Math.min(result.matches(), maxCount);
+    FileResult result = rereadFailed == null ? scanned
+        : new FileResult(scanned.file(), scanned.inputId(), reportedMatches, null, rereadFailed, true, false);
+    long matches = keepsHits ? reportedMatches : Math.min(result.matches(), maxCount);
     matchedFiles += matches > 0 ? 1 : 0;
     Path path = result.file().path();
     try {
@@ -132,8 +213,6 @@ final class ScanOutput implements AutoCloseable {
             out.write((matches + "\n").getBytes(StandardCharsets.US_ASCII));
           }
         }
-        case LINES -> lines(names.prefix(path), result.hits(), lineNumbers);
-        case JSON -> jsonLines(JsonText.of(names.bytes(path)), result.hits(), lineNumbers);
         case PATHS -> {
           if (listed(result, matches)) {
             out.write(names.listed(path));
@@ -148,7 +227,7 @@ final class ScanOutput implements AutoCloseable {
             json.flush();
           }
         }
-        case QUIET -> { }
+        case LINES, JSON, QUIET -> { }
       }
     } catch (IOException e) {
       failure = e;
@@ -158,6 +237,20 @@ final class ScanOutput implements AutoCloseable {
     if (result.failed() && !(noMessages && result.unreadable())) {
       flush();
       err.println(ScanFileErrors.message(names.text(path), result.error()));
+    }
+  }
+
+  /** Forgets the file being printed, closing its second reading. */
+  private void endFile() {
+    reported = 0;
+    rereadError = null;
+    if (reading != null) {
+      try {
+        reading.close();
+      } catch (IOException ignored) {
+        // Only read from: closing it loses nothing.
+      }
+      reading = null;
     }
   }
 
@@ -192,35 +285,41 @@ final class ScanOutput implements AutoCloseable {
     return listUnmatched ? matches == 0 && !result.failed() : matches > 0;
   }
 
-  /** The first {@code maxCount} hits, one line each: prefix, then line: with -n, offset:pattern. */
-  private void lines(byte[] prefix, HitList hits, long[] lineNumbers) throws IOException {
-    for (int i = 0; i < Math.min(hits.size(), maxCount); i++) {
-      out.write(prefix);
-      if (lineNumbers != null) {
-        out.write(Long.toString(lineNumbers[i]).getBytes(StandardCharsets.US_ASCII));
-        out.write(':');
-      }
-      out.write(Long.toString(hits.start(i)).getBytes(StandardCharsets.US_ASCII));
+  /** One match: prefix, then line: with -n, offset:pattern. */
+  private void line(byte[] prefix, long line, long start, int id) throws IOException {
+    out.write(prefix);
+    if (context != null && context.lines()) {
+      writeNumber(line);
       out.write(':');
-      out.write(patterns[hits.patternId(i)]);
-      out.write('\n');
     }
+    writeNumber(start);
+    out.write(':');
+    out.write(patterns[id]);
+    out.write('\n');
   }
 
-  private void jsonLines(JsonText path, HitList hits, long[] lineNumbers) throws IOException {
-    for (int i = 0; i < Math.min(hits.size(), maxCount); i++) {
-      json.writeStartObject();
-      path.write(json, "path");
-      if (lineNumbers != null) {
-        json.writeNumberField("line", lineNumbers[i]);
-      }
-      json.writeNumberField("offset", hits.start(i));
-      json.writeNumberField("pattern_id", hits.patternId(i));
-      patternText[hits.patternId(i)].write(json, "pattern");
-      json.writeEndObject();
-      json.writeRaw('\n');
+  /** A non-negative number in decimal, without a String. */
+  private void writeNumber(long value) throws IOException {
+    int at = digits.length;
+    long rest = value;
+    do {
+      digits[--at] = (byte) ('0' + rest % 10);
+      rest /= 10;
+    } while (rest > 0);
+    out.write(digits, at, digits.length - at);
+  }
+
+  private void jsonLine(JsonText path, long line, long start, int id) throws IOException {
+    json.writeStartObject();
+    path.write(json, "path");
+    if (context != null && context.lines()) {
+      json.writeNumberField("line", line);
     }
-    json.flush();
+    json.writeNumberField("offset", start);
+    json.writeNumberField("pattern_id", id);
+    patternText[id].write(json, "pattern");
+    json.writeEndObject();
+    json.writeRaw('\n');
   }
 
   /** Bytes as a JSON string field, with their base64 in a {@code _bytes} sibling when they are not UTF-8. */
@@ -269,6 +368,7 @@ final class ScanOutput implements AutoCloseable {
   /** Flushes what is buffered; stdout itself stays open. */
   @Override
   public synchronized void close() {
+    endFile();
     if (!interrupted) {
       flush();
     }

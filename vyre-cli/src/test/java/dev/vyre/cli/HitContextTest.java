@@ -68,17 +68,35 @@ class HitContextTest {
       line += text.charAt(i) == '\n' ? 1 : 0;
     }
     PatternSet ab = PatternSet.fromArguments(List.of("ab"), false);
-    HitContext.Located numbered = new HitContext(ab, true, false).locate(file, hits, Long.MAX_VALUE);
-    assertArrayEquals(lines.stream().mapToLong(Long::longValue).toArray(), numbered.lines());
-    HitContext.Located whole = new HitContext(ab, true, true).locate(file, hits, Long.MAX_VALUE);
-    assertEquals(words.size(), whole.hits().size());
+    HitList all = new HitList();
+    assertArrayEquals(lines.stream().mapToLong(Long::longValue).toArray(),
+        locate(new HitContext(ab, true, false), file, hits, all));
+    assertEquals(hits.size(), all.size());
+    HitList whole = new HitList();
+    assertArrayEquals(wordLines.stream().mapToLong(Long::longValue).toArray(),
+        locate(new HitContext(ab, true, true), file, hits, whole));
+    assertEquals(words.size(), whole.size());
     for (int i = 0; i < words.size(); i++) {
-      assertEquals(words.start(i), whole.hits().start(i));
+      assertEquals(words.start(i), whole.start(i));
     }
-    assertArrayEquals(wordLines.stream().mapToLong(Long::longValue).toArray(), whole.lines());
-    HitContext.Located firstThree = new HitContext(ab, true, true).locate(file, hits, 3);
-    assertEquals(3, firstThree.hits().size());
-    assertEquals(3, firstThree.lines().length);
+  }
+
+  /**
+   * Reads {@code file} again for every hit, in order, in one {@link HitContext.Reading} as a scan's
+   * chunks do; returns the lines of the hits that count and adds those hits to {@code kept}.
+   */
+  private static long[] locate(HitContext context, Path file, HitList hits, HitList kept) throws IOException {
+    List<Long> lines = new ArrayList<>();
+    try (HitContext.Reading reading = context.open(file)) {
+      for (int i = 0; i < hits.size(); i++) {
+        long line = reading.locate(hits.start(i), hits.patternId(i));
+        if (line >= 0) {
+          kept.add(hits.start(i), hits.patternId(i));
+          lines.add(line);
+        }
+      }
+    }
+    return lines.stream().mapToLong(Long::longValue).toArray();
   }
 
   /** A file that shrank after its scan: what lies past its end is the end (a word boundary, no newlines). */
@@ -88,9 +106,9 @@ class HitContextTest {
     HitList hits = new HitList();
     hits.add(3, 0);
     hits.add(10, 0);
-    HitContext.Located located = new HitContext(PatternSet.fromArguments(List.of("ab"), false), true, true)
-        .locate(file, hits, Long.MAX_VALUE);
-    assertEquals(2, located.hits().size());
-    assertArrayEquals(new long[] {2, 2}, located.lines());
+    HitList kept = new HitList();
+    assertArrayEquals(new long[] {2, 2}, locate(new HitContext(PatternSet.fromArguments(List.of("ab"), false), true, true),
+        file, hits, kept));
+    assertEquals(2, kept.size());
   }
 }

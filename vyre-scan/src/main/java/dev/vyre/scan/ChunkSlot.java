@@ -11,8 +11,9 @@ import java.util.Arrays;
  * chunk of a file, or several small files packed one after another (segments), so that they share
  * one batch of tasks and one read-back of hits. Each task still covers one file, so the DFA
  * restarts at every file's start and no match spans two files; the hit records' input ids say
- * whose match each is. A slot is free, being read, or being scanned; it is reused only after its
- * tasks finished and their hits were read back.
+ * whose match each is. A slot is free, being read, being scanned, or collected: its tasks finished
+ * and its hits wait in its hit resource until every earlier chunk was passed on (chunks finish out
+ * of order), then are passed on segment by segment; it is reused only after that.
  */
 final class ChunkSlot implements HitResources.HitSink {
 
@@ -42,6 +43,18 @@ final class ChunkSlot implements HitResources.HitSink {
   long lastTicket;
   /** Hit records whose input id named no segment, which a correct kernel never writes. */
   long foreignHits;
+  /** Its tasks finished and its {@link #hitCount} hits wait to be passed on. */
+  boolean collected;
+  long hitCount;
+  /** Segments whose hits were passed on (or dropped): their files no longer count this buffer. */
+  int delivered;
+  /** Per segment, its hits' count, then where its range of the {@link HitOrder} begins; one more at the end. */
+  private final int[] segmentHits;
+  private HitOrder order;
+  private int mode;
+  private static final int COUNT = 0;
+  private static final int PLACE = 1;
+  private static final int APPEND = 2;
 
   ChunkSlot(int index, int inputHandle, int scanHandle, int hitHandle, long hitCapacity, int maxSegments) {
     this.index = index;
@@ -55,6 +68,7 @@ final class ChunkSlot implements HitResources.HitSink {
     this.bytesRead = new int[maxSegments];
     this.inputIds = new int[maxSegments];
     this.tasksBefore = new int[maxSegments];
+    this.segmentHits = new int[maxSegments + 1];
   }
 
   /** Adds a segment: {@code held} of {@code holder}, read to the end of the buffer's filled part. */
@@ -150,20 +164,92 @@ final class ChunkSlot implements HitResources.HitSink {
     return bytes;
   }
 
-  /** Attributes a hit record to its segment's file by input id (ascending, as the files are in order). */
+  /**
+   * Counts the {@code count} hit records of a chunk of several files per segment ({@link
+   * #segmentHits}), reading them back from the hit resource.
+   */
+  void countHits(HitResources hits, long count) {
+    Arrays.fill(segmentHits, 0, segments + 1, 0);
+    mode = COUNT;
+    hits.collect(hitHandle, count, this);
+  }
+
+  /** The hits of {@code segment} that {@link #countHits} counted. */
+  int segmentHits(int segment) {
+    return segmentHits[segment];
+  }
+
+  /**
+   * Reads the {@link #hitCount} records back into {@code into}, sorted: a single chunk after the hits
+   * carried from the file's previous chunk, several files each in its own range ({@link #hitsFrom}).
+   */
+  void loadHits(HitResources hits, HitOrder into) {
+    order = into;
+    if (segments == 1) {
+      into.begin(hitCount, true);
+      mode = APPEND;
+      hits.collect(hitHandle, hitCount, this);
+      into.sort(0, into.size());
+    } else {
+      countHits(hits, hitCount);
+      int begin = 0;
+      for (int segment = 0; segment <= segments; segment++) {
+        int count = segmentHits[segment];
+        segmentHits[segment] = begin;
+        begin += count;
+      }
+      into.begin(hitCount, false);
+      mode = PLACE;
+      foreignHits = 0;
+      hits.replay(hitCount, this);
+      for (int segment = 0; segment < segments; segment++) {
+        into.sort(hitsFrom(segment), hitsFrom(segment + 1));
+      }
+    }
+    order = null;
+  }
+
+  /** Where the sorted hits of {@code segment} of a chunk of several files begin, after {@link #loadHits}. */
+  int hitsFrom(int segment) {
+    // PLACE advanced each segment's begin to its end, which is where the next one begins.
+    return segment == 0 ? 0 : segmentHits[segment - 1];
+  }
+
+  /**
+   * Takes a hit record: counts it per segment, or adds it to the order, by its input id (ascending,
+   * as the files are in order).
+   */
   @Override
   public void hit(int inputId, long start, int patternId) {
+    if (mode == APPEND) {
+      if (inputId == inputIds[0]) {
+        order.add(start, patternId);
+      } else {
+        foreignHits++;
+      }
+      return;
+    }
     int segment = Arrays.binarySearch(inputIds, 0, segments, inputId);
     if (segment < 0) {
       foreignHits++;
+    } else if (mode == COUNT) {
+      segmentHits[segment]++;
     } else {
-      files[segment].hit(start, patternId);
+      order.set(segmentHits[segment]++, start, patternId);
     }
+  }
+
+  /** The next segment's hits were passed on: its file no longer counts this buffer. */
+  void delivered() {
+    files[delivered].buffersHeld--;
+    delivered++;
   }
 
   void release() {
     for (int i = 0; i < segments; i++) {
-      files[i].buffersHeld--;
+      if (i >= delivered) {
+        files[i].buffersHeld--;
+      }
       files[i] = null;
       chunks[i] = null;
     }
@@ -171,5 +257,8 @@ final class ChunkSlot implements HitResources.HitSink {
     tasks = 0;
     filled = 0;
     foreignHits = 0;
+    collected = false;
+    hitCount = 0;
+    delivered = 0;
   }
 }

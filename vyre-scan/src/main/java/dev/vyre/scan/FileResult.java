@@ -1,8 +1,8 @@
 package dev.vyre.scan;
 
 /**
- * What scanning one file found: every match ({@code hits}, sorted by offset, or null when the job
- * only counts) and their number, or why the file could not be read completely ({@code error},
+ * What scanning one file found: every match ({@code hits}, sorted by offset; null when the job
+ * only counts, and from {@link ScanJob#run(java.util.List, ScanSink)}, which streams them) and their number, or why the file could not be read completely ({@code error},
  * null when it was). A file that failed part-way keeps the matches found before the failure.
  *
  * @param inputId the input id its hit records carried: its position in the job's file list

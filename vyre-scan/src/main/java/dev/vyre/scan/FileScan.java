@@ -2,7 +2,8 @@ package dev.vyre.scan;
 
 /**
  * One file while a {@link ScanJob} scans it: its read and task plans, the next chunk to read,
- * how many chunk buffers hold its data, and what was found so far. Used by the job's thread only.
+ * how many chunk buffers hold its data, and how many matches were passed on so far (the matches
+ * themselves go to the job's {@link ScanSink} chunk by chunk). Used by the job's thread only.
  *
  * <p>A file listed with size 0 is read to its end instead: procfs, sysfs and some FUSE files say 0
  * and still hold bytes ({@code /proc/cpuinfo}). Its plans run to {@link HitList#MAX_START}, its chunks
@@ -16,8 +17,10 @@ final class FileScan {
   final boolean toEndOfFile;
   final ChunkPlanner reads;
   final ChunkPlanner tasks;
-  final HitList hits;
+  /** Matches passed to the sink so far. */
   long matches;
+  /** The sink needs no more of it: no further chunk is read, and chunks in flight are dropped. */
+  boolean stopped;
   String error;
   /** The error is an open or read failure (see {@link FileResult#unreadable()}). */
   boolean unreadable;
@@ -27,8 +30,10 @@ final class FileScan {
   int handle = -1;
   long nextChunk;
   int readsInFlight;
-  /** Chunk buffers holding this file's data: being read, or being scanned. */
+  /** Chunk buffers holding this file's data: being read, being scanned, or waiting to be passed on. */
   int buffersHeld;
+  /** Its chunks whose tasks finished so far. */
+  long scannedChunks;
   /** A file read to its end: a read came back short, so there is no further chunk. */
   boolean endReached;
 
@@ -40,16 +45,8 @@ final class FileScan {
     long planned = toEndOfFile ? HitList.MAX_START : file.size();
     this.reads = new ChunkPlanner(planned, options.chunkBytes(), overlap);
     this.tasks = new ChunkPlanner(planned, options.taskBytes(), overlap);
-    this.hits = options.keepHits() ? new HitList() : null;
     if (file.size() >= HitList.MAX_START) {
       error = "the file is " + file.size() + " bytes; vyre scan reads files below 8 TiB";
-    }
-  }
-
-  void hit(long start, int patternId) {
-    matches++;
-    if (hits != null) {
-      hits.add(start, patternId);
     }
   }
 
@@ -77,7 +74,7 @@ final class FileScan {
   }
 
   boolean moreToRead() {
-    return error == null && !endReached && nextChunk < reads.chunkCount();
+    return error == null && !stopped && !endReached && nextChunk < reads.chunkCount();
   }
 
   /** Whether its next chunk must wait for the read in flight, which may find the end of the file. */
@@ -100,15 +97,22 @@ final class FileScan {
     }
   }
 
+  /**
+   * Whether its next chunk waits until more of its chunks were scanned: a file starts with one
+   * chunk in flight and may have twice as many as were scanned, so that a sink that has its answer
+   * early ({@code -m}, {@code -l}, {@code -q}) stops a file after a chunk or two, not after every
+   * buffer's worth; a file that goes on fills every buffer after a few chunks.
+   */
+  boolean rampsUp() {
+    return buffersHeld > 2 * scannedChunks;
+  }
+
   /** Nothing left to read and no buffer holds its data: its result is final. */
   boolean finished() {
     return !moreToRead() && buffersHeld == 0;
   }
 
   FileResult result() {
-    if (hits != null) {
-      hits.sort();
-    }
-    return new FileResult(file, inputId, matches, hits, error, unreadable, openFailed);
+    return new FileResult(file, inputId, matches, null, error, unreadable, openFailed);
   }
 }

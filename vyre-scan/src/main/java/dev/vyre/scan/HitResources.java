@@ -26,7 +26,8 @@ final class HitResources {
   private final MemorySegment header;
   private int stagingHandle;
   private MemorySegment staging;
-  /** Records the last {@link #fetch} brought back with the header. */
+  /** The resource whose records the host copy holds, and how many: the last {@link #fetch}'s. */
+  private int fetchedHandle = -1;
   private long fetched;
   private long readAhead = FIRST_READ_AHEAD;
 
@@ -70,6 +71,7 @@ final class HitResources {
    */
   long fetch(int handle, long capacity, boolean withRecords) {
     fetched = withRecords ? Math.min(readAhead, capacity) : 0;
+    fetchedHandle = handle;
     ensureStaging(fetched, 0);
     kernel.readResource(handle, 0, staging.asSlice(0, HitBufferLayout.byteSize(fetched)));
     long cursor = HitBufferLayout.cursor(staging);
@@ -80,15 +82,24 @@ final class HitResources {
   }
 
   /**
-   * Hands the first {@code count} records (count at most the capacity) of the buffer last
-   * {@link #fetch fetched} to {@code sink}, copying out those the fetch did not bring.
+   * Hands the first {@code count} records (count at most the capacity) of a fetched buffer to
+   * {@code sink}, copying out those the host copy does not hold: all of them when another buffer
+   * was fetched since (a chunk whose hits waited for an earlier chunk).
    */
   void collect(int handle, long count, HitSink sink) {
-    if (count > fetched) {
-      ensureStaging(count, fetched);
-      long from = HitBufferLayout.byteSize(fetched);
+    long held = handle == fetchedHandle ? fetched : 0;
+    if (count > held) {
+      ensureStaging(count, held);
+      long from = HitBufferLayout.byteSize(held);
       kernel.readResource(handle, from, staging.asSlice(from, HitBufferLayout.byteSize(count) - from));
+      fetchedHandle = handle;
+      fetched = count;
     }
+    replay(count, sink);
+  }
+
+  /** Hands the first {@code count} records {@link #collect} copied out to {@code sink} again. */
+  void replay(long count, HitSink sink) {
     for (long i = 0; i < count; i++) {
       long start = Unsigned.u32(Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.START_LO_FIELD)))
           | (long) Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.START_HI_FIELD)) << 32;

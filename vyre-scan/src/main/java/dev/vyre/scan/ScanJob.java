@@ -27,7 +27,10 @@ import java.util.function.Consumer;
  * chunk into a DEVICE resource when {@link ScanOptions#stageOnDevice()} says so (one bulk DMA by
  * the copy engine instead of every task reading across PCIe), publishes one DFA_STEP task per
  * {@link ScanOptions#taskBytes()} of each chunk, reads each chunk's hits back once its tasks
- * finished, and hands every file's matches, sorted by offset, to a sink in file order. Files no
+ * finished, and hands them to a {@link ScanSink} chunk by chunk, sorted by offset, in file order,
+ * as soon as every earlier chunk was handed on: the heap holds one chunk's hits, not a file's. A
+ * sink that has its answer for a file (its first {@code -m} matches) stops it: no further chunk
+ * of it is read, its chunks in flight are dropped, and it is closed. Files no
  * larger than a chunk are packed whole, one after another, into a shared chunk (see {@link
  * ChunkSlot}), so a tree of small files costs a batch and a hit read-back per chunk, not per file. A chunk
  * whose hits overflow its buffer is rescanned with a buffer that holds them all, unless the job
@@ -76,6 +79,12 @@ public final class ScanJob implements AutoCloseable {
   private final ArrayDeque<ChunkSlot> copying = new ArrayDeque<>();
   private final ArrayDeque<ChunkSlot> scanning = new ArrayDeque<>();
   private final ArrayDeque<FileScan> pending = new ArrayDeque<>();
+  private final HitOrder order = new HitOrder();
+  /** Collected slots whose hits wait for an earlier chunk to be passed on. */
+  private int waiting;
+  private ScanSink sink;
+  /** Files passed to the sink in this run. */
+  private int passed;
   /** The slot small files are being read into, one at a time, until the next does not fit; else null. */
   private ChunkSlot packing;
   private volatile long bytesScanned;
@@ -176,15 +185,31 @@ public final class ScanJob implements AutoCloseable {
   }
 
   /**
-   * Scans {@code targets} and passes each file's result to {@code sink}, in the order given; a
-   * file that cannot be read is passed with its error and the job goes on. After {@link #stop()}
-   * the summary counts the files passed so far.
+   * Scans {@code targets} and passes each file's result, with all its matches, to {@code sink}, in
+   * the order given; a file that cannot be read is passed with its error and the job goes on. After
+   * {@link #stop()} the summary counts the files passed so far. The heap holds a file's matches
+   * until its result is passed ({@link ScanSink#collecting}); {@link #run(List, ScanSink)} streams
+   * them instead.
    *
    * @throws PipelineException when a task faulted or the kernel stopped finishing tasks; a job
    *     whose run threw is closed, not run again
    * @throws KernelException when the kernel is shut down (or failed) before or during the run
    */
   public ScanSummary run(List<ScanFile> targets, Consumer<FileResult> sink) {
+    return run(targets, ScanSink.collecting(options.keepHits(), sink));
+  }
+
+  /**
+   * Scans {@code targets}, passing each chunk's matches to {@code sink} as they are found and each
+   * file's result after its matches, in the order given ({@link ScanSink} says when); a file that
+   * cannot be read is passed with its error and the job goes on. After {@link #stop()} the summary
+   * counts the files passed so far.
+   *
+   * @throws PipelineException when a task faulted or the kernel stopped finishing tasks; a job
+   *     whose run threw is closed, not run again
+   * @throws KernelException when the kernel is shut down (or failed) before or during the run
+   */
+  public ScanSummary run(List<ScanFile> targets, ScanSink sink) {
     // The chunk and hit buffers are the kernel's resources, freed by its shutdown: no read may be
     // started into them after that.
     if (!kernel.isKernelRunning()) {
@@ -207,8 +232,9 @@ public final class ScanJob implements AutoCloseable {
     return failure != null ? failure : KernelException.closed(kernel.backendName());
   }
 
-  private ScanSummary scan(List<ScanFile> targets, Consumer<FileResult> sink) {
+  private ScanSummary scan(List<ScanFile> targets, ScanSink sink) {
     long started = System.nanoTime();
+    this.sink = sink;
     files = targets;
     nextFile = 0;
     nextExpected = 0;
@@ -220,14 +246,25 @@ public final class ScanJob implements AutoCloseable {
     failedFiles = 0;
     matches = 0;
     stopping = false;
+    waiting = 0;
+    order.dropCarry();
     long idleSince = 0;
-    int passed = 0;
+    passed = 0;
     idleWait.reset();
     while (true) {
       readIntoFreeBuffers();
-      passed += passFinishedFiles(sink);
+      int steps = passReady();
       if (reader.inFlight() == 0 && scanning.isEmpty() && copying.isEmpty() && packing == null) {
-        break;
+        if (stopping || pending.isEmpty() && nextFile == files.size()) {
+          break;
+        }
+        if (steps > 0) {
+          // Passing chunks on freed buffers: the next round reads into them.
+          continue;
+        }
+        // Every chunk a waiting one follows is passed on or dropped once nothing is in flight.
+        throw PipelineException.backend(waiting + " scanned chunk(s) wait for a chunk of "
+            + (pending.isEmpty() ? "no file" : pending.peek().file.path()) + " that is not in flight. Fix: report this bug");
       }
       if (advance()) {
         idleWait.reset();
@@ -246,23 +283,129 @@ public final class ScanJob implements AutoCloseable {
   }
 
   /**
-   * Hands every file whose chunks are all done to the sink, in the order the files were given, until
-   * the sink stops the run; returns how many it passed.
+   * Hands on, in file order, every collected chunk of the first file not yet passed whose earlier
+   * chunks were all handed on (or dropped), and every file whose chunks are all done, until the
+   * sink stops the run or the next chunk is still in flight; returns how many chunks and files it
+   * passed.
    */
-  private int passFinishedFiles(Consumer<FileResult> sink) {
-    int passed = 0;
-    while (!stopping && !pending.isEmpty() && pending.peek().finished()) {
-      FileResult result = pending.poll().result();
-      failedFiles += result.failed() ? 1 : 0;
-      matches += result.matches();
-      passed++;
-      sink.accept(result);
+  private int passReady() {
+    int steps = 0;
+    while (!stopping && !pending.isEmpty()) {
+      FileScan head = pending.peek();
+      if (head.finished()) {
+        if (order.carried() > 0) {
+          HitList rest = order.takeCarry();
+          head.matches += rest.size();
+          sink.found(head.file, rest, head.matches);
+        }
+        FileResult result = pending.poll().result();
+        failedFiles += result.failed() ? 1 : 0;
+        matches += result.matches();
+        passed++;
+        steps++;
+        sink.finished(result);
+        continue;
+      }
+      ChunkSlot next = nextChunk(head);
+      if (next == null || !next.collected) {
+        break;
+      }
+      pass(next);
+      steps++;
     }
-    return passed;
+    return steps;
+  }
+
+  /**
+   * The slot holding {@code file}'s earliest chunk not yet passed on: chunks are read in order, so
+   * each one still to come is held by a slot.
+   */
+  private ChunkSlot nextChunk(FileScan file) {
+    ChunkSlot next = null;
+    for (ChunkSlot slot : slots) {
+      if (slot.delivered < slot.segments() && slot.file(slot.delivered) == file
+          && (next == null || slot.chunk(slot.delivered).index() < next.chunk(next.delivered).index())) {
+        next = slot;
+      }
+    }
+    return next;
+  }
+
+  /**
+   * Passes on the next segment's hits of a collected slot, reading them back first; frees the slot
+   * after its last segment. A single chunk carries the hits a later chunk may precede over to it.
+   */
+  private void pass(ChunkSlot slot) {
+    long started = System.nanoTime();
+    if (slot.delivered == 0) {
+      slot.loadHits(hitResources, order);
+      hitResources.reset(slot.hitHandle, slot.hitCapacity);
+      if (slot.foreignHits > 0) {
+        throw PipelineException.backend(slot.foreignHits + " hit record(s) for " + slot.file(0).file.path()
+            + " carried an input id of no file in its chunk. Fix: report this backend bug");
+      }
+    }
+    int segment = slot.delivered;
+    FileScan file = slot.file(segment);
+    HitList hits;
+    if (slot.segments() == 1) {
+      ChunkPlanner.Chunk chunk = slot.chunk(0);
+      boolean last = chunk.index() == file.reads.chunkCount() - 1;
+      hits = order.view(0, last ? order.size() : order.carryFrom(chunk.readOffset() + chunk.readLength() - overlap));
+    } else {
+      hits = order.view(slot.hitsFrom(segment), slot.hitsFrom(segment + 1));
+    }
+    slot.delivered();
+    hitNanos += System.nanoTime() - started;
+    if (hits.size() > 0) {
+      file.matches += hits.size();
+      if (!sink.found(file.file, hits, file.matches)) {
+        stopFile(file);
+      }
+    }
+    if (slot.delivered == slot.segments()) {
+      release(slot);
+    }
+  }
+
+  /** Adds a counted chunk's matches to its file's, and stops the file when the sink has its answer. */
+  private void counted(FileScan file, long count) {
+    if (count > 0 && !file.stopped) {
+      file.matches += count;
+      if (!sink.found(file.file, null, file.matches)) {
+        stopFile(file);
+      }
+    }
+  }
+
+  /**
+   * Reads no more of {@code file} (its sink has its answer): forgets the hits it carries, frees the
+   * collected chunks of it that wait, and closes it unless reads are in flight; chunks being read,
+   * copied or scanned are dropped as they finish.
+   */
+  private void stopFile(FileScan file) {
+    file.stopped = true;
+    if (!pending.isEmpty() && pending.peek() == file) {
+      order.dropCarry();
+    }
+    for (ChunkSlot slot : slots) {
+      if (slot.collected && slot.delivered < slot.segments() && slot.file(slot.delivered) == file) {
+        hitResources.reset(slot.hitHandle, slot.hitCapacity);
+        release(slot);
+      }
+    }
+    closeIfRead(file);
   }
 
   /** After a stop, with no read in flight: closes the files left open and forgets the unpassed ones. */
   private void dropUnfinished() {
+    for (ChunkSlot slot : slots) {
+      if (slot.collected) {
+        hitResources.reset(slot.hitHandle, slot.hitCapacity);
+        release(slot);
+      }
+    }
+    order.dropCarry();
     for (FileScan file : pending) {
       if (file.handle >= 0) {
         reader.closeFile(file.handle);
@@ -343,7 +486,7 @@ public final class ScanJob implements AutoCloseable {
         packing = null;
         seal(sealed);
       }
-      if (file == null || file.waitsForRead() || (packing == null && free.isEmpty())) {
+      if (file == null || file.waitsForRead() || file.rampsUp() || (packing == null && free.isEmpty())) {
         return;
       }
       ChunkSlot slot = packing != null ? packing : free.poll();
@@ -424,7 +567,7 @@ public final class ScanJob implements AutoCloseable {
     if (stopping) {
       // After a stop nothing more is passed on, so a chunk read is not worth scanning.
       release(slot);
-    } else if (file.error != null) {
+    } else if (file.error != null || file.stopped) {
       slot.dropLast();
       if (slot != packing) {
         release(slot);
@@ -459,6 +602,11 @@ public final class ScanJob implements AutoCloseable {
   }
 
   private void publishTasks(ChunkSlot slot) {
+    if (slot.segments() == 1 && slot.file(0).stopped) {
+      // Only a file's single chunks can be in flight when it stops: packed files stop once passed on.
+      release(slot);
+      return;
+    }
     batch.clear();
     slot.addTasks(batch, taskArgs, options.tasksPerChunk(), dfaHandle, table.startState());
     if (batch.size() == 0) {
@@ -469,7 +617,10 @@ public final class ScanJob implements AutoCloseable {
     scanning.add(slot);
   }
 
-  /** Collects the hits of a chunk whose tasks finished, or rescans it if they overflowed. */
+  /**
+   * Takes a chunk whose tasks finished: counts its hits when the job only counts, else leaves them
+   * for {@link #passReady} to hand on in order; rescans it if they overflowed.
+   */
   private void collect(ChunkSlot slot) {
     long started = System.nanoTime();
     try {
@@ -485,16 +636,33 @@ public final class ScanJob implements AutoCloseable {
       throw PipelineException.backend((faults - faultsSeen) + " DFA_STEP task(s) faulted while scanning "
           + slot.file(0).file.path() + ". Fix: report this; the scan validates every range and table it publishes");
     }
+    if (slot.segments() == 1) {
+      slot.file(0).scannedChunks++;
+    }
+    if (slot.segments() == 1 && slot.file(0).stopped) {
+      hitResources.reset(slot.hitHandle, slot.hitCapacity);
+      bytesScanned += slot.scannedBytes();
+      release(slot);
+      return;
+    }
     // Packed files share the buffer, so their hits are told apart by the records' input ids.
     boolean records = options.keepHits() || slot.segments() > 1;
     long cursor = hitResources.fetch(slot.hitHandle, slot.hitCapacity, records);
     if (!records) {
       // Counting one file needs only the cursor, which counts the hits that did not fit too: no rescan.
-      slot.file(0).matches += cursor;
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
+      bytesScanned += slot.scannedBytes();
+      FileScan file = slot.file(0);
+      release(slot);
+      counted(file, cursor);
+      return;
     } else if (cursor > slot.hitCapacity) {
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
       if (cursor <= MAX_HIT_CAPACITY) {
+        if (slot.segments() == 1) {
+          // Not scanned yet: the file's next chunks wait for it (FileScan.rampsUp).
+          slot.file(0).scannedChunks--;
+        }
         slot.hitCapacity = Math.min(MAX_HIT_CAPACITY, Math.max(cursor, 2 * slot.hitCapacity));
         hitResources.free(slot.hitHandle);
         slot.hitHandle = hitResources.allocate(slot.hitCapacity);
@@ -506,13 +674,26 @@ public final class ScanJob implements AutoCloseable {
         slot.file(segment).fail(cursor + " matches in the chunk at offset " + slot.chunk(segment).readOffset()
             + " exceed the " + MAX_HIT_CAPACITY + " a hit buffer holds; the matches there are not reported");
       }
+    } else if (options.keepHits()) {
+      // The hits stay in the hit resource until every earlier chunk was passed on (passReady).
+      bytesScanned += slot.scannedBytes();
+      slot.collected = true;
+      slot.hitCount = cursor;
+      waiting++;
+      return;
     } else {
-      hitResources.collect(slot.hitHandle, cursor, slot);
+      slot.countHits(hitResources, cursor);
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
       if (slot.foreignHits > 0) {
         throw PipelineException.backend(slot.foreignHits + " hit record(s) for " + slot.file(0).file.path()
             + " carried an input id of no file in its chunk. Fix: report this backend bug");
       }
+      bytesScanned += slot.scannedBytes();
+      for (int segment = 0; segment < slot.segments(); segment++) {
+        counted(slot.file(segment), slot.segmentHits(segment));
+      }
+      release(slot);
+      return;
     }
     bytesScanned += slot.scannedBytes();
     release(slot);
@@ -521,6 +702,9 @@ public final class ScanJob implements AutoCloseable {
   private void release(ChunkSlot slot) {
     if (slot == packing) {
       packing = null;
+    }
+    if (slot.collected) {
+      waiting--;
     }
     slot.release();
     free.add(slot);
