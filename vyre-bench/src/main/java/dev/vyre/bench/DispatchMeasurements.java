@@ -208,18 +208,21 @@ final class DispatchMeasurements {
     Thread.sleep(1000);
     var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    // The process's window encloses the threads' (read first, read last), so the runtime's threads
+    // can never seem to use more CPU than the process.
+    long start = System.nanoTime();
+    long cpu = os.getProcessCpuTime();
     Map<Long, Long> threadCpu = threadCpuTimes(threads);
     long beats = heartbeat(kernel);
-    long cpu = os.getProcessCpuTime();
-    long start = System.nanoTime();
     Thread.sleep(window.toMillis());
+    long beatsSeen = (heartbeat(kernel) - beats) & 0xFFFFFFFFL;
+    Map<Long, Long> threadCpuAfter = threadCpuTimes(threads);
     long cpuUsed = os.getProcessCpuTime() - cpu;
     long elapsed = System.nanoTime() - start;
-    long beatsSeen = (heartbeat(kernel) - beats) & 0xFFFFFFFFL;
     long vyreUsed = 0;
     long busiestUsed = -1;
     String busiest = "none";
-    for (Map.Entry<Long, Long> after : threadCpuTimes(threads).entrySet()) {
+    for (Map.Entry<Long, Long> after : threadCpuAfter.entrySet()) {
       long used = after.getValue() - threadCpu.getOrDefault(after.getKey(), 0L);
       ThreadInfo info = threads.getThreadInfo(after.getKey());
       String name = info == null ? "?" : info.getThreadName();

@@ -62,6 +62,8 @@ final class ServeCommand implements Callable<Integer> {
       throw InputException.of("--max-scans", maxScans + " is outside 1..64", "pass between 1 and 64 scans at once");
     }
     Duration idle = idleExit == null ? null : duration(idleExit);
+    // Before the kernel boots: a directory others can enter is refused at once, not after CUDA's start-up.
+    ServiceSocket.prepareDirectory(at);
     Backends.Choice choice = Backends.select(backend);
     ScanOptions lane = ScanOptions.forBackend(choice.backend().name());
     int slots = (int) Math.min(SlotLayout.MAX_ENCODED_RING_SLOTS, (long) lane.ringSlots() * maxScans);

@@ -49,7 +49,7 @@ public final class ServiceSocket {
    * Makes the socket's directory if it is missing (mode 0700), and checks that it is a directory of
    * this user's that no one else can enter.
    */
-  static void prepareDirectory(Path socket) throws IOException {
+  public static void prepareDirectory(Path socket) throws IOException {
     Path directory = socket.toAbsolutePath().getParent();
     if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
       Files.createDirectories(directory.getParent());
