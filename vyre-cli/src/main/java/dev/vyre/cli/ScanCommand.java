@@ -5,7 +5,6 @@ import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.MegakernelBuilder;
 import dev.vyre.runtime.Priority;
-import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.FileResult;
 import dev.vyre.scan.HitList;
@@ -190,7 +189,7 @@ final class ScanCommand implements Callable<Integer> {
       options = options.fittedTo(targets.totalBytes());
     }
     long compileStarted = System.nanoTime();
-    DfaTable table = AhoCorasickCompiler.compile(patternSet);
+    DfaTable table = environment.compiler().apply(patternSet);
     long compileNanos = System.nanoTime() - compileStarted;
     ScanOptions fitted = options.fittingHitCounter(table);
     if (fitted != options) {

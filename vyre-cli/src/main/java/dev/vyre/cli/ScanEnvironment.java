@@ -1,10 +1,14 @@
 package dev.vyre.cli;
 
+import dev.vyre.scan.AhoCorasickCompiler;
+import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.KernelResourcePool;
+import dev.vyre.scan.PatternSet;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Where a {@code vyre scan} command line runs: in its own process (standard streams, the process's
@@ -24,15 +28,16 @@ import java.util.function.Consumer;
  *     service whose client went away; null in a process of its own
  * @param stdinHoldsData the client's stdin is a pipe or a file, which a scan without PATH would
  *     read (a service declines such a scan); unused in a process of its own, which looks itself
+ * @param compiler turns the patterns into their DFA table: a service keeps recent tables
  */
 public record ScanEnvironment(OutputStream stdout, PrintStream stderr, boolean stdoutIsTerminal,
     boolean stderrIsTerminal, Path workingDirectory, KernelResourcePool sharedKernel, Consumer<String> decline,
-    Consumer<Runnable> cancellation, boolean stdinHoldsData) {
+    Consumer<Runnable> cancellation, boolean stdinHoldsData, Function<PatternSet, DfaTable> compiler) {
 
   /** This process: its standard streams and working directory, a kernel of its own. */
   static ScanEnvironment process() {
     return new ScanEnvironment(new StdoutStream(System.out), System.err, Terminal.isTerminal(Terminal.STDOUT),
-        Terminal.isTerminal(Terminal.STDERR), Path.of(""), null, null, null, false);
+        Terminal.isTerminal(Terminal.STDERR), Path.of(""), null, null, null, false, AhoCorasickCompiler::compile);
   }
 
   boolean served() {

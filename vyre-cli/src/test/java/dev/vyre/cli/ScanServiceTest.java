@@ -155,6 +155,7 @@ class ScanServiceTest {
       clients.shutdown();
     }
     assertTrue(status().contains("scans: 18 served"), status());
+    assertTrue(status().contains("patterns: 2 of 16 tables kept"), "two pattern sets, each compiled once or so: " + status());
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.vyre.driver.error.VyreException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
+import dev.vyre.scan.DfaTableCache;
 import dev.vyre.scan.KernelResourcePool;
 import dev.vyre.scan.PatternSet;
 import dev.vyre.scan.ScanJob;
@@ -54,6 +55,8 @@ public final class ScanService implements AutoCloseable {
 
   private final Megakernel kernel;
   private final KernelResourcePool pool;
+  /** Clients often scan with the same patterns again: their tables are kept. */
+  private final DfaTableCache tables = new DfaTableCache(16);
   private final Path socket;
   private final ServerSocketChannel server;
   private final UserPrincipal self;
@@ -233,7 +236,7 @@ public final class ScanService implements AutoCloseable {
       ScanEnvironment environment = new ScanEnvironment(new FrameStream(link, ServiceProtocol.STDOUT), err,
           request.has(ServiceProtocol.STDOUT_TERMINAL), request.has(ServiceProtocol.STDERR_TERMINAL),
           Path.of(new String(request.workingDirectory(), StandardCharsets.UTF_8)), pool,
-          reason -> declinedWhy[0] = reason, link::onGone, request.has(ServiceProtocol.STDIN_DATA));
+          reason -> declinedWhy[0] = reason, link::onGone, request.has(ServiceProtocol.STDIN_DATA), tables::compile);
       event.status = VyreCommand.executeScan(environment, request.arguments().toArray(String[]::new));
       err.flush();
       if (declinedWhy[0] != null) {
@@ -293,6 +296,7 @@ public final class ScanService implements AutoCloseable {
     text.append("lanes: ").append(maxScans - lanes.availablePermits()).append(" of ").append(maxScans)
         .append(" scanning, ").append(lanes.getQueueLength()).append(" clients waiting; buffers ")
         .append(pool.allocatedBytes() >> 20).append(" MiB allocated, ").append(pool.freeBytes() >> 20).append(" MiB idle\n");
+    text.append("patterns: ").append(tables.describe()).append('\n');
     List<Client> clients = new ArrayList<>(active.values());
     clients.sort((a, b) -> Long.compare(a.id, b.id));
     for (Client client : clients) {
