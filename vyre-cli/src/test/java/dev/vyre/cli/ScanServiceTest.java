@@ -218,6 +218,17 @@ class ScanServiceTest {
   }
 
   @Test
+  void aConnectionThatSendsNoRequestIsClosedAndTheServiceGoesOn() throws Exception {
+    service.requestTimeout(Duration.ofMillis(300));
+    try (SocketChannel silent = ServiceSocket.connect(socket)) {
+      // Nothing sent: the service closes its end, so a read sees the end of the stream.
+      assertEquals(-1, silent.read(ByteBuffer.allocate(1)));
+    }
+    assertTrue(status().contains("1 bad requests"), status());
+    assertSame("-c", "-e", "String", tree.toString());
+  }
+
+  @Test
   void whatTheSharedKernelCannotHonourIsDeclinedAndScannedByTheClient() {
     assertEquals(OptionalInt.empty(), served(dir, "--backend", "cuda", "-e", "x", tree.toString()).status());
     assertEquals(OptionalInt.empty(), served(dir, "--task-size", "4096", "-e", "x", tree.toString()).status());

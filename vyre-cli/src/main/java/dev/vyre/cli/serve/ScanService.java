@@ -73,6 +73,8 @@ public final class ScanService implements AutoCloseable {
   private final AtomicLong broken = new AtomicLong();
   private final AtomicLong cancelled = new AtomicLong();
   private volatile long lastActivity = System.nanoTime();
+  /** How long a connection may take to send its request before it is closed. */
+  private volatile Duration requestTimeout = Duration.ofSeconds(10);
   private volatile boolean stopping;
 
   /** A client being served: for {@code --status}. */
@@ -112,6 +114,11 @@ public final class ScanService implements AutoCloseable {
 
   public Path socket() {
     return socket;
+  }
+
+  /** Sets how long a connection may take to send its whole request (default 10 s). */
+  public void requestTimeout(Duration timeout) {
+    this.requestTimeout = timeout;
   }
 
   /**
@@ -165,12 +172,23 @@ public final class ScanService implements AutoCloseable {
       ClientLink link = new ClientLink(channel);
       ServiceProtocol.Header header;
       ServiceProtocol.ScanRequest request = null;
+      // A connection that does not send its request in time is closed: it holds a thread, not a lane.
+      Thread deadline = Thread.ofVirtual().name("vyre-serve-request-deadline").start(() -> {
+        try {
+          Thread.sleep(requestTimeout);
+          channel.close();
+        } catch (InterruptedException | IOException readInTime) {
+          // The request came (interrupted), or the channel is closed already.
+        }
+      });
       try {
         header = ServiceProtocol.readHeader(in);
         if (header.kind() == ServiceProtocol.SCAN) {
           request = ServiceProtocol.readScan(in);
         }
+        deadline.interrupt();
       } catch (VyreException | IOException bad) {
+        deadline.interrupt();
         broken.incrementAndGet();
         String problem = bad instanceof VyreException ? bad.getMessage() : "the request ended early (" + bad + ")."
             + " Fix: connect with vyre scan";
