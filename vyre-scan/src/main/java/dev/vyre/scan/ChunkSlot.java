@@ -1,5 +1,6 @@
 package dev.vyre.scan;
 
+import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.dfa.DfaStepArgs;
 import java.util.Arrays;
@@ -236,6 +237,14 @@ final class ChunkSlot implements HitResources.HitSink {
       segmentHits[segment]++;
     } else {
       order.set(segmentHits[segment]++, start, patternId);
+    }
+  }
+
+  /** Fails the scan if hit records named no segment's file ({@link #foreignHits}): a backend bug. */
+  void requireOwnHits() {
+    if (foreignHits > 0) {
+      throw PipelineException.backend(foreignHits + " hit record(s) for " + files[0].file.path()
+          + " carried an input id of no file in its chunk. Fix: report this backend bug");
     }
   }
 

@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * the copy engine instead of every task reading across PCIe), publishes one DFA_STEP task per
  * {@link ScanOptions#taskBytes()} of each chunk, reads each chunk's hits back once its tasks
  * finished, and hands them to a {@link ScanSink} chunk by chunk, sorted by offset, in file order,
- * as soon as every earlier chunk was handed on: the heap holds one chunk's hits, not a file's. A
+ * as soon as every earlier chunk was handed on ({@link InOrderDelivery}): the heap holds one chunk's
+ * hits, not a file's. A
  * sink that has its answer for a file (its first {@code -m} matches) stops it: no further chunk
  * of it is read, its chunks in flight are dropped, and it is closed. Files no
  * larger than a chunk are packed whole, one after another, into a shared chunk (see {@link
@@ -78,19 +79,13 @@ public final class ScanJob implements AutoCloseable {
   /** Chunks read and being copied to the device, oldest first (copies finish in order). */
   private final ArrayDeque<ChunkSlot> copying = new ArrayDeque<>();
   private final ArrayDeque<ChunkSlot> scanning = new ArrayDeque<>();
-  private final ArrayDeque<FileScan> pending = new ArrayDeque<>();
-  private final HitOrder order = new HitOrder();
+  private final InOrderDelivery delivery;
   /** Collected slots whose hits wait for an earlier chunk to be passed on. */
   private int waiting;
-  private ScanSink sink;
-  /** Files passed to the sink in this run. */
-  private int passed;
   /** The slot small files are being read into, one at a time, until the next does not fit; else null. */
   private ChunkSlot packing;
   private volatile long bytesScanned;
   private long rescans;
-  private int failedFiles;
-  private long matches;
   private long faultsSeen;
   private long readNanos;
   private long copyNanos;
@@ -143,6 +138,7 @@ public final class ScanJob implements AutoCloseable {
     this.reader = IoBackends.open(BufferPool.of(buffers), options.parallelReads());
     this.batch = new TaskBatch(options.tasksPerChunk()).priority(Priority.NORMAL);
     this.faultsSeen = kernel.stats().faults();
+    this.delivery = new InOrderDelivery(slots, hitResources, overlap, () -> stopping, this::release, this::closeIfRead);
   }
 
   /**
@@ -166,7 +162,7 @@ public final class ScanJob implements AutoCloseable {
 
   /** Where the last run's thread spent its time (for {@code --verbose} and the bench). */
   public ScanPhases phases() {
-    return new ScanPhases(readNanos, copyNanos, taskNanos, hitNanos, publishNanos);
+    return new ScanPhases(readNanos, copyNanos, taskNanos, hitNanos + delivery.hitNanos, publishNanos);
   }
 
   /** Bytes scanned so far in the current run; safe to read from another thread (progress). */
@@ -234,7 +230,7 @@ public final class ScanJob implements AutoCloseable {
 
   private ScanSummary scan(List<ScanFile> targets, ScanSink sink) {
     long started = System.nanoTime();
-    this.sink = sink;
+    delivery.start(sink);
     files = targets;
     nextFile = 0;
     nextExpected = 0;
@@ -243,19 +239,15 @@ public final class ScanJob implements AutoCloseable {
     bytesScanned = 0;
     rescans = 0;
     readNanos = copyNanos = taskNanos = hitNanos = publishNanos = 0;
-    failedFiles = 0;
-    matches = 0;
     stopping = false;
     waiting = 0;
-    order.dropCarry();
     long idleSince = 0;
-    passed = 0;
     idleWait.reset();
     while (true) {
       readIntoFreeBuffers();
-      int steps = passReady();
+      int steps = delivery.passReady();
       if (reader.inFlight() == 0 && scanning.isEmpty() && copying.isEmpty() && packing == null) {
-        if (stopping || pending.isEmpty() && nextFile == files.size()) {
+        if (stopping || delivery.pending.isEmpty() && nextFile == files.size()) {
           break;
         }
         if (steps > 0) {
@@ -264,7 +256,8 @@ public final class ScanJob implements AutoCloseable {
         }
         // Every chunk a waiting one follows is passed on or dropped once nothing is in flight.
         throw PipelineException.backend(waiting + " scanned chunk(s) wait for a chunk of "
-            + (pending.isEmpty() ? "no file" : pending.peek().file.path()) + " that is not in flight. Fix: report this bug");
+            + (delivery.pending.isEmpty() ? "no file" : delivery.pending.peek().file.path())
+            + " that is not in flight. Fix: report this bug");
       }
       if (advance()) {
         idleWait.reset();
@@ -277,143 +270,11 @@ public final class ScanJob implements AutoCloseable {
       idle(idleSince, now);
     }
     if (stopping) {
-      dropUnfinished();
+      delivery.dropUnfinished(reader);
+      current = null;
     }
-    return new ScanSummary(passed, failedFiles, bytesScanned, matches, rescans, System.nanoTime() - started);
-  }
-
-  /**
-   * Hands on, in file order, every collected chunk of the first file not yet passed whose earlier
-   * chunks were all handed on (or dropped), and every file whose chunks are all done, until the
-   * sink stops the run or the next chunk is still in flight; returns how many chunks and files it
-   * passed.
-   */
-  private int passReady() {
-    int steps = 0;
-    while (!stopping && !pending.isEmpty()) {
-      FileScan head = pending.peek();
-      if (head.finished()) {
-        if (order.carried() > 0) {
-          HitList rest = order.takeCarry();
-          head.matches += rest.size();
-          sink.found(head.file, rest, head.matches);
-        }
-        FileResult result = pending.poll().result();
-        failedFiles += result.failed() ? 1 : 0;
-        matches += result.matches();
-        passed++;
-        steps++;
-        sink.finished(result);
-        continue;
-      }
-      ChunkSlot next = nextChunk(head);
-      if (next == null || !next.collected) {
-        break;
-      }
-      pass(next);
-      steps++;
-    }
-    return steps;
-  }
-
-  /**
-   * The slot holding {@code file}'s earliest chunk not yet passed on: chunks are read in order, so
-   * each one still to come is held by a slot.
-   */
-  private ChunkSlot nextChunk(FileScan file) {
-    ChunkSlot next = null;
-    for (ChunkSlot slot : slots) {
-      if (slot.delivered < slot.segments() && slot.file(slot.delivered) == file
-          && (next == null || slot.chunk(slot.delivered).index() < next.chunk(next.delivered).index())) {
-        next = slot;
-      }
-    }
-    return next;
-  }
-
-  /**
-   * Passes on the next segment's hits of a collected slot, reading them back first; frees the slot
-   * after its last segment. A single chunk carries the hits a later chunk may precede over to it.
-   */
-  private void pass(ChunkSlot slot) {
-    long started = System.nanoTime();
-    if (slot.delivered == 0) {
-      slot.loadHits(hitResources, order);
-      hitResources.reset(slot.hitHandle, slot.hitCapacity);
-      if (slot.foreignHits > 0) {
-        throw PipelineException.backend(slot.foreignHits + " hit record(s) for " + slot.file(0).file.path()
-            + " carried an input id of no file in its chunk. Fix: report this backend bug");
-      }
-    }
-    int segment = slot.delivered;
-    FileScan file = slot.file(segment);
-    HitList hits;
-    if (slot.segments() == 1) {
-      ChunkPlanner.Chunk chunk = slot.chunk(0);
-      boolean last = chunk.index() == file.reads.chunkCount() - 1;
-      hits = order.view(0, last ? order.size() : order.carryFrom(chunk.readOffset() + chunk.readLength() - overlap));
-    } else {
-      hits = order.view(slot.hitsFrom(segment), slot.hitsFrom(segment + 1));
-    }
-    slot.delivered();
-    hitNanos += System.nanoTime() - started;
-    if (hits.size() > 0) {
-      file.matches += hits.size();
-      if (!sink.found(file.file, hits, file.matches)) {
-        stopFile(file);
-      }
-    }
-    if (slot.delivered == slot.segments()) {
-      release(slot);
-    }
-  }
-
-  /** Adds a counted chunk's matches to its file's, and stops the file when the sink has its answer. */
-  private void counted(FileScan file, long count) {
-    if (count > 0 && !file.stopped) {
-      file.matches += count;
-      if (!sink.found(file.file, null, file.matches)) {
-        stopFile(file);
-      }
-    }
-  }
-
-  /**
-   * Reads no more of {@code file} (its sink has its answer): forgets the hits it carries, frees the
-   * collected chunks of it that wait, and closes it unless reads are in flight; chunks being read,
-   * copied or scanned are dropped as they finish.
-   */
-  private void stopFile(FileScan file) {
-    file.stopped = true;
-    if (!pending.isEmpty() && pending.peek() == file) {
-      order.dropCarry();
-    }
-    for (ChunkSlot slot : slots) {
-      if (slot.collected && slot.delivered < slot.segments() && slot.file(slot.delivered) == file) {
-        hitResources.reset(slot.hitHandle, slot.hitCapacity);
-        release(slot);
-      }
-    }
-    closeIfRead(file);
-  }
-
-  /** After a stop, with no read in flight: closes the files left open and forgets the unpassed ones. */
-  private void dropUnfinished() {
-    for (ChunkSlot slot : slots) {
-      if (slot.collected) {
-        hitResources.reset(slot.hitHandle, slot.hitCapacity);
-        release(slot);
-      }
-    }
-    order.dropCarry();
-    for (FileScan file : pending) {
-      if (file.handle >= 0) {
-        reader.closeFile(file.handle);
-        file.handle = -1;
-      }
-    }
-    pending.clear();
-    current = null;
+    return new ScanSummary(delivery.passed, delivery.failedFiles, bytesScanned, delivery.matches, rescans,
+        System.nanoTime() - started);
   }
 
   /**
@@ -517,7 +378,7 @@ public final class ScanJob implements AutoCloseable {
       expectAhead();
       current = new FileScan(files.get(nextFile), nextFile, options, overlap);
       nextFile++;
-      pending.add(current);
+      delivery.pending.add(current);
       if (current.moreToRead()) {
         try {
           current.handle = reader.openFile(current.file.location());
@@ -619,7 +480,7 @@ public final class ScanJob implements AutoCloseable {
 
   /**
    * Takes a chunk whose tasks finished: counts its hits when the job only counts, else leaves them
-   * for {@link #passReady} to hand on in order; rescans it if they overflowed.
+   * for {@link InOrderDelivery} to hand on in order; rescans it if they overflowed.
    */
   private void collect(ChunkSlot slot) {
     long started = System.nanoTime();
@@ -654,7 +515,7 @@ public final class ScanJob implements AutoCloseable {
       bytesScanned += slot.scannedBytes();
       FileScan file = slot.file(0);
       release(slot);
-      counted(file, cursor);
+      delivery.counted(file, cursor);
       return;
     } else if (cursor > slot.hitCapacity) {
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
@@ -675,7 +536,7 @@ public final class ScanJob implements AutoCloseable {
             + " exceed the " + MAX_HIT_CAPACITY + " a hit buffer holds; the matches there are not reported");
       }
     } else if (options.keepHits()) {
-      // The hits stay in the hit resource until every earlier chunk was passed on (passReady).
+      // The hits stay in the hit resource until every earlier chunk was passed on (InOrderDelivery).
       bytesScanned += slot.scannedBytes();
       slot.collected = true;
       slot.hitCount = cursor;
@@ -684,13 +545,10 @@ public final class ScanJob implements AutoCloseable {
     } else {
       slot.countHits(hitResources, cursor);
       hitResources.reset(slot.hitHandle, slot.hitCapacity);
-      if (slot.foreignHits > 0) {
-        throw PipelineException.backend(slot.foreignHits + " hit record(s) for " + slot.file(0).file.path()
-            + " carried an input id of no file in its chunk. Fix: report this backend bug");
-      }
+      slot.requireOwnHits();
       bytesScanned += slot.scannedBytes();
       for (int segment = 0; segment < slot.segments(); segment++) {
-        counted(slot.file(segment), slot.segmentHits(segment));
+        delivery.counted(slot.file(segment), slot.segmentHits(segment));
       }
       release(slot);
       return;
