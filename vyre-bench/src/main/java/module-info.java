@@ -1,6 +1,7 @@
 /**
  * The measuring harness behind {@code vyre bench}: dispatch round trips and throughput, the reads
- * tasks ask for, and scan throughput against grep, each on a live megakernel; graph traversal on
+ * tasks ask for, and scan throughput against grep, each on a live megakernel; scans of a real tree
+ * against ripgrep and grep, as processes; graph traversal on
  * the frontier engine. The {@code vyre} command parses the options and prints the measures; the
  * measuring is here.
  */

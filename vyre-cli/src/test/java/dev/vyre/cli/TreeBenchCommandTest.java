@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vyre.bench.TreeBench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,12 +21,12 @@ class TreeBenchCommandTest {
   void identifiersAreTheTreesOwnMostFrequentFirstAndDrawnEvenly() throws IOException {
     Path tree = Files.createDirectories(dir.resolve("t"));
     Files.writeString(tree.resolve("a.java"), "String counter = 9counter2; counter_x String String é_length short");
-    List<String> identifiers = TreeBenchCommand.identifiers(tree);
+    List<String> identifiers = TreeBench.identifiers(tree);
     // As [A-Za-z_][A-Za-z0-9_]{5,} finds them: "counter2" from the 'c' after the digit, "_length" after
     // the two bytes of é; "short" is too short.
     assertEquals(List.of("String", "_length", "counter", "counter2", "counter_x"), identifiers);
-    assertEquals(List.of("String", "counter"), TreeBenchCommand.draw(identifiers, 2));
-    assertEquals(identifiers, TreeBenchCommand.draw(identifiers, 100));
+    assertEquals(List.of("String", "counter"), TreeBench.draw(identifiers, 2));
+    assertEquals(identifiers, TreeBench.draw(identifiers, 100));
   }
 
   @Test
