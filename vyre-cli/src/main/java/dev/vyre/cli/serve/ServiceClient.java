@@ -10,6 +10,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -121,8 +122,7 @@ public final class ServiceClient {
           stderr.write(payload, 0, length);
         }
         case ServiceProtocol.EXIT -> {
-          return OptionalInt.of(((payload[0] & 0xFF) << 24) | ((payload[1] & 0xFF) << 16) | ((payload[2] & 0xFF) << 8)
-              | (payload[3] & 0xFF));
+          return OptionalInt.of(ByteBuffer.wrap(payload, 0, Integer.BYTES).getInt());
         }
         case ServiceProtocol.DECLINED -> {
           if (verbose) {
