@@ -159,6 +159,8 @@ __device__ bool vyre_store_continuation_run(const VyreKernelArgs& a, unsigned sl
   return false;
 }
 
+__device__ __noinline__ void vyre_queue_or_rerun(const VyreKernelArgs& a, unsigned slot, unsigned* words);
+
 // A wave task that found its gate closed, on a worker warp: waits on this lane for the layer before
 // to finish (an L2 poll), then runs again; true once it ended (its final status stored and counted),
 // false when it must go on as a continuation (it yielded, or the kernel is shutting down). Parked
@@ -196,19 +198,29 @@ __device__ __noinline__ bool vyre_wave_wait(const VyreKernelArgs& a, unsigned sl
   }
   // Shutting down with a continuation in hand: it stays YIELD/REQUEUE in the ring, as vyre_continue leaves them.
   if (vyre_load_gpu(&s->shutdown) && *before != 0u && *before != VYRE_WAVE_FAILED) return false;
-  return !vyre_store_continuation_run(a, slot, words, vyre_execute_slot_again(a, slot, words));
+  bool ended = !vyre_store_continuation_run(a, slot, words, vyre_execute_slot_again(a, slot, words));
+  // The gate opened while this lane held a continuation the full queue would not take back: hand
+  // it on, or it is lost and its layer never drains (the kernel stalled so on an H100).
+  if (held_slot >= 0) vyre_queue_or_rerun(a, (unsigned)held_slot, held);
+  return ended;
 }
 
-// A lane's slot finished YIELD or REQUEUE (its status and arguments stored): count it and queue it
-// for an idle worker, so that neither this warp (the scout's, perhaps) nor the tasks behind it
-// wait for it. With the queue full the lane re-runs it in place, backing off between runs, and
-// leaves it as it is once the kernel is shutting down (SHUTDOWN read from the host's word: the
-// scout, which mirrors it, may be this lane).
+// A lane's slot finished YIELD or REQUEUE (its status and arguments stored): a worker's wave task
+// waits for its gate on this lane; anything else is queued for an idle worker, so that neither this
+// warp (the scout's, perhaps) nor the tasks behind it wait for it.
 __device__ __noinline__ void vyre_continue(const VyreKernelArgs& a, unsigned slot, unsigned* words) {
   // A wave task waiting for its gate waits on a worker's lane; the scout and the express helpers,
   // which must go on polling, queue it as any continuation.
   bool worker = threadIdx.x >= 32u || blockIdx.x > VYRE_EXPRESS_HELPERS;
   if (worker && words[VYRE_SLOT_PRIORITY_WORD] >= VYRE_WAVE_GATED_MIN && vyre_wave_wait(a, slot, words)) return;
+  vyre_queue_or_rerun(a, slot, words);
+}
+
+// Counts a continuation and queues it for an idle worker. With the queue full the lane re-runs it
+// in place, backing off between runs, until it ends or the queue takes it, and leaves it as it is
+// once the kernel is shutting down (SHUTDOWN read from the host's word: the scout, which mirrors
+// it, may be this lane).
+__device__ __noinline__ void vyre_queue_or_rerun(const VyreKernelArgs& a, unsigned slot, unsigned* words) {
   unsigned backoff_ns = 32;
   do {
     // Fire and forget (the scout re-syncs the mirror): waiting for the count's old value took a
