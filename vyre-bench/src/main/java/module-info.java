@@ -9,6 +9,7 @@ module dev.vyre.bench {
   requires transitive dev.vyre.io;
   requires transitive dev.vyre.scan;
   requires transitive dev.vyre.graph;
+  requires dev.vyre.policy;
   requires dev.vyre.cuda;
   requires java.management;
   requires jdk.management;

@@ -4,8 +4,10 @@
  */
 module dev.vyre.policy {
   requires transitive dev.vyre.runtime;
+  requires jdk.jfr;
 
   exports dev.vyre.policy;
+  exports dev.vyre.policy.adapt;
   exports dev.vyre.policy.mixed;
   exports dev.vyre.policy.workitem;
 }

@@ -1,5 +1,6 @@
 package dev.vyre.bench;
 
+import dev.vyre.policy.adapt.WorkerGroupLoop;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.wire.Opcodes;
@@ -52,6 +53,27 @@ public final class DispatchBench {
   private DispatchBench() {}
 
   /**
+   * One-task round trips once the policy's loop has shed the idle kernel's worker groups, against
+   * every group claiming (measured before): fewer warps polling the lines a round trip crosses.
+   */
+  private static Map<String, Object> policyRoundTrip(Megakernel kernel, int roundTrips) throws InterruptedException {
+    Map<String, Object> results = new LinkedHashMap<>();
+    try (WorkerGroupLoop loop = WorkerGroupLoop.start(kernel, WorkerGroupLoop.Options.defaults(), change -> {})) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (kernel.activeWorkerGroups() == kernel.workerGroups() && kernel.workerGroups() > 1 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      results.put("policy_idle_active_worker_groups", kernel.activeWorkerGroups());
+      DispatchMeasurements.RoundTrip trip = DispatchMeasurements.roundTrip(kernel, roundTrips);
+      results.put("policy_round_trip_p50_us", trip.p50Micros());
+      results.put("policy_round_trip_p99_us", trip.p99Micros());
+      results.put("policy_active_worker_groups_after", kernel.activeWorkerGroups());
+    }
+    kernel.setActiveWorkerGroups(kernel.workerGroups());
+    return results;
+  }
+
+  /**
    * Measures, printing a line per step to {@code out}, and returns the measures in the order
    * {@code vyre bench dispatch} reports them.
    */
@@ -83,12 +105,22 @@ public final class DispatchBench {
       // The warm-up run lets the JIT compile the publish and retire paths before the clock runs.
       DispatchMeasurements.throughput(kernel, Math.max(1, settings.tasks() / 5), threads, settings.batch());
       DispatchMeasurements.Throughput[] timed = new DispatchMeasurements.Throughput[Math.max(1, settings.runs())];
+      // Each run twice: every worker group claiming (the fixed grid), then with the launch policy's
+      // loop sampling and deciding (docs/POLICY.md): what the loop costs tiny tasks.
+      double[] withLoop = new double[timed.length];
       for (int run = 0; run < timed.length; run++) {
         timed[run] = DispatchMeasurements.throughput(kernel, settings.tasks(), threads, settings.batch());
+        try (WorkerGroupLoop loop = WorkerGroupLoop.start(kernel, WorkerGroupLoop.Options.defaults(), change -> {})) {
+          withLoop[run] = DispatchMeasurements.throughput(kernel, settings.tasks(), threads, settings.batch()).millionsPerSecond();
+        }
+        kernel.setActiveWorkerGroups(kernel.workerGroups());
         out.printf("  throughput run %d: %.1f M tasks/s (in flight: %.0f %% finished, waiting for the host to retire;"
-            + " %.0f %% retired in chunks verified ahead)%n", run + 1, timed[run].millionsPerSecond(), 100 * timed[run].finishedShare(),
-            100 * timed[run].verifiedShare());
+            + " %.0f %% retired in chunks verified ahead); with the policy loop %.1f%n", run + 1, timed[run].millionsPerSecond(),
+            100 * timed[run].finishedShare(), 100 * timed[run].verifiedShare(), withLoop[run]);
       }
+      Arrays.sort(withLoop);
+      results.put("policy_loop_throughput_mtasks_per_s", withLoop[withLoop.length / 2]);
+      results.putAll(policyRoundTrip(kernel, settings.roundTrips()));
       Arrays.sort(timed, Comparator.comparingDouble(DispatchMeasurements.Throughput::millionsPerSecond));
       DispatchMeasurements.Throughput throughput = timed[timed.length / 2];
       results.put("throughput_tasks", throughput.tasks());

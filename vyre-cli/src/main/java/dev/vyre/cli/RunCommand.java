@@ -4,6 +4,7 @@ import dev.vyre.driver.error.InputException;
 import dev.vyre.observe.replay.ReplayLogFormat;
 import dev.vyre.observe.replay.RerunSidecar;
 import dev.vyre.observe.replay.RingLog;
+import dev.vyre.policy.adapt.WorkerGroupLoop;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.ShutdownReport;
 import dev.vyre.runtime.Task;
@@ -130,6 +131,8 @@ final class RunCommand implements Callable<Integer> {
     TaskEnds ends = new TaskEnds(tasks.size());
     try (RingLog log = recordFile == null ? null : RingLog.open(recordFile, logCapacity);
         Megakernel kernel = kernel(backendOption.backend, slots, tenants, observables);
+        WorkerGroupLoop policy = WorkerGroupLoop.attach(kernel, tasks.size(),
+            backendOption.verbose ? line -> System.err.println("vyre: " + line) : line -> {});
         // After the kernel, whose builder checks the settings the sidecar keeps.
         RerunSidecar sidecar = log == null ? null : RerunSidecar.create(RerunSidecar.pathFor(recordFile),
             new RerunSidecar.Header(log.capacity(), timeoutSeconds, tasks.size(), slots, tenants, observables));

@@ -1,6 +1,7 @@
 package dev.vyre.cli;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.policy.adapt.WorkerGroupLoop;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.MegakernelBuilder;
@@ -205,6 +206,8 @@ final class ScanCommand implements Callable<Integer> {
         grep.context(patternSet, printsEachMatch));
     try (output;
         Megakernel own = environment.served() ? null : bootstrap(Megakernel.builder().backend(choice), options);
+        WorkerGroupLoop policy = own == null ? null : WorkerGroupLoop.attach(own, expectedTasks(targets, options),
+            verbose ? line -> err.println("vyre scan: " + line) : line -> {});
         ScanJob job = new ScanJob(environment.served() ? environment.sharedKernel() : new KernelResourcePool(own), table,
             options)) {
       Megakernel kernel = environment.served() ? environment.sharedKernel().kernel() : own;
@@ -323,6 +326,11 @@ final class ScanCommand implements Callable<Integer> {
   static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options, int slots) {
     return builder.slots(slots).singlePriority(Priority.NORMAL).workers(Runtime.getRuntime().availableProcessors())
         .bootstrap();
+  }
+
+  /** Tasks the job has in flight at once: a task per file and per task-sized piece of it, up to the ring's slots. */
+  private static long expectedTasks(ScanTargets targets, ScanOptions options) {
+    return Math.min(targets.files().size() + targets.totalBytes() / options.taskBytes(), options.ringSlots());
   }
 
   /**

@@ -9,7 +9,6 @@ import dev.vyre.cuda.wire.ControlCopies;
 import dev.vyre.cuda.wire.DeviceStateLayout;
 import dev.vyre.cuda.wire.KernelArgsLayout;
 import dev.vyre.cuda.wire.ResourceTableLayout;
-import dev.vyre.cuda.wire.TraceLayout;
 import dev.vyre.driver.error.DeviceException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
@@ -75,7 +74,7 @@ final class CudaSession implements KernelSession {
   private final MemorySegment function;
   private final MemorySegment stream;
   private final KernelMemory memory;
-  private final long deviceState;
+  private final KernelDeviceState deviceState;
   /** The authoritative copy of every control word the kernel changes (see megakernel/memory.cu). */
   private final long deviceControl;
   /** The PRINTF log lives on the device: its cursor is an atomic. */
@@ -145,7 +144,7 @@ final class CudaSession implements KernelSession {
       this.memory = new KernelMemory(control, ring, debug, io, express);
       this.deviceControl = releasedDevice(control.byteSize(), false);
       this.deviceDebugLog = releasedDevice(debug.byteSize(), true);
-      this.deviceState = releasedDevice(DeviceStateLayout.BYTES, true);
+      this.deviceState = new KernelDeviceState(driver, releasedDevice(DeviceStateLayout.BYTES, true));
       this.resourceTable = releasedDevice(ResourceTableLayout.entryOffset(RESOURCE_CAPACITY), true);
       this.ioOwners = releasedDevice(IoQueueLayout.IO_SLOT_COUNT * 4L, true);
       int perSm = driver.maxActiveBlocksPerSm(function, BLOCK_SIZE);
@@ -278,28 +277,14 @@ final class CudaSession implements KernelSession {
     }
   }
 
-  /**
-   * With vyre.cuda.trace: mean µs per task from doorbell seen to claimed, claimed to slot read and
-   * run, run to counters added, counters to status stored, and the scout's mean poll period; since
-   * the last reset. Empty without the property.
-   */
+  /** With vyre.cuda.trace, the device's per-stage timings ({@link KernelDeviceState#trace}); empty without it. */
   @Override
   public synchronized Map<String, Double> deviceTrace(boolean reset) {
     if (!TRACE || closed) {
       return Map.of();
     }
     driver.setCurrent(context);
-    try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment copy = scratch.allocate(TraceLayout.BYTES, 8);
-      driver.copyToHost(copy, deviceState + DeviceStateLayout.TRACE_OFFSET, TraceLayout.BYTES);
-      Map<String, Double> trace = TraceLayout.summary(copy);
-      if (reset) {
-        // All but trace_seen, which the scout keeps current.
-        long stored = DeviceStateLayout.TRACE_OFFSET + TraceLayout.STORED_OFFSET;
-        driver.memset(deviceState + stored, 0, TraceLayout.BYTES - TraceLayout.STORED_OFFSET);
-      }
-      return trace;
-    }
+    return deviceState.trace(reset);
   }
 
   @Override
@@ -412,7 +397,7 @@ final class CudaSession implements KernelSession {
     KernelArgsLayout.putU32(args, KernelArgsLayout.SLOT_COUNT_OFFSET, (int) (memory.ring().byteSize() / SlotLayout.SLOT_BYTES));
     KernelArgsLayout.putPointer(args, KernelArgsLayout.DEBUG_LOG_OFFSET, deviceDebugLog);
     KernelArgsLayout.putU32(args, KernelArgsLayout.DEBUG_WORDS_OFFSET, (int) Words.count(memory.debugLog()));
-    KernelArgsLayout.putPointer(args, KernelArgsLayout.STATE_OFFSET, deviceState);
+    KernelArgsLayout.putPointer(args, KernelArgsLayout.STATE_OFFSET, deviceState.address());
     KernelArgsLayout.putPointer(args, KernelArgsLayout.RESOURCES_OFFSET, resourceTable);
     KernelArgsLayout.putU32(args, KernelArgsLayout.RESOURCE_CAPACITY_OFFSET, RESOURCE_CAPACITY);
     KernelArgsLayout.putU32(args, KernelArgsLayout.SCOUT_IDLE_NS_OFFSET, SCOUT_IDLE_NS);
@@ -494,14 +479,29 @@ final class CudaSession implements KernelSession {
       return;
     }
     abortRequested = true;
-    try (Arena scratch = Arena.ofConfined()) {
+    try {
       driver.setCurrent(context);
-      MemorySegment one = scratch.allocate(JAVA_INT);
-      one.set(JAVA_INT, 0, 1);
-      driver.copyToDevice(deviceState + DeviceStateLayout.ABORT_OFFSET, one, 4);
+      deviceState.writeWord(DeviceStateLayout.ABORT_OFFSET, 1);
     } catch (DeviceException e) {
       // The context already holds a sticky error: the kernel is gone, which is what abort wants.
     }
+  }
+
+  @Override
+  public int workerGroups() {
+    return grid;
+  }
+
+  @Override
+  public int lanesPerWorkerGroup() {
+    return BLOCK_SIZE;
+  }
+
+  @Override
+  public synchronized void setActiveWorkerGroups(int active) {
+    checkOpen();
+    driver.setCurrent(context);
+    deviceState.writeWord(DeviceStateLayout.ACTIVE_BLOCKS_OFFSET, active >= grid ? 0 : Math.max(active, 1));
   }
 
   @Override

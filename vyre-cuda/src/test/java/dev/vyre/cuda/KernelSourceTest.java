@@ -166,6 +166,7 @@ class KernelSourceTest {
         lines.add("static_assert(" + expression + " == " + expected + ", \"" + expression.replace("\"", "") + "\");");
     check.accept("sizeof(VyreDeviceState)", (long) DeviceStateLayout.BYTES);
     check.accept("offsetof(VyreDeviceState, abort)", (long) DeviceStateLayout.ABORT_OFFSET);
+    check.accept("offsetof(VyreDeviceState, active_blocks)", (long) DeviceStateLayout.ACTIVE_BLOCKS_OFFSET);
     check.accept("offsetof(VyreDeviceState, trace_seen)", (long) DeviceStateLayout.TRACE_OFFSET);
     check.accept("sizeof(VyreDeviceState) - offsetof(VyreDeviceState, trace_seen)", (long) TraceLayout.BYTES);
     check.accept("offsetof(VyreDeviceState, trace_stored) - offsetof(VyreDeviceState, trace_seen)", (long) TraceLayout.STORED_OFFSET);

@@ -51,6 +51,8 @@ final class ReferenceSession implements KernelSession {
   /** Workers idle and not parked: they poll the doorbells, so a publish need wake nobody. */
   final AtomicInteger idleAwake = new AtomicInteger();
   volatile boolean aborted;
+  /** Workers 0..activeWorkers-1 claim new work; the rest park (setActiveWorkerGroups). */
+  volatile int activeWorkers;
   /** Set by a worker that found the host breaking the protocol; {@link #checkHealth()} reports it. */
   volatile String protocolViolation;
   /** What ended a worker thread (a handler's Error); {@link #checkHealth()} reports it. */
@@ -74,6 +76,7 @@ final class ReferenceSession implements KernelSession {
     this.ioSlots = new ReferenceIoSlots(io);
     int count = spec.workers() > 0 ? spec.workers() : ReferenceBackend.defaultWorkers();
     this.workers = new ReferenceWorker[count];
+    this.activeWorkers = count;
     this.threads = new Thread[count];
     for (int i = 0; i < count; i++) {
       workers[i] = new ReferenceWorker(this, i, spec);
@@ -225,7 +228,7 @@ final class ReferenceSession implements KernelSession {
   @Override
   public void wake() {
     if (sleepers.get() > 0 && idleAwake.get() == 0) {
-      for (int i = 0; i < workers.length; i++) {
+      for (int i = 0; i < activeWorkers; i++) {
         if (workers[i].parked) {
           LockSupport.unpark(threads[i]);
           return;
@@ -301,6 +304,23 @@ final class ReferenceSession implements KernelSession {
       throw KernelException.deviceFault("reference", "a worker thread died of " + died
           + " (a handler that throws an Error ends the kernel; a RuntimeException faults only its slot)", "", died);
     }
+  }
+
+  @Override
+  public int workerGroups() {
+    return workers.length;
+  }
+
+  @Override
+  public int lanesPerWorkerGroup() {
+    return 1;
+  }
+
+  @Override
+  public void setActiveWorkerGroups(int active) {
+    activeWorkers = Math.clamp(active, 1, workers.length);
+    // Newly active workers may be parked; shed ones look again and park.
+    wakeAll();
   }
 
   @Override

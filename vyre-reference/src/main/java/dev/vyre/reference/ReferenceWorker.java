@@ -87,9 +87,12 @@ final class ReferenceWorker implements Runnable {
   private final int[] tenantClaims = new int[ControlLayout.TENANT_FAIRNESS_SLOTS];
   private int pendingCount;
   private int claimedLevel;
+  /** Workers at or beyond the session's active count claim nothing new (ReferenceSession.setActiveWorkerGroups). */
+  private final int index;
 
   ReferenceWorker(ReferenceSession session, int index, KernelSpec spec) {
     this.session = session;
+    this.index = index;
     this.control = session.memory().control();
     this.ring = session.memory().ring();
     this.express = session.memory().express();
@@ -114,7 +117,7 @@ final class ReferenceWorker implements Runnable {
       int idleRounds = 0;
       long executed = 0;
       while (!session.aborted && Words.getVolatile(control, ControlLayout.SHUTDOWN) == 0) {
-        int claimed = claim();
+        int claimed = active() ? claim() : 0;
         if (claimed > 0) {
           leaveIdle();
           if (moreWaiting) {
@@ -331,7 +334,12 @@ final class ReferenceWorker implements Runnable {
     pending[(pendingHead + pendingCount++) % pending.length] = slot;
   }
 
+  private boolean active() {
+    return index < session.activeWorkers;
+  }
+
   private void idle(int round) {
+    boolean active = active();
     if (round == 0) {
       idleWait.reset();
       countedAwake = true;
@@ -339,6 +347,12 @@ final class ReferenceWorker implements Runnable {
         // Enough workers poll already: this one parks at once rather than race them for each task.
         idleWait.skipToParking();
       }
+    }
+    if (!active) {
+      // Shed by the policy: it parks, and never counts as awake, or a publisher would leave the
+      // work to it (ReferenceSession.wake).
+      leaveIdle();
+      idleWait.skipToParking();
     }
     // Spin and yield first: a worker that parks between one-task round trips turns each publish
     // into an unpark (IdleStrategy has the cost).
@@ -352,7 +366,7 @@ final class ReferenceWorker implements Runnable {
     session.sleepers.incrementAndGet();
     leaveIdle();
     try {
-      if (!workWaiting()) {
+      if (!active || !workWaiting()) {
         // A publish wakes a parked worker, SHUTDOWN and abort wake them all; the bounded park is a backstop.
         idleWait.idle();
       }

@@ -394,6 +394,21 @@ class IoRequestPumpTest {
     }
 
     @Override
+    public int workerGroups() {
+      return session.workerGroups();
+    }
+
+    @Override
+    public int lanesPerWorkerGroup() {
+      return session.lanesPerWorkerGroup();
+    }
+
+    @Override
+    public void setActiveWorkerGroups(int active) {
+      session.setActiveWorkerGroups(active);
+    }
+
+    @Override
     public void close() {
       session.close();
     }

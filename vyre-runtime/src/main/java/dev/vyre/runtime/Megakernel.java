@@ -1,5 +1,6 @@
 package dev.vyre.runtime;
 
+import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.ring.KernelViews;
@@ -51,6 +52,7 @@ public final class Megakernel implements AutoCloseable {
   private final String backendReason;
   private final KernelSession session;
   private final int slotCount;
+  private int activeWorkerGroups;
   private final int tenantCount;
   /** Slots of each priority level's partition. */
   private final int[] partitionSlots = new int[ControlLayout.PRIORITY_LEVELS];
@@ -84,6 +86,7 @@ public final class Megakernel implements AutoCloseable {
     this.session = backend.open(new KernelSpec(builder.slots, offsets, builder.tenants, builder.observables,
         builder.userOpcodes, builder.workers));
     try {
+      this.activeWorkerGroups = session.workerGroups();
       KernelViews views = KernelViews.bootstrap(session.memory(), builder.tenants, offsets);
       RingPartition[] partitions = new RingPartition[ControlLayout.PRIORITY_LEVELS];
       for (int p = 0; p < partitions.length; p++) {
@@ -303,6 +306,40 @@ public final class Megakernel implements AutoCloseable {
 
   public int slotCount() {
     return slotCount;
+  }
+
+  /** The worker groups the kernel runs: CUDA blocks, reference worker threads. */
+  public int workerGroups() {
+    return session.workerGroups();
+  }
+
+  /** Lanes (threads) in each worker group: 256 on CUDA, one on the reference backend. */
+  public int lanesPerWorkerGroup() {
+    return session.lanesPerWorkerGroup();
+  }
+
+  /** The worker groups that claim new work now (all of them unless {@link #setActiveWorkerGroups} said otherwise). */
+  public int activeWorkerGroups() {
+    return activeWorkerGroups;
+  }
+
+  /**
+   * Lets only the first {@code active} worker groups claim new work; the rest idle. A live kernel
+   * takes this without a relaunch: the launch policy's way to shed and wake workers (docs/POLICY.md).
+   *
+   * @throws InputException when {@code active} is not in 1..{@link #workerGroups()}
+   */
+  public synchronized void setActiveWorkerGroups(int active) {
+    int groups = session.workerGroups();
+    if (active < 1 || active > groups) {
+      throw InputException.of("active worker groups", active + " is outside 1.." + groups,
+          "keep at least one and at most the " + groups + " groups the kernel runs");
+    }
+    if (active != activeWorkerGroups) {
+      lifecycle.checkOpen();
+      session.setActiveWorkerGroups(active);
+      activeWorkerGroups = active;
+    }
   }
 
   public int tenantCount() {

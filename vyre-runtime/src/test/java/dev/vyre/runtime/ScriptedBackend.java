@@ -153,6 +153,21 @@ final class ScriptedBackend implements MegakernelBackend {
     }
 
     @Override
+    public int workerGroups() {
+      return 1;
+    }
+
+    @Override
+    public int lanesPerWorkerGroup() {
+      return 1;
+    }
+
+    @Override
+    public void setActiveWorkerGroups(int active) {
+      // One group, always active: nothing to shed.
+    }
+
+    @Override
     public String describe() {
       return "scripted";
     }

@@ -5,6 +5,7 @@ import dev.vyre.cli.VyreCommand;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.VyreException;
+import dev.vyre.policy.adapt.WorkerGroupLoop;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
@@ -76,6 +77,8 @@ public final class ScanService implements AutoCloseable {
   /** How long a connection may take to send its request before it is closed. */
   private volatile Duration requestTimeout = Duration.ofSeconds(10);
   private volatile boolean stopping;
+  /** The launch policy's loop over the shared kernel; null with vyre.policy.loop=off. */
+  private final WorkerGroupLoop policy;
 
   /** A client being served: for {@code --status}. */
   private record Client(long id, long pid, String command, Instant since, boolean scanning) {}
@@ -110,6 +113,8 @@ public final class ScanService implements AutoCloseable {
     server.bind(UnixDomainSocketAddress.of(socket));
     Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
     allocateLanes();
+    // Sized for no work until a client comes; each scan wakes the groups it needs (a JFR event, not a log line).
+    this.policy = WorkerGroupLoop.attach(kernel, 0, line -> log.println("vyre serve: " + line), change -> {});
   }
 
   public Path socket() {
@@ -345,6 +350,9 @@ public final class ScanService implements AutoCloseable {
       Files.deleteIfExists(socket);
     } catch (IOException e) {
       log.println("vyre serve: removing " + socket + " failed: " + e.getMessage());
+    }
+    if (policy != null) {
+      policy.close();
     }
     kernel.close();
   }

@@ -28,6 +28,14 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
       uint4 line = vyre_warp_view(reinterpret_cast<const uint4*>(&s->wake));
       if (line.y) __trap();  // abort: the host's last resort after a stall
       if (line.z) break;     // shutdown
+      // A block the launch policy shed (docs/POLICY.md) finishes its batch, then claims nothing and
+      // sleeps long: fewer warps polling the lines the scout and the busy workers use. Read on the
+      // idle path only (lane 0's value for the warp, as the wake line's).
+      unsigned active = busy ? 0u : __shfl_sync(0xFFFFFFFFu, vyre_load_gpu(&s->active_blocks), 0);
+      if (active != 0u && blockIdx.x >= active) {
+        __nanosleep(8u * a.worker_idle_ns);
+        continue;
+      }
       if (busy || line.x != seen_wake) {
         seen_wake = line.x;
         busy = vyre_run_batch(a, lane, offsets, false);

@@ -68,7 +68,8 @@ struct VyreDeviceState {
   unsigned shutdown;                               // scout's mirror of control[0]
   unsigned hot;                                    // 1 while the scout polls without sleeping (the express helper polls too)
   unsigned continuations;                          // slots waiting in the continuation queue (idle workers take them)
-  unsigned line1_pad[27];
+  unsigned active_blocks;                          // set by the host: blocks at or past it claim nothing once idle (0: all claim)
+  unsigned line1_pad[26];
   // Line 2: the tenant table's mirror and the warp count.
   unsigned tenant_base;                            // mirror of control[2]
   unsigned tenant_mask[VYRE_MAX_TENANTS];          // mirror of the mask table
@@ -95,8 +96,8 @@ struct VyreDeviceState {
   unsigned long long trace_sum[VYRE_TRACE_SUMS];   // indexed by VYRE_TRACE_SUM_*
   unsigned long long trace_count[VYRE_TRACE_COUNTS];  // indexed by VYRE_TRACE_COUNT_*
 };
-// The host allocates VYRE_DEVICE_STATE_BYTES, writes abort at VYRE_DEVICE_STATE_ABORT_OFFSET and
-// reads the trace from VYRE_DEVICE_STATE_TRACE_OFFSET (DeviceStateLayout). NVRTC has no offsetof:
+// The host allocates VYRE_DEVICE_STATE_BYTES, writes abort and active_blocks and reads the trace
+// from VYRE_DEVICE_STATE_TRACE_OFFSET (DeviceStateLayout's offsets). NVRTC has no offsetof:
 // the fields above are laid out without implicit padding, and the nvcc layout check compares them.
 static_assert(sizeof(VyreDeviceState) == VYRE_DEVICE_STATE_BYTES, "VyreDeviceState must match DeviceStateLayout.BYTES");
 

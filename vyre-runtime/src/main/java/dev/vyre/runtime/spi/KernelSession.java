@@ -99,6 +99,19 @@ public interface KernelSession extends AutoCloseable {
   /** Throws a {@link dev.vyre.driver.error.KernelException} if the device reported a fault. */
   void checkHealth();
 
+  /** The worker groups the kernel runs: CUDA blocks, reference worker threads. */
+  int workerGroups();
+
+  /** Lanes (threads) in each worker group: 256 on CUDA, one on the reference backend. */
+  int lanesPerWorkerGroup();
+
+  /**
+   * Lets the first {@code active} worker groups (1..{@link #workerGroups()}) claim new work; the
+   * others finish what they hold and idle until raised again. The launch policy sheds groups under
+   * light load and wakes them under pressure (docs/POLICY.md); every group is active at launch.
+   */
+  void setActiveWorkerGroups(int active);
+
   /** One line for logs and {@code vyre doctor}: backend, device, geometry. */
   String describe();
 
