@@ -13,7 +13,8 @@ public interface QueueTelemetry {
 
   /**
    * A running kernel's queue, from an exact copy of its control block: doorbells less claim cursors
-   * are the waiting tasks, claims less DONE and FAULT counts the running ones (all u32 counters).
+   * are the waiting tasks, claims (up to the doorbells) less DONE and FAULT counts the running ones
+   * (all u32 counters).
    */
   static QueueTelemetry of(Megakernel kernel) {
     return () -> fromControl(MemorySegment.ofArray(kernel.controlSnapshot()));
@@ -27,8 +28,10 @@ public interface QueueTelemetry {
       int published = (int) ControlLayout.readWord(control, ControlLayout.publishSeqWord(p));
       // The cursor's low word: every count here is modulo 2^32.
       int claims = (int) ControlLayout.readWord(control, ControlLayout.claimSeqWord(p));
-      waiting += Math.max(published - claims, 0);
-      claimed += claims;
+      // CUDA's workers may take tickets past the doorbell and wait for them: those are no tasks yet.
+      int ahead = claims - published;
+      waiting += Math.max(-ahead, 0);
+      claimed += ahead > 0 ? published : claims;
     }
     int finished = (int) (ControlLayout.readWord(control, ControlLayout.DONE_COUNT)
         + ControlLayout.readWord(control, ControlLayout.FAULT_COUNT));
