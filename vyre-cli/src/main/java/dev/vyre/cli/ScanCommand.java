@@ -179,7 +179,8 @@ final class ScanCommand implements Callable<Integer> {
         err.println(ScanFileErrors.message(problem.path(), problem.reason()));
       }
     }
-    Backends.Choice choice = environment.served() ? null : route(targets.totalBytes());
+    ScanRoute learned = environment.served() ? null : ScanRoute.load(ScanRoute.standardFile());
+    Backends.Choice choice = environment.served() ? null : route(learned, targets.totalBytes());
     String backendName = environment.served() ? environment.sharedKernel().kernel().backendName() : choice.backend().name();
     boolean printsEachMatch = format == ScanOutput.Format.LINES || format == ScanOutput.Format.JSON;
     // -w decides which matches count by the bytes around each, so every format needs them.
@@ -204,12 +205,15 @@ final class ScanCommand implements Callable<Integer> {
     ScanOutput output = new ScanOutput(stdout, err, patternSet, format, listed == ScanListing.Files.WITHOUT_MATCH,
         maxCount < 0 ? Long.MAX_VALUE : maxCount, noMessages, grep.names(inputs.standardInput()),
         grep.context(patternSet, printsEachMatch));
+    long bootStarted = System.nanoTime();
     try (output;
         Megakernel own = environment.served() ? null : bootstrap(Megakernel.builder().backend(choice), options);
         WorkerGroupLoop policy = own == null ? null : WorkerGroupLoop.attach(own, expectedTasks(targets, options),
             verbose ? line -> err.println("vyre scan: " + line) : line -> {});
         ScanJob job = new ScanJob(environment.served() ? environment.sharedKernel() : new KernelResourcePool(own), table,
             options)) {
+      // A kernel of its own: its context, its kernel from the pipeline cache, the job's buffers.
+      long startNanos = System.nanoTime() - bootStarted;
       Megakernel kernel = environment.served() ? environment.sharedKernel().kernel() : own;
       if (environment.cancellation() != null) {
         environment.cancellation().accept(job::stop);
@@ -245,6 +249,9 @@ final class ScanCommand implements Callable<Integer> {
         }
       }
       phases = job.phases();
+      if (!environment.served()) {
+        learn(learned, kernel, startNanos, summary);
+      }
     }
     if (verbose) {
       err.printf("vyre scan: %d file(s), %d bytes in %.3f s (%.3f GB/s), %d match(es), %d chunk rescan(s)%n",
@@ -337,15 +344,33 @@ final class ScanCommand implements Callable<Integer> {
    * The backend of a scan in its own process: {@code --backend} as given, but {@code auto} takes the
    * CPU for a job smaller than what the cores scan while a GPU starts ({@link ScanRoute}).
    */
-  private Backends.Choice route(long bytes) {
+  private Backends.Choice route(ScanRoute learned, long bytes) {
     int cores = Runtime.getRuntime().availableProcessors();
-    if (backend.equalsIgnoreCase("auto") && ScanRoute.onCpu(bytes, cores)) {
+    if (backend.equalsIgnoreCase("auto") && learned.onCpu(bytes, cores)) {
       Backends.Choice cpu = Backends.select("reference");
-      return new Backends.Choice(cpu.backend(), "auto chose reference: " + ScanRoute.explain(bytes, cores));
+      return new Backends.Choice(cpu.backend(), "auto chose reference: " + learned.explain(bytes, cores));
     }
     Backends.Choice choice = Backends.select(backend);
     return backend.equalsIgnoreCase("auto")
-        ? new Backends.Choice(choice.backend(), choice.reason() + "; " + ScanRoute.explain(bytes, cores)) : choice;
+        ? new Backends.Choice(choice.backend(), choice.reason() + "; " + learned.explain(bytes, cores)) : choice;
+  }
+
+  /** Adds what this one-shot scan measured to the route's figures and keeps them; a failure to keep them only costs the lesson. */
+  private void learn(ScanRoute learned, Megakernel kernel, long startNanos, ScanSummary summary) {
+    boolean gpu = !kernel.backendName().equals("reference");
+    ScanRoute next = learned.afterScan(gpu, summary.bytes(), summary.nanos(), kernel.workerGroups());
+    if (gpu) {
+      next = next.afterGpuStart(startNanos);
+    }
+    if (!next.equals(learned)) {
+      try {
+        next.store(ScanRoute.standardFile());
+      } catch (IOException e) {
+        if (verbose) {
+          environment.stderr().println("vyre scan: the route's figures were not kept: " + e.getMessage());
+        }
+      }
+    }
   }
 
   /**

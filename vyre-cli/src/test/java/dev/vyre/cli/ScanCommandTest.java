@@ -310,7 +310,8 @@ class ScanCommandTest {
   void autoRunsAJobSmallerThanAGpusStartUpOnTheCpuAndSaysWhy() {
     CliRun run = CliRun.of("scan", "--verbose", "-e", "he", a.toString());
     assertEquals(0, run.status(), run.err());
-    assertTrue(run.err().contains("vyre scan: backend: auto chose reference: 21 bytes to scan, below the "), run.err());
+    assertTrue(run.err().contains("vyre scan: backend: auto chose reference: 21 bytes to scan: "), run.err());
+    assertTrue(run.err().contains(" a GPU ") && run.err().contains(" s to start ("), run.err());
   }
 
   @Test

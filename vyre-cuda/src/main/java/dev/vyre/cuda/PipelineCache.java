@@ -1,6 +1,7 @@
 package dev.vyre.cuda;
 
 import dev.vyre.cuda.ffm.Nvrtc;
+import dev.vyre.runtime.CacheDirectory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -85,13 +86,8 @@ public final class PipelineCache {
    * {@code $XDG_CACHE_HOME/vyre/pipelines}, else {@code ~/.cache/vyre/pipelines}.
    */
   public static PipelineCache standard() {
-    String explicit = System.getProperty("vyre.cache.dir", System.getenv("VYRE_CACHE_DIR"));
-    if (explicit != null && !explicit.isBlank()) {
-      return new PipelineCache(Path.of(explicit));
-    }
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-    return new PipelineCache(base.resolve("vyre").resolve("pipelines"));
+    Path explicit = CacheDirectory.explicit();
+    return new PipelineCache(explicit != null ? explicit : CacheDirectory.userBase().resolve("pipelines"));
   }
 
   public Path directory() {

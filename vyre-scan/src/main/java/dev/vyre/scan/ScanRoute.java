@@ -1,40 +1,150 @@
 package dev.vyre.scan;
 
+import dev.vyre.runtime.CacheDirectory;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Properties;
+
 /**
  * Where {@code vyre scan --backend auto} runs a job in a process of its own: a GPU pays a start-up
  * (a CUDA context, the kernel from the pipeline cache, pinned buffers) before its first byte that
- * the CPU reference backend does not, and scans the bytes after it far faster. A job small enough
- * that the CPU's cores finish it within that start-up runs on the CPU.
+ * the CPU reference backend does not, and scans the bytes after it far faster. The job runs on the
+ * CPU when its cores would finish it before the GPU would: {@code bytes / (cores x cpu rate)}
+ * against {@code start-up + bytes / gpu rate}.
  *
- * <p>The two figures are measured on the H100 host of docs/BENCHMARKS.md ("Fourteenth session: a
- * real tree against ripgrep, one-shot"): CUDA's start-up took 1.2-2 s with the kernel in the
- * pipeline cache, and the reference backend scanned at 1-4 GB/s on 16 cores (the low end with
- * dense matches), so 100 MB a second per core is the conservative side. A running {@code vyre
- * serve} has paid the start-up already, so this route is for one-shot scans only.
+ * <p>The three figures are learned on the machine: each one-shot scan adds what it measured (a
+ * CUDA kernel's start-up; a scan's bytes per second on either backend), the latest weighing as
+ * much as all before it, and {@link #store} keeps them in {@code scan-route.properties} in vyre's
+ * cache directory. Until a figure has been measured it is the default below, from the H100 host of
+ * docs/BENCHMARKS.md ("Fourteenth session: a real tree against ripgrep, one-shot"): CUDA's start-up
+ * 1.2-2 s with the kernel in the pipeline cache, the reference backend 1-4 GB/s on 16 cores (100 MB
+ * a second per core is the dense-match end), CUDA about 10 GB/s with dense matches. A running
+ * {@code vyre serve} has paid the start-up already, so this route is for one-shot scans only.
+ *
+ * @param gpuStartupNanos a GPU kernel's start-up
+ * @param cpuBytesPerCoreSecond what the reference backend scans per core and second
+ * @param gpuBytesPerSecond what a GPU scans per second
+ * @param gpuStarts start-ups measured so far (0: the default)
+ * @param cpuScans reference scans measured so far
+ * @param gpuScans GPU scans measured so far
  */
-public final class ScanRoute {
+public record ScanRoute(long gpuStartupNanos, long cpuBytesPerCoreSecond, long gpuBytesPerSecond, long gpuStarts,
+    long cpuScans, long gpuScans) {
 
-  /** CUDA's start-up with the kernel in the pipeline cache, in nanoseconds. */
-  public static final long GPU_STARTUP_NANOS = 1_300_000_000L;
-  /** What the reference backend scans per core and second, at the dense-match end. */
-  public static final long CPU_BYTES_PER_CORE_SECOND = 100_000_000L;
+  /** The figures before anything was measured on this machine. */
+  public static final ScanRoute DEFAULTS = new ScanRoute(1_300_000_000L, 100_000_000L, 10_000_000_000L, 0, 0, 0);
+  /** Scans of fewer bytes measure their start more than their rate: they teach no rate. */
+  public static final long MIN_MEASURED_BYTES = 64L << 20;
 
-  private ScanRoute() {}
+  /** The file the figures are kept in. */
+  public static Path standardFile() {
+    return CacheDirectory.resolve("scan-route.properties");
+  }
 
-  /** The most bytes a job may have to be run on the CPU by {@code auto}, with {@code cores} cores. */
-  public static long cpuCrossoverBytes(int cores) {
-    return (long) (cores * (double) CPU_BYTES_PER_CORE_SECOND * GPU_STARTUP_NANOS / 1e9);
+  /** The figures kept in {@code file}; the defaults for any that is missing or unreadable. */
+  public static ScanRoute load(Path file) {
+    Properties kept = new Properties();
+    try (Reader reader = Files.newBufferedReader(file)) {
+      kept.load(reader);
+    } catch (IOException | IllegalArgumentException e) {
+      return DEFAULTS;
+    }
+    return new ScanRoute(positive(kept, "gpu.startup.nanos", DEFAULTS.gpuStartupNanos),
+        positive(kept, "cpu.bytes.per.core.second", DEFAULTS.cpuBytesPerCoreSecond),
+        positive(kept, "gpu.bytes.per.second", DEFAULTS.gpuBytesPerSecond), count(kept, "gpu.starts"),
+        count(kept, "cpu.scans"), count(kept, "gpu.scans"));
+  }
+
+  private static long positive(Properties kept, String key, long fallback) {
+    long value = count(kept, key);
+    return value > 0 ? value : fallback;
+  }
+
+  private static long count(Properties kept, String key) {
+    try {
+      return Math.max(0, Long.parseLong(kept.getProperty(key, "0").strip()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /** Keeps the figures in {@code file}, replacing it whole (a reader never sees half a file). */
+  public void store(Path file) throws IOException {
+    Properties kept = new Properties();
+    kept.setProperty("gpu.startup.nanos", Long.toString(gpuStartupNanos));
+    kept.setProperty("cpu.bytes.per.core.second", Long.toString(cpuBytesPerCoreSecond));
+    kept.setProperty("gpu.bytes.per.second", Long.toString(gpuBytesPerSecond));
+    kept.setProperty("gpu.starts", Long.toString(gpuStarts));
+    kept.setProperty("cpu.scans", Long.toString(cpuScans));
+    kept.setProperty("gpu.scans", Long.toString(gpuScans));
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Path written = Files.createTempFile(file.toAbsolutePath().getParent(), "scan-route", ".tmp");
+    try {
+      try (Writer writer = Files.newBufferedWriter(written)) {
+        kept.store(writer, "what vyre scan --backend auto measured on this machine (docs/POLICY.md)");
+      }
+      try {
+        Files.move(written, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(written, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(written);
+    }
+  }
+
+  /** The route after a GPU kernel started in {@code nanos}. */
+  public ScanRoute afterGpuStart(long nanos) {
+    return new ScanRoute(learn(gpuStartupNanos, gpuStarts, nanos), cpuBytesPerCoreSecond, gpuBytesPerSecond,
+        gpuStarts + 1, cpuScans, gpuScans);
+  }
+
+  /** The route after a scan of {@code bytes} in {@code nanos}, on the GPU or on {@code cores} CPU cores. */
+  public ScanRoute afterScan(boolean gpu, long bytes, long nanos, int cores) {
+    if (bytes < MIN_MEASURED_BYTES || nanos <= 0) {
+      return this;
+    }
+    long rate = (long) (bytes * 1e9 / nanos);
+    return gpu
+        ? new ScanRoute(gpuStartupNanos, cpuBytesPerCoreSecond, learn(gpuBytesPerSecond, gpuScans, rate), gpuStarts, cpuScans, gpuScans + 1)
+        : new ScanRoute(gpuStartupNanos, learn(cpuBytesPerCoreSecond, cpuScans, rate / Math.max(cores, 1)), gpuBytesPerSecond,
+            gpuStarts, cpuScans + 1, gpuScans);
+  }
+
+  /** The first measurement replaces the default; each later one weighs as much as all before it. */
+  private static long learn(long current, long measured, long sample) {
+    return Math.max(1, measured == 0 ? sample : (current + sample) / 2);
+  }
+
+  /** Seconds the CPU's {@code cores} take for {@code bytes}. */
+  public double cpuSeconds(long bytes, int cores) {
+    return bytes / ((double) cpuBytesPerCoreSecond * Math.max(cores, 1));
+  }
+
+  /** Seconds a GPU takes for {@code bytes}, its start-up included. */
+  public double gpuSeconds(long bytes) {
+    return gpuStartupNanos / 1e9 + bytes / (double) gpuBytesPerSecond;
   }
 
   /** Whether {@code auto} runs a job of {@code bytes} bytes on the CPU, given {@code cores} cores. */
-  public static boolean onCpu(long bytes, int cores) {
-    return bytes < cpuCrossoverBytes(cores);
+  public boolean onCpu(long bytes, int cores) {
+    return cpuSeconds(bytes, cores) < gpuSeconds(bytes);
   }
 
   /** Why, for {@code --verbose}. */
-  public static String explain(long bytes, int cores) {
-    return bytes + " bytes to scan, " + (onCpu(bytes, cores) ? "below" : "at or above") + " the "
-        + cpuCrossoverBytes(cores) + " that " + cores + " cores scan in the " + GPU_STARTUP_NANOS / 1_000_000
-        + " ms a GPU takes to start";
+  public String explain(long bytes, int cores) {
+    return String.format("%d bytes to scan: %d cores at %.2f GB/s a core (%s) take %.3f s, a GPU %.3f s to start (%s)"
+            + " and %.3f s at %.2f GB/s (%s)", bytes, cores, cpuBytesPerCoreSecond / 1e9, measured(cpuScans),
+        cpuSeconds(bytes, cores), gpuStartupNanos / 1e9, measured(gpuStarts), bytes / (double) gpuBytesPerSecond,
+        gpuBytesPerSecond / 1e9, measured(gpuScans));
+  }
+
+  private static String measured(long times) {
+    return times == 0 ? "default" : "measured here, " + times + (times == 1 ? " run" : " runs");
   }
 }

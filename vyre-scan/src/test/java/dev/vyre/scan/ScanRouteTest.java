@@ -4,26 +4,57 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ScanRouteTest {
 
   @Test
-  void jobsTheCoresFinishWhileAGpuStartsRunOnTheCpu() {
-    // 16 cores x 100 MB/s x 1.3 s.
-    assertEquals(2_080_000_000L, ScanRoute.cpuCrossoverBytes(16));
-    assertTrue(ScanRoute.onCpu(6, 16), "a 6-byte file");
-    assertTrue(ScanRoute.onCpu(213_256_113L, 16), "the JDK's sources");
-    assertTrue(ScanRoute.onCpu(1L << 30, 16), "the 1 GiB bench corpus");
-    assertFalse(ScanRoute.onCpu(2_400_000_000L, 16), "a 2.4 GB file");
-    assertFalse(ScanRoute.onCpu(2_080_000_000L, 16), "the crossover itself goes to the GPU");
-    assertTrue(ScanRoute.cpuCrossoverBytes(2) < ScanRoute.cpuCrossoverBytes(16), "fewer cores, a smaller crossover");
+  void jobsTheCoresFinishBeforeAGpuWouldRunOnTheCpu() {
+    ScanRoute route = ScanRoute.DEFAULTS;
+    // 16 cores x 100 MB/s against 1.3 s + bytes at 10 GB/s: the crossover is near 2.48 GB.
+    assertTrue(route.onCpu(6, 16), "a 6-byte file");
+    assertTrue(route.onCpu(213_256_113L, 16), "the JDK's sources");
+    assertTrue(route.onCpu(2_400_000_000L, 16), "2.4 GB");
+    assertFalse(route.onCpu(2_500_000_000L, 16), "2.5 GB");
+    assertTrue(route.onCpu(200_000_000L, 2), "fewer cores, a smaller crossover");
+    assertFalse(route.onCpu(400_000_000L, 2));
   }
 
   @Test
-  void theExplanationNamesTheBytesTheCrossoverAndTheStartUp() {
-    assertEquals("6 bytes to scan, below the 2080000000 that 16 cores scan in the 1300 ms a GPU takes to start",
-        ScanRoute.explain(6, 16));
-    assertTrue(ScanRoute.explain(3_000_000_000L, 16).startsWith("3000000000 bytes to scan, at or above the "));
+  void theExplanationNamesEachSideAndWhetherItsFiguresWereMeasured() {
+    assertEquals("6 bytes to scan: 16 cores at 0.10 GB/s a core (default) take 0.000 s, a GPU 1.300 s to start (default)"
+        + " and 0.000 s at 10.00 GB/s (default)", ScanRoute.DEFAULTS.explain(6, 16));
+    ScanRoute learned = ScanRoute.DEFAULTS.afterGpuStart(400_000_000L);
+    assertTrue(learned.explain(6, 16).contains("a GPU 0.400 s to start (measured here, 1 run)"), learned.explain(6, 16));
+  }
+
+  /** A fast GPU start measured on the machine moves work the defaults sent to the CPU onto the GPU. */
+  @Test
+  void measuredFiguresMoveTheCrossover() {
+    long bytes = 1_000_000_000L;
+    assertTrue(ScanRoute.DEFAULTS.onCpu(bytes, 16));
+    ScanRoute fastStart = ScanRoute.DEFAULTS.afterGpuStart(200_000_000L);
+    assertEquals(200_000_000L, fastStart.gpuStartupNanos(), "the first measurement replaces the default");
+    assertFalse(fastStart.onCpu(bytes, 16));
+    assertEquals(300_000_000L, fastStart.afterGpuStart(400_000_000L).gpuStartupNanos(), "later ones weigh half");
+    ScanRoute slowCpu = ScanRoute.DEFAULTS.afterScan(false, 1_600_000_000L, 2_000_000_000L, 16);
+    assertEquals(50_000_000L, slowCpu.cpuBytesPerCoreSecond(), "1.6 GB in 2 s on 16 cores");
+    assertEquals(1, slowCpu.cpuScans());
+    assertEquals(ScanRoute.DEFAULTS, ScanRoute.DEFAULTS.afterScan(true, 1000, 1000, 16), "a small scan teaches no rate");
+  }
+
+  @Test
+  void figuresAreKeptAndReadBackAndABadFileMeansTheDefaults(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("sub").resolve("scan-route.properties");
+    assertEquals(ScanRoute.DEFAULTS, ScanRoute.load(file), "no file yet");
+    ScanRoute learned = ScanRoute.DEFAULTS.afterGpuStart(700_000_000L).afterScan(true, 1L << 30, 100_000_000L, 16);
+    learned.store(file);
+    assertEquals(learned, ScanRoute.load(file));
+    Files.writeString(file, "gpu.startup.nanos=-5\ncpu.bytes.per.core.second=lots\n");
+    assertEquals(ScanRoute.DEFAULTS, ScanRoute.load(file), "nonsense falls back to the defaults, figure by figure");
   }
 }
