@@ -7,7 +7,8 @@
 # CUDA; short runs under compute-sanitizer (memcheck, racecheck; a small traversal of the frontier
 # kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
-# `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for); and
+# `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for);
+# `vyre bench adapt --backend cuda` (the launch policy on a load that changes phase); and
 # `vyre bench graph` (the frontier engine); with TREE=DIR, `vyre bench tree` (vyre scan against ripgrep and grep).
 # Prints one summary line and exits non-zero when anything failed. Logs go to $OUT (or /tmp/vyre-gpu).
 set -uo pipefail
@@ -69,6 +70,7 @@ step rerun-across-backends bash -c 'set -e; trap '\''rm -f "$1"/gpu.vrrl* "$1"/c
 step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --json "$out/dispatch.json"
 step bench-io "${vyre[@]}" bench io --backend cuda --size 268435456 --json "$out/io.json"
 step bench-scan "${vyre[@]}" bench scan --backend auto --runs 3 --json "$out/scan.json"
+step bench-adapt "${vyre[@]}" bench adapt --backend cuda --json "$out/adapt.json"
 # `vyre graph bfs` and `cc` write the same files on both backends (the output contract).
 step graph-cli-parity bash -c 'set -e; d=$(mktemp -d); trap "rm -rf $d" EXIT
   "${@:1}" graph gen kron --scale 16 -o $d/k.mtx; "${@:1}" graph gen grid --rows 300 --cols 300 -o $d/g.mtx
@@ -89,6 +91,7 @@ tail -40 "$out/bench-graph.log" 2>/dev/null
 cat "$out/bench-tree.log" 2>/dev/null
 cat "$out/bench-dispatch.log" 2>/dev/null | tail -30
 tail -25 "$out/bench-io.log" 2>/dev/null
+tail -25 "$out/bench-adapt.log" 2>/dev/null
 failed_steps="${names[*]:-}"
 echo "gpu-check: $passed passed, $failed failed${failed_steps:+ ($failed_steps)} on $(cat "$out/device.txt" 2>/dev/null | head -1)"
 [ "$failed" -eq 0 ]

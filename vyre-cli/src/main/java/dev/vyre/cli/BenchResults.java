@@ -2,6 +2,7 @@ package dev.vyre.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vyre.cli.conform.Json;
+import dev.vyre.driver.error.InputException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -30,5 +31,12 @@ final class BenchResults {
     ObjectNode node = Json.object();
     results.forEach(node::putPOJO);
     Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
+  }
+
+  /** Refuses {@code value} of {@code option} below {@code least}, naming {@code command}'s help. */
+  static void atLeast(String command, String option, long value, long least) {
+    if (value < least) {
+      throw InputException.of(option, value + " is below " + least, "pass " + least + " or more (" + command + " --help)");
+    }
   }
 }

@@ -50,16 +50,16 @@ final class DispatchBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    atLeast("--tasks", tasks, 1);
-    atLeast("--batch", batch, 1);
+    BenchResults.atLeast("vyre bench dispatch", "--tasks", tasks, 1);
+    BenchResults.atLeast("vyre bench dispatch", "--batch", batch, 1);
     if (batch > slots) {
       throw InputException.of("--batch", batch + " tasks do not fit the ring of " + slots + " slots",
           "pass a --batch of at most --slots");
     }
-    atLeast("--round-trips", roundTrips, 1);
-    atLeast("--runs", runs, 1);
-    atLeast("--idle-seconds", idleSeconds, 1);
-    atLeast("--publishers", publishers, 0);
+    BenchResults.atLeast("vyre bench dispatch", "--round-trips", roundTrips, 1);
+    BenchResults.atLeast("vyre bench dispatch", "--runs", runs, 1);
+    BenchResults.atLeast("vyre bench dispatch", "--idle-seconds", idleSeconds, 1);
+    BenchResults.atLeast("vyre bench dispatch", "--publishers", publishers, 0);
     OutputFiles.requireWritable("--json", json);
     OutputFiles.requireWritable("--round-trip-log", roundTripLog);
     PrintStream out = System.out;
@@ -68,11 +68,5 @@ final class DispatchBenchCommand implements Callable<Integer> {
     BenchResults.print(out, results);
     BenchResults.writeJson(json, results);
     return 0;
-  }
-
-  private static void atLeast(String option, long value, long least) {
-    if (value < least) {
-      throw InputException.of(option, value + " is below " + least, "pass " + least + " or more (vyre bench dispatch --help)");
-    }
   }
 }
