@@ -130,7 +130,7 @@ class WorkerGroupLoopTest {
       int groups = kernel.workerGroups();
       AtomicLong queue = new AtomicLong();
       List<WorkerGroupLoop.Change> changes = new ArrayList<>();
-      WorkerGroupLoop loop = new WorkerGroupLoop(kernel, () -> new QueueSample(queue.get(), 0, 0), WorkerGroupPolicy.standard(),
+      WorkerGroupLoop loop = new WorkerGroupLoop(kernel, () -> new QueueSample(queue.get(), 0), WorkerGroupPolicy.standard(),
           new WorkerGroupLoop.Options(Duration.ofMillis(1), 5), changes::add);
       queue.set(0);
       for (int i = 0; i < 4; i++) {
@@ -159,7 +159,7 @@ class WorkerGroupLoopTest {
     try (Megakernel kernel = kernel()) {
       long[] script = {0, 1L << 20};
       AtomicLong step = new AtomicLong();
-      WorkerGroupLoop loop = new WorkerGroupLoop(kernel, () -> new QueueSample(script[(int) (step.getAndIncrement() % 2)], 0, 0),
+      WorkerGroupLoop loop = new WorkerGroupLoop(kernel, () -> new QueueSample(script[(int) (step.getAndIncrement() % 2)], 0),
           WorkerGroupPolicy.standard(), new WorkerGroupLoop.Options(Duration.ofMillis(1), 5), change -> {});
       for (int i = 0; i < 100; i++) {
         loop.step();

@@ -131,7 +131,7 @@ public final class WorkerGroupLoop implements AutoCloseable {
     long requeues = previousContinuations < 0 ? 0 : (sample.continuations() - previousContinuations) & 0xFFFF_FFFFL;
     previousContinuations = sample.continuations();
     WorkerGroupPolicy.Decision decision =
-        policy.decide(kernel.workerGroups(), kernel.lanesPerWorkerGroup(), sample.queueLen(), requeues, previousTopology);
+        policy.decide(kernel.workerGroups(), kernel.lanesPerWorkerGroup(), sample.inFlight(), requeues, previousTopology);
     previousTopology = decision.recommendation().topology();
     samples++;
     int current = kernel.activeWorkerGroups();
