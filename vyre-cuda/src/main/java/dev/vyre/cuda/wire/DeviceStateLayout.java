@@ -12,7 +12,7 @@ public final class DeviceStateLayout {
   /** {@code unsigned abort}: the second word of the struct's second 128-byte line, after {@code wake}. */
   public static final int ABORT_OFFSET = 132;
   /** sizeof(VyreDeviceState). */
-  public static final int BYTES = 18_928;
+  public static final int BYTES = 19_416;
   /** The trace block is the struct's tail ({@code trace_seen} onwards). */
   public static final int TRACE_OFFSET = BYTES - TraceLayout.BYTES;
 
