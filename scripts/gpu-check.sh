@@ -4,7 +4,8 @@
 # Then run on the GPU machine from the repository root:  scripts/gpu-check.sh
 # Runs: vyre doctor; the GPU tests (tag gpu: parity with the reference backend, faults, pipeline
 # cache, exactly-once at speed, wave DAGs, the frontier engine); the backend-neutral reference suites against
-# CUDA; short runs under compute-sanitizer (memcheck, racecheck; a small traversal of the frontier
+# CUDA (BackendParityTest among them: every counter both backends keep, against the reference backend);
+# short runs under compute-sanitizer (memcheck, racecheck; a small traversal of the frontier
 # kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for);
@@ -50,7 +51,7 @@ step frontier "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev
 step fault-stall "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.CudaFaultGpuTest#aStalledKernelIsCaughtAndTornDown
 step fault-illegal-address "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.CudaFaultGpuTest#anIllegalAddressBecomesATypedErrorNotAHang
 # The suites compile a kernel for each new set of user opcodes (an empty pipeline cache): more time.
-STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.IngestPumpTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest --select-class dev.vyre.reference.DebugLogTest --select-class dev.vyre.reference.TaskReadTest --select-class dev.vyre.reference.WaveRunTest --select-class dev.vyre.reference.WorkerGroupLoopTest
+STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.IngestPumpTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest --select-class dev.vyre.reference.DebugLogTest --select-class dev.vyre.reference.TaskReadTest --select-class dev.vyre.reference.WaveRunTest --select-class dev.vyre.reference.WorkerGroupLoopTest --select-class dev.vyre.reference.BackendParityTest
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
   step sanitizer-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda

@@ -69,6 +69,9 @@ class KernelSourceTest {
     expected.put("VYRE_CTL_TENANT_BASE", (long) ControlLayout.TENANT_BASE);
     expected.put("VYRE_CTL_TENANT_TABLE_START", (long) ControlLayout.TENANT_TABLE_START);
     expected.put("VYRE_MAX_TENANTS", (long) ControlLayout.MAX_TENANTS);
+    expected.put("VYRE_CTL_TENANT_QUOTA_BASE", (long) ControlLayout.TENANT_QUOTA_BASE);
+    expected.put("VYRE_CTL_TENANT_QUOTA_REFUSALS", (long) ControlLayout.TENANT_QUOTA_REFUSALS);
+    expected.put("VYRE_CTL_NO_READ_QUOTA", Integer.toUnsignedLong(ControlLayout.NO_READ_QUOTA));
     expected.put("VYRE_CTL_TENANT_FAIRNESS_BASE", (long) ControlLayout.TENANT_FAIRNESS_BASE);
     expected.put("VYRE_CTL_METRICS_BASE", (long) ControlLayout.METRICS_BASE);
     expected.put("VYRE_CTL_EPOCH", (long) ControlLayout.EPOCH);
@@ -104,6 +107,7 @@ class KernelSourceTest {
     expected.put("VYRE_FAULT_HANDLER", (long) FaultReason.HANDLER_FAILED.code());
     expected.put("VYRE_FAULT_TABLE", (long) FaultReason.MALFORMED_TABLE.code());
     expected.put("VYRE_FAULT_PACKED", (long) FaultReason.MALFORMED_PACKED_SLOT.code());
+    expected.put("VYRE_FAULT_TENANT_QUOTA_EXCEEDED", (long) FaultReason.TENANT_QUOTA_EXCEEDED.code());
     expected.put("VYRE_DEBUG_RECORD_WORDS", (long) DebugLogLayout.RECORD_WORDS);
     expected.put("VYRE_EXPRESS_LINES", (long) ExpressLayout.LINES_PER_SLOT);
     expected.put("VYRE_DFA_MAGIC", Integer.toUnsignedLong(DfaTableLayout.MAGIC));
@@ -131,16 +135,24 @@ class KernelSourceTest {
   /**
    * The NVRTC-free check CI can run: nvcc compiles both sources to PTX for Hopper, and a third file
    * that includes the megakernel checks the device-state and argument layouts CudaSession writes by
-   * offset (NVRTC has no offsetof, so the kernel cannot check them itself).
+   * offset (NVRTC has no offsetof, so the kernel cannot check them itself). The megakernel is built
+   * without a user opcode that reads and with one, which calls the tenant-bound vyre_io_read.
    */
   @Test
   void sourcesCompileWithNvccWhenPresent(@TempDir Path dir) throws Exception {
     String nvcc = findNvcc();
     assumeTrue(nvcc != null, "nvcc not found on PATH or under /usr/local/cuda*/bin: kernel source compile check skipped");
-    String megakernel = KernelSource.megakernel(List.of(UserOpcode.both(0x123, "bump", ctx -> 3, "vyre_add(a, 170u, 1u);")));
+    UserOpcode bump = UserOpcode.both(0x123, "bump", ctx -> 3, "vyre_add(a, 170u, 1u);");
+    UserOpcode read = UserOpcode.both(0x124, "read", ctx -> 3, """
+        int io = vyre_io_read(a, args[0], args[1], args[2], args[3], slot);
+        if (io < 0 || vyre_io_status(a, (unsigned)io) != VYRE_IO_OK) status = VYRE_STATUS_YIELD;
+        else vyre_io_release(a, (unsigned)io);
+        """);
+    String megakernel = KernelSource.megakernel(List.of(bump));
     String layout = String.join("\n", "#include <cstddef>", "#include \"megakernel.cu\"", layoutAsserts(), "");
     Map<String, String> sources = new LinkedHashMap<>();
     sources.put("megakernel.cu", megakernel);
+    sources.put("reading.cu", KernelSource.megakernel(List.of(bump, read)));
     sources.put("baselines.cu", KernelSource.resource(KernelSource.BASELINES));
     sources.put("layout.cu", layout);
     for (Map.Entry<String, String> source : sources.entrySet()) {

@@ -17,8 +17,9 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Executes one claimed slot with the semantics every backend shares (docs/PROTOCOL.md, "Opcodes";
- * docs/DESIGN.md, "Where we differ from vyre"): metrics for opcodes below 32, the built-in opcodes,
- * PACKED_SLOT, user handlers, and bounds checks that FAULT the slot before anything is written.
+ * docs/DESIGN.md, "Where we differ from vyre"): metrics for opcodes below 32 (once per task,
+ * docs/PROTOCOL.md, "Counters both backends keep"), the built-in opcodes, PACKED_SLOT, user
+ * handlers, and bounds checks that FAULT the slot before anything is written.
  * Returns the final status; on FAULT the reason is already stored in the slot's priority word. One
  * instance per worker; it is also the {@link SlotContext} handed to Java handlers, so execution
  * allocates nothing.
@@ -38,6 +39,8 @@ final class ReferenceInterpreter implements SlotContext {
   private int slot;
   private int opcode;
   private int tenant;
+  /** A handler's {@link #ioRead} asked for more than its tenant's read quota: the task faults. */
+  private boolean overReadQuota;
 
   ReferenceInterpreter(ReferenceSession session, ReferenceWorker.OpcodeHandlers handlers) {
     this.session = session;
@@ -49,17 +52,24 @@ final class ReferenceInterpreter implements SlotContext {
     this.handlers = handlers;
   }
 
-  /** Runs the claimed slot and returns its final status. */
-  int execute(int claimedSlot) {
+  /**
+   * Runs the claimed slot and returns its final status. {@code claimedNow} is false for a
+   * continuation's later runs, which are not metered again.
+   */
+  int execute(int claimedSlot, boolean claimedNow) {
     this.slot = claimedSlot;
     long base = SlotLayout.slotBase(claimedSlot);
     this.opcode = Words.get(ring, base + SlotLayout.OPCODE_WORD);
     this.tenant = Words.get(ring, base + SlotLayout.TENANT_WORD);
     int gate = Words.get(ring, base + SlotLayout.PRIORITY_WORD);
-    if (WaveGateLayout.isGated(gate)) {
-      return executeGated(base, gate);
+    boolean authorized = authorized(tenant);
+    if (authorized && claimedNow) {
+      meter(opcode);
     }
-    if (!authorized(tenant)) {
+    if (WaveGateLayout.isGated(gate)) {
+      return executeGated(base, gate, authorized);
+    }
+    if (!authorized) {
       return fault(FaultReason.TENANT_UNAUTHORIZED);
     }
     return run(base);
@@ -68,26 +78,22 @@ final class ReferenceInterpreter implements SlotContext {
   /**
    * A wave task (WaveGateLayout, docs/WAVES.md), in vyre_execute_slot's order: the tenant check;
    * the gate (REQUEUE while the layer before has tasks left, a fault once it failed); the task; then
-   * its layer's counter, decremented for every final status and marked FAILED unless DONE. A gate
-   * fault meters the opcode as a run would, since the GPU kernel meters every claimed slot but a
-   * tenant fault.
+   * its layer's counter, decremented for every final status and marked FAILED unless DONE.
    */
-  private int executeGated(long base, int gate) {
+  private int executeGated(long base, int gate, boolean authorized) {
     MemorySegment table = session.deviceResourceView(WaveGateLayout.handle(gate));
     int own = WaveGateLayout.ownWord(gate);
     if (table != null && own >= Words.count(table)) {
       table = null;
     }
     int status;
-    if (!authorized(tenant)) {
+    if (!authorized) {
       status = fault(FaultReason.TENANT_UNAUTHORIZED);
     } else if (table == null) {
-      meter(opcode);
       return fault(FaultReason.WAVE_GATE_INVALID);
     } else {
       int before = Words.getAcquire(table, own - 1);
       if (before == WaveGateLayout.FAILED) {
-        meter(opcode);
         status = fault(FaultReason.WAVE_PREDECESSOR_FAILED);
       } else if (before != 0) {
         return SlotLayout.STATUS_REQUEUE;
@@ -106,6 +112,7 @@ final class ReferenceInterpreter implements SlotContext {
     return status;
   }
 
+  /** Counts one execution of {@code op} in the metrics words, when it is below 32. */
   private void meter(int op) {
     if (Integer.compareUnsigned(op, Opcodes.METERED_OPCODES) < 0) {
       metrics[op]++;
@@ -155,9 +162,6 @@ final class ReferenceInterpreter implements SlotContext {
    * the operation faulted; a fault writes nothing.
    */
   private int dispatch(int op, int arg0, int arg1, int arg2) {
-    if (Integer.compareUnsigned(op, Opcodes.METERED_OPCODES) < 0) {
-      metrics[op]++;
-    }
     switch (op) {
       case Opcodes.NOP -> {
         return SlotLayout.STATUS_DONE;
@@ -244,7 +248,8 @@ final class ReferenceInterpreter implements SlotContext {
   private int dfaStep() {
     MemorySegment input = session.resourceView(arg(DfaStepArgs.INPUT_HANDLE_ARG));
     MemorySegment dfa = session.resourceView(arg(DfaStepArgs.DFA_HANDLE_ARG));
-    MemorySegment hits = session.resourceView(arg(DfaStepArgs.HIT_HANDLE_ARG));
+    // A DEVICE resource only: the hit cursor is a device atomic on a GPU (DfaStep, "Faults").
+    MemorySegment hits = session.deviceResourceView(arg(DfaStepArgs.HIT_HANDLE_ARG));
     if (input == null || dfa == null || hits == null) {
       return -FaultReason.RESOURCE_OUT_OF_RANGE.code();
     }
@@ -263,8 +268,12 @@ final class ReferenceInterpreter implements SlotContext {
     }
     int previousOpcode = opcode;
     opcode = op;
+    overReadQuota = false;
     try {
       int status = handler.execute(this);
+      if (overReadQuota) {
+        return -FaultReason.TENANT_QUOTA_EXCEEDED.code();
+      }
       return switch (status) {
         case SlotLayout.STATUS_DONE, SlotLayout.STATUS_YIELD, SlotLayout.STATUS_REQUEUE, SlotLayout.STATUS_WAIT_IO -> status;
         case SlotLayout.STATUS_FAULT -> -FaultReason.HANDLER_FAILED.code();
@@ -306,6 +315,7 @@ final class ReferenceInterpreter implements SlotContext {
       }
       int first = metadata + offset;
       int own = end - offset;
+      meter(op);
       int status = dispatch(op, own > 0 ? packedArgs[first] : 0, own > 1 ? packedArgs[first + 1] : 0, own > 2 ? packedArgs[first + 2] : 0);
       if (status < 0) {
         return FaultReason.of(-status);
@@ -357,7 +367,12 @@ final class ReferenceInterpreter implements SlotContext {
 
   @Override
   public int ioRead(int source, int destination, long offset, int byteCount, int tag) {
-    return session.ioSlots.take(source, destination, offset, byteCount, tag);
+    int ioSlot = session.ioSlots.take(tenant, source, destination, offset, byteCount, tag);
+    if (ioSlot == ReferenceIoSlots.OVER_QUOTA) {
+      overReadQuota = true;
+      return -1;
+    }
+    return ioSlot;
   }
 
   @Override

@@ -73,7 +73,7 @@ final class ReferenceSession implements KernelSession {
     // The reference workers read slots from the ring; they check the express copies they are given.
     MemorySegment express = arena.allocate(ExpressLayout.byteLength(spec.slotCount()), 64);
     this.memory = new KernelMemory(control, ring, debug, io, express);
-    this.ioSlots = new ReferenceIoSlots(io);
+    this.ioSlots = new ReferenceIoSlots(io, control);
     int count = spec.workers() > 0 ? spec.workers() : ReferenceBackend.defaultWorkers();
     this.workers = new ReferenceWorker[count];
     this.activeWorkers = count;

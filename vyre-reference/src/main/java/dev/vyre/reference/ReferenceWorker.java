@@ -280,7 +280,7 @@ final class ReferenceWorker implements Runnable {
       }
       int tenant = Words.get(ring, SlotLayout.slotBase(slot) + SlotLayout.TENANT_WORD);
       tenantClaims[Integer.remainderUnsigned(tenant, ControlLayout.TENANT_FAIRNESS_SLOTS)]++;
-      int status = interpreter.execute(slot);
+      int status = interpreter.execute(slot, true);
       batchStatus[i] = status;
       if (status == SlotLayout.STATUS_DONE) {
         done++;
@@ -314,7 +314,7 @@ final class ReferenceWorker implements Runnable {
     if (!Words.compareAndSet(ring, SlotLayout.statusWord(slot), claimedFrom, SlotLayout.STATUS_CLAIMED)) {
       return;
     }
-    int status = interpreter.execute(slot);
+    int status = interpreter.execute(slot, false);
     interpreter.flushMetrics();
     if (status == SlotLayout.STATUS_DONE) {
       Words.getAndAdd(control, ControlLayout.DONE_COUNT, 1);

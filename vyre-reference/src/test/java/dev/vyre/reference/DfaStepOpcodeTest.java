@@ -153,6 +153,24 @@ class DfaStepOpcodeTest {
   }
 
   @Test
+  void aHostMappedHitBufferFaultsOnEveryBackendAndIsLeftUntouched() throws Exception {
+    start(1);
+    int input = upload(MemorySegment.ofArray(TEXT), ResourcePlacement.HOST_MAPPED);
+    int[] header = {0, 64, 0, 0};
+    int mappedHits = kernel.allocateResource(HitBufferLayout.byteSize(64), ResourcePlacement.HOST_MAPPED);
+    kernel.writeResource(mappedHits, 0, MemorySegment.ofArray(header));
+    // Its cursor would be a device atomic on mapped host memory (DfaStep, "Faults"); even a malformed
+    // table faults for the hit buffer first, as on CUDA.
+    for (DfaStepArgs args : List.of(new DfaStepArgs(input, 0, TEXT.length, dfa, table.startState(), mappedHits, 0, 0, 0),
+        new DfaStepArgs(input, 0, TEXT.length, input, 0, mappedHits, 0, 0, 0))) {
+      TaskResult result = run(args);
+      assertEquals(SlotStatus.FAULT, result.status(), args.toString());
+      assertEquals(FaultReason.RESOURCE_OUT_OF_RANGE, result.fault(), args.toString());
+    }
+    assertArrayEquals(header, readHits(mappedHits, 64).asSlice(0, 16).toArray(ValueLayout.JAVA_INT));
+  }
+
+  @Test
   void outOfRangeArgumentsFaultWithTheirReasonAndWriteNothing() throws Exception {
     start(1);
     int input = upload(MemorySegment.ofArray(TEXT), ResourcePlacement.HOST_MAPPED);

@@ -11,9 +11,11 @@ import dev.vyre.runtime.MegakernelBuilder;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.tenant.Tenant;
 import dev.vyre.runtime.tenant.TenantException;
+import dev.vyre.runtime.tenant.TenantQuota;
 import dev.vyre.runtime.tenant.TenantRegistry;
 import dev.vyre.runtime.tenant.TenantRuntimeCounters;
 import dev.vyre.runtime.wire.ControlLayout;
@@ -22,6 +24,7 @@ import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;
 import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,6 +120,55 @@ class MegakernelTenantTest {
       assertEquals(2, kernel.observable(1));
       assertEquals(3, tenant.runtimeCounters().drainedCount());
       assertEquals(2, tenant.runtimeCounters().quiesceCalls());
+    }
+  }
+
+  /** docs/PROTOCOL.md, "Tenant quotas": refused at publish and allocation, counted per tenant and in the kernel's stats. */
+  @Test
+  void aTenantOverItsQuotasIsRefusedAndCountedWhileAnotherIsNot() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(16).tenants(3).workers(1)
+        .singlePriority(Priority.NORMAL).userOpcode(blocking(1, release)).userOpcode(blocking(2, release)).bootstrap()) {
+      TenantRegistry registry = TenantRegistry.of(kernel);
+      Tenant bounded = registry.registerWithQuotas("bounded", TenantQuota.bounded(1, 4096, 1));
+      Tenant roomy = registry.registerWithQuotas("roomy", TenantQuota.bounded(4, 1 << 20, 4));
+      MemorySegment control = MemorySegment.ofArray(kernel.controlSnapshot());
+      assertEquals(4096, Words.get(control, ControlLayout.tenantQuotaWord(bounded.id())), "its reads are held to its staging quota");
+      assertEquals(1 << 20, Words.get(control, ControlLayout.tenantQuotaWord(roomy.id())));
+      assertEquals(ControlLayout.NO_READ_QUOTA, Words.get(control, ControlLayout.tenantQuotaWord(0)), "the host's own tenant has none");
+
+      bounded.publish(Priority.NORMAL, BLOCK_LOCAL);
+      TenantException slots = assertThrows(TenantException.class, () -> bounded.publish(Priority.NORMAL, BLOCK_LOCAL));
+      assertEquals(TenantException.Variant.Backpressure, slots.variant());
+      assertTrue(slots.getMessage().contains("Fix: "), slots.getMessage());
+      bounded.allocateResource(4096, ResourcePlacement.HOST_MAPPED);
+      TenantException staging = assertThrows(TenantException.class, () -> bounded.allocateResource(1, ResourcePlacement.HOST_MAPPED));
+      assertEquals(TenantException.Variant.StagingBackpressure, staging.variant());
+      assertTrue(staging.getMessage().contains("Fix: "), staging.getMessage());
+      bounded.allocateResource(64, ResourcePlacement.DEVICE);
+      TenantException resident = assertThrows(TenantException.class, () -> bounded.allocateResource(64, ResourcePlacement.DEVICE));
+      assertEquals(TenantException.Variant.ResidentHandleBackpressure, resident.variant());
+      assertTrue(resident.getMessage().contains("Fix: "), resident.getMessage());
+
+      // Meanwhile the other tenant is held back by nothing.
+      roomy.publish(Priority.NORMAL, BLOCK_LOCAL);
+      roomy.publish(Priority.NORMAL, BLOCK_LOCAL);
+      roomy.allocateResource(8192, ResourcePlacement.HOST_MAPPED);
+      roomy.allocateResource(64, ResourcePlacement.DEVICE);
+      roomy.allocateResource(64, ResourcePlacement.DEVICE);
+      assertEquals(3, bounded.quotaRefusals());
+      assertEquals(0, roomy.quotaRefusals());
+      assertEquals(3, kernel.stats().quotaRefusals(), "the kernel's stats count every tenant's refusals");
+      assertEquals(0, Words.get(MemorySegment.ofArray(kernel.controlSnapshot()), ControlLayout.TENANT_QUOTA_REFUSALS),
+          "the kernel itself refused no read");
+
+      release.countDown();
+      bounded.quiesce(QUIESCE_POLLS);
+      roomy.quiesce(QUIESCE_POLLS);
+      bounded.publish(Priority.NORMAL, BLOCK_LOCAL);
+      bounded.quiesce(QUIESCE_POLLS);
+      assertEquals(2, bounded.drainedCount(), "a refused publish never reached the ring");
+      assertEquals(3, bounded.quotaRefusals());
     }
   }
 

@@ -19,9 +19,15 @@ import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.spi.SlotContext;
 import dev.vyre.runtime.spi.UserOpcode;
+import dev.vyre.runtime.tenant.Tenant;
+import dev.vyre.runtime.tenant.TenantQuota;
+import dev.vyre.runtime.tenant.TenantRegistry;
+import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.FaultReason;
 import dev.vyre.runtime.wire.IoQueueLayout;
+import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
+import dev.vyre.runtime.wire.SlotStatus;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,6 +38,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +53,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class TaskReadTest {
 
-  /** args: 0 source, 1 destination resource, 2 file offset, 3 bytes, 4 control word for the byte sum (0: none), 11 state. */
+  /**
+   * args: 0 source, 1 destination resource, 2 file offset, 3 bytes, 4 control word for the byte sum (0: none), 5 a control
+   * word that must be non-zero before the task lets its IO slot go (0: none), 11 state.
+   */
   private static final int READ_AND_SUM = 0x120;
   private static final int STATE_ARG = 11;
   private static final int FIRST_RESULT_WORD = 170;
@@ -61,6 +71,8 @@ class TaskReadTest {
         unsigned io = args[11] - 1u;
         unsigned verdict = vyre_io_status(a, io);
         if (verdict != VYRE_IO_OK && verdict != VYRE_IO_ERROR) {
+          status = VYRE_STATUS_YIELD;
+        } else if (args[5] != 0u && vyre_read(a, args[5]) == 0u) {
           status = VYRE_STATUS_YIELD;
         } else {
           const VyreResource* r = vyre_resource(a, args[1]);
@@ -89,7 +101,8 @@ class TaskReadTest {
     }
     int io = state - 1;
     int verdict = slot.ioStatus(io);
-    if (verdict != IoQueueLayout.STATUS_OK && verdict != IoQueueLayout.STATUS_ERROR) {
+    if (verdict != IoQueueLayout.STATUS_OK && verdict != IoQueueLayout.STATUS_ERROR
+        || slot.arg(5) != 0 && Words.getVolatile(slot.control(), slot.arg(5)) == 0) {
       return SlotLayout.STATUS_YIELD;
     }
     try {
@@ -126,7 +139,7 @@ class TaskReadTest {
 
   /** A kernel whose pump reads on {@code path}; each test runs on both. */
   private void bootstrap(ReadPath path) {
-    kernel = Megakernel.builder().backend(TestBackends.selected()).slots(256).tenants(2).observables(64)
+    kernel = Megakernel.builder().backend(TestBackends.selected()).slots(256).tenants(3).observables(64)
         .singlePriority(Priority.NORMAL).workers(2).userOpcode(OPCODE).userOpcode(LoadOpcode.of(LOAD))
         .bootstrap();
     readPath = path;
@@ -255,6 +268,61 @@ class TaskReadTest {
     assertEquals(3, pump().stats().failed());
     assertTrue(run(source, handle, 0, 16, FIRST_RESULT_WORD).isDone(), "a failed read leaves the pump serving");
     assertEquals(sum(0, 16), word(FIRST_RESULT_WORD));
+  }
+
+  /**
+   * The kernel holds a tenant's reads to its read quota (docs/PROTOCOL.md, "Tenant quotas"): one larger
+   * than the quota faults, one that does not fit beside a read in flight waits for it, and another
+   * tenant's reads go on meanwhile.
+   */
+  @ParameterizedTest
+  @EnumSource(ReadPath.class)
+  void aTenantsReadsAreHeldToItsReadQuotaWhileAnotherTenantsAreNot(ReadPath path) throws Exception {
+    bootstrap(path);
+    int source = pump().open(file);
+    TenantRegistry registry = TenantRegistry.of(kernel);
+    Tenant bounded = registry.registerWithQuotas("bounded", TenantQuota.bounded(TenantQuota.UNBOUNDED, 4096, TenantQuota.UNBOUNDED));
+    Tenant free = registry.register("free");
+    int holdWord = FIRST_RESULT_WORD + 10;
+    int[] handles = new int[4];
+    for (int i = 0; i < handles.length; i++) {
+      handles[i] = kernel.allocateResource(8192, ResourcePlacement.DEVICE);
+    }
+
+    TaskResult tooLarge = kernel.submit(Task.of(READ_AND_SUM, source, handles[0], 0, 8192, 0).withTenant(bounded.id()))
+        .get(20, TimeUnit.SECONDS);
+    assertEquals(SlotStatus.FAULT, tooLarge.status());
+    assertEquals(FaultReason.TENANT_QUOTA_EXCEEDED, tooLarge.fault());
+    assertEquals(1, word(ControlLayout.TENANT_QUOTA_REFUSALS));
+    assertEquals(0, pump().stats().completed(), "the refused read never reached the host");
+
+    CompletableFuture<TaskResult> holder = kernel.submit(
+        Task.of(READ_AND_SUM, source, handles[1], 0, 4096, FIRST_RESULT_WORD, holdWord).withTenant(bounded.id()));
+    awaitTrue(() -> pump().stats().completed() == 1, "the holder's read");
+    CompletableFuture<TaskResult> waiting = kernel.submit(
+        Task.of(READ_AND_SUM, source, handles[2], 4096, 4096, FIRST_RESULT_WORD + 1).withTenant(bounded.id()));
+    awaitTrue(() -> word(ControlLayout.TENANT_QUOTA_REFUSALS) > 1, "the second read refused while the first holds the quota");
+    // Its future completes only after the earlier tickets retire, in ticket order: watch its result instead.
+    CompletableFuture<TaskResult> other = kernel.submit(
+        Task.of(READ_AND_SUM, source, handles[3], 8192, 8192, FIRST_RESULT_WORD + 2).withTenant(free.id()));
+    awaitTrue(() -> word(FIRST_RESULT_WORD + 2) == sum(8192, 8192), "another tenant's read, which nothing holds");
+    assertEquals(0, word(FIRST_RESULT_WORD + 1), "the bounded tenant's second read waits while its first holds the quota");
+    assertEquals(2, pump().stats().completed(), "the holder's read and the other tenant's: the waiting one never reached the host");
+
+    assertTrue(kernel.submit(Task.of(Opcodes.STORE_U32, 1, holdWord)).get(20, TimeUnit.SECONDS).isDone());
+    assertTrue(holder.get(20, TimeUnit.SECONDS).isDone());
+    assertTrue(waiting.get(20, TimeUnit.SECONDS).isDone(), "held, not faulted: it read once the first let go");
+    assertTrue(other.get(20, TimeUnit.SECONDS).isDone());
+    assertEquals(sum(0, 4096), word(FIRST_RESULT_WORD));
+    assertEquals(sum(4096, 4096), word(FIRST_RESULT_WORD + 1));
+  }
+
+  private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
+      Thread.sleep(1);
+    }
   }
 
   @ParameterizedTest

@@ -10,6 +10,7 @@ import dev.vyre.runtime.wire.DebugLogLayout;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Looking at a running kernel without changing what it does: the host's counters, the kernel's
@@ -23,6 +24,7 @@ final class KernelInspection {
   private final KernelViews views;
   private final RingPartition[] partitions;
   private final RetireStep retire;
+  private final LongAdder quotaRefusals = new LongAdder();
 
   KernelInspection(KernelSession session, KernelLifecycle lifecycle, KernelViews views, RingPartition[] partitions, RetireStep retire) {
     this.session = session;
@@ -39,7 +41,13 @@ final class KernelInspection {
       published += part.committed.getVolatile();
       retired += part.retired.getVolatile();
     }
-    return new Megakernel.Stats(published, retired, retire.done(), retire.faults(), retire.waitIo(), retire.verifiedAhead());
+    return new Megakernel.Stats(published, retired, retire.done(), retire.faults(), retire.waitIo(), retire.verifiedAhead(),
+        quotaRefusals.sum());
+  }
+
+  /** Counts one publish or allocation a tenant's quota refused. */
+  void countQuotaRefusal() {
+    quotaRefusals.increment();
   }
 
   long doneCount() {

@@ -2,37 +2,46 @@ package dev.vyre.runtime;
 
 import dev.vyre.runtime.ring.KernelViews;
 import dev.vyre.runtime.ring.RetireStep;
+import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Words;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * A kernel's tenants: which ids the control block authorizes now (a mask word per tenant, which the
- * kernel checks on every task), and the ring registered tenants publish into, counted, so that the
- * retire step tells each tenant how many of its tasks have drained.
+ * kernel checks on every task), their read quotas, and the ring registered tenants publish into,
+ * counted, so that the retire step tells each tenant how many of its tasks have drained.
  */
 final class KernelTenants {
 
   private final KernelViews views;
   private final RingPublishing publishing;
   private final RetireStep retire;
+  private final KernelResources resources;
+  private final KernelInspection inspection;
   private final int tenantCount;
   private final TenantRing ring = new KernelTenantRing();
 
-  KernelTenants(KernelViews views, RingPublishing publishing, RetireStep retire, int tenantCount) {
+  KernelTenants(KernelViews views, RingPublishing publishing, RetireStep retire, KernelResources resources,
+      KernelInspection inspection, int tenantCount) {
     this.views = views;
     this.publishing = publishing;
     this.retire = retire;
+    this.resources = resources;
+    this.inspection = inspection;
     this.tenantCount = tenantCount;
   }
 
   /** Authorizes or revokes {@code tenant} by writing its mask word. */
   void setAuthorized(int tenant, boolean authorized) {
     ControlLayout.checkTenant(tenant);
-    long word = ControlLayout.tenantMaskWord(tenant);
-    int mask = authorized ? -1 : 0;
+    writeControl(ControlLayout.tenantMaskWord(tenant), authorized ? -1 : 0);
+  }
+
+  /** A host-written control word, with release semantics: the kernel reads it while it runs. */
+  private void writeControl(long word, int value) {
     views.read(v -> {
-      Words.setRelease(v.control(), word, mask);
+      Words.setRelease(v.control(), word, value);
       return null;
     });
   }
@@ -87,6 +96,22 @@ final class KernelTenants {
       CompletableFuture<TaskResult> future = new CompletableFuture<>();
       publishing.publish(tenant, priority, opcode, args, 0, 0, 0, future, true);
       return future;
+    }
+
+    @Override
+    public int allocateResource(long byteSize, ResourcePlacement placement) {
+      return resources.allocate(byteSize, placement);
+    }
+
+    @Override
+    public void setReadQuota(int tenant, long maxBytes) {
+      ControlLayout.checkTenant(tenant);
+      writeControl(ControlLayout.tenantQuotaWord(tenant), ControlLayout.readQuotaWord(maxBytes));
+    }
+
+    @Override
+    public void countQuotaRefusal() {
+      inspection.countQuotaRefusal();
     }
 
     @Override

@@ -54,8 +54,8 @@ public final class Megakernel implements AutoCloseable {
   private final int slotCount;
   private int activeWorkerGroups;
   private final int tenantCount;
-  /** Slots of each priority level's partition. */
-  private final int[] partitionSlots = new int[ControlLayout.PRIORITY_LEVELS];
+  /** Each priority level's partition of the ring. */
+  private final RingPartition[] partitions = new RingPartition[ControlLayout.PRIORITY_LEVELS];
   private final KernelLifecycle lifecycle;
   private final RingPublishing publishing;
   private final TaskAwaiter awaiter;
@@ -88,10 +88,8 @@ public final class Megakernel implements AutoCloseable {
     try {
       this.activeWorkerGroups = session.workerGroups();
       KernelViews views = KernelViews.bootstrap(session.memory(), builder.tenants, offsets);
-      RingPartition[] partitions = new RingPartition[ControlLayout.PRIORITY_LEVELS];
       for (int p = 0; p < partitions.length; p++) {
         partitions[p] = new RingPartition(p, offsets[p], offsets[p + 1] - offsets[p]);
-        partitionSlots[p] = offsets[p + 1] - offsets[p];
       }
       RetireStep retire = new RetireStep(partitions, builder.slots, views);
       this.lifecycle = new KernelLifecycle(backendName, session, partitions, retire, views, builder.stallTimeout.toNanos());
@@ -101,7 +99,7 @@ public final class Megakernel implements AutoCloseable {
       this.publishing = new RingPublishing(lifecycle, views, partitions, retire, session, retireThread, builder.publishTimeout.toNanos());
       this.awaiter = new TaskAwaiter(lifecycle, views, partitions, retire, retireThread);
       this.resources = new KernelResources(session, lifecycle);
-      this.tenants = new KernelTenants(views, publishing, retire, builder.tenants);
+      this.tenants = new KernelTenants(views, publishing, retire, resources, inspection, builder.tenants);
       this.shutdown = new KernelShutdown(this, lifecycle, views, session, partitions, retire, retireThread, resources);
     } catch (RuntimeException | Error e) {
       // Nobody else can close it: stop the kernel if it started, and free its memory.
@@ -183,6 +181,11 @@ public final class Megakernel implements AutoCloseable {
    */
   public static long batchTicket(long firstTicket, int index) {
     return firstTicket + ((long) index << RingPartition.TICKET_LEVEL_BITS);
+  }
+
+  /** The ring slot the task with {@code ticket} was published into (its {@link TaskResult#slot}). */
+  public int slotOf(long ticket) {
+    return partitions[RingPartition.levelOf(ticket)].slotOf(RingPartition.sequenceOf(ticket));
   }
 
   // ---------------------------------------------------------------- waiting (TaskAwaiter)
@@ -278,9 +281,11 @@ public final class Megakernel implements AutoCloseable {
   /**
    * Counters of the host side: tasks published, retired, and how they ended; {@code verifiedAhead}
    * of the DONE ones were counted unread, in chunks verified ahead of the retire step (by
-   * publishers waiting for room, see RetireStep).
+   * publishers waiting for room, see RetireStep); {@code quotaRefusals}: publishes and resource
+   * allocations a registered tenant's quota refused (the kernel's own refusals of reads are control
+   * word {@code ControlLayout.TENANT_QUOTA_REFUSALS}; docs/PROTOCOL.md, "Tenant quotas").
    */
-  public record Stats(long published, long retired, long done, long faults, long waitIo, long verifiedAhead) {}
+  public record Stats(long published, long retired, long done, long faults, long waitIo, long verifiedAhead, long quotaRefusals) {}
 
   public Stats stats() {
     return inspection.stats();
@@ -348,7 +353,7 @@ public final class Megakernel implements AutoCloseable {
 
   /** Slots of {@code priority}'s partition: the largest batch that level takes. */
   public int partitionSlots(Priority priority) {
-    return partitionSlots[priority.level()];
+    return partitions[priority.level()].length;
   }
 
   /** The failure that stopped the kernel, if any. */

@@ -1,5 +1,6 @@
 package dev.vyre.runtime;
 
+import dev.vyre.runtime.spi.ResourcePlacement;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -37,4 +38,16 @@ public interface TenantRing {
 
   /** How many tasks of {@code tenant} published here have finished (DONE, FAULT or WAIT_IO) so far. */
   long retired(int tenant);
+
+  /** Allocates a zeroed resource in the kernel behind this ring; see {@link Megakernel#allocateResource}. */
+  int allocateResource(long byteSize, ResourcePlacement placement);
+
+  /**
+   * Sets {@code tenant}'s read quota in the kernel: the most bytes the reads its tasks ask for may
+   * have in flight (u64; {@code ControlLayout.readQuotaWord} says how it is stored).
+   */
+  void setReadQuota(int tenant, long maxBytes);
+
+  /** Counts one publish or allocation a tenant's quota refused ({@link Megakernel.Stats#quotaRefusals}). */
+  void countQuotaRefusal();
 }

@@ -22,7 +22,8 @@ public final class ControlCopies {
   private static List<Integer> hostWrittenWords() {
     List<Integer> words = new ArrayList<>();
     words.add(ControlLayout.SHUTDOWN);
-    for (int w = ControlLayout.TENANT_BASE; w < ControlLayout.TENANT_QUOTA_BASE; w++) {
+    // The tenant table's pointer and masks, and the tenants' read quotas.
+    for (int w = ControlLayout.TENANT_BASE; w < ControlLayout.tenantQuotaWord(ControlLayout.MAX_TENANTS); w++) {
       words.add(w);
     }
     for (int w = 0; w < ControlLayout.PRIORITY_OFFSETS_SLOTS; w++) {

@@ -59,9 +59,11 @@ __device__ void vyre_read_slots(const VyreKernelArgs& a, unsigned lane, unsigned
 }
 
 // Adds a finished batch of `tasks` tasks of priority `level` to the scheduling and outcome counters.
+// The starvation counter counts CRITICAL/HIGH tasks, as vyre's does and the reference backend's,
+// not batches (docs/PROTOCOL.md, "Counters both backends keep").
 __device__ __forceinline__ void vyre_count_batch(unsigned* d, int level, unsigned tasks, unsigned done, unsigned faults) {
   atomicAdd(d + VYRE_CTL_PRIORITY_FAIRNESS_BASE + level, tasks);
-  if (level <= 1) atomicAdd(d + VYRE_CTL_PRIORITY_STARVATION_COUNTER, 1u);
+  if (level <= 1) atomicAdd(d + VYRE_CTL_PRIORITY_STARVATION_COUNTER, tasks);
   else *(volatile unsigned*)(d + VYRE_CTL_PRIORITY_STARVATION_COUNTER) = 0u;
   if (done) atomicAdd(d + VYRE_CTL_DONE_COUNT, done);
   if (faults) atomicAdd(d + VYRE_CTL_FAULT_COUNT, faults);
@@ -270,6 +272,8 @@ __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned rea
   if (continuation) vyre_store_continuation_args(a.ring + (unsigned long long)slot * VYRE_SLOT_WORDS, words);
   bool single = (ready & (ready - 1u)) == 0u;
   if (single) vyre_store_statuses(a, mine, slot, status, opcode);
+  // A task is metered once, here, when it is claimed: its continuation runs are not
+  // (docs/PROTOCOL.md, "Counters both backends keep").
   bool metered = mine && fault != (unsigned)VYRE_FAULT_TENANT && opcode < VYRE_METERED_OPCODES;
   unsigned* d = a.dcontrol;
   if (!single) {

@@ -2,7 +2,7 @@
 // DFA_STEP among them, packed slots, the tenant check, and the hand-off to user opcodes.
 
 // Defined last (user_opcodes.cu), where KernelSource splices the user opcodes' bodies.
-__device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, bool* handled);
+__device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, unsigned tenant, bool* handled);
 
 // ---- DFA_STEP (opcode 6): mirrors dev.vyre.runtime.dfa.DfaStep; see DfaStepArgs for the args ----
 // The table is read with ordinary loads, not __ldg: a buffer that held one table may hold another
@@ -97,7 +97,8 @@ __device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* ar
 }
 
 // One operation with the reference semantics: metrics, built-ins, user handlers, bounds checks.
-__device__ vyre_result vyre_dispatch(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, unsigned arg0, unsigned arg1, unsigned arg2, bool meter) {
+// `tenant` is the slot's: a user handler's reads count against its read quota.
+__device__ vyre_result vyre_dispatch(const VyreKernelArgs& a, unsigned slot, unsigned tenant, unsigned op, unsigned* args, unsigned arg0, unsigned arg1, unsigned arg2, bool meter) {
   if (meter && op < VYRE_METERED_OPCODES) {
     vyre_add(a, VYRE_CTL_METRICS_BASE + op, 1u);
   }
@@ -157,7 +158,7 @@ __device__ vyre_result vyre_dispatch(const VyreKernelArgs& a, unsigned slot, uns
       return VYRE_STATUS_DONE;
     default: {
       bool handled = false;
-      vyre_result r = vyre_user_opcode(a, slot, op, args, &handled);
+      vyre_result r = vyre_user_opcode(a, slot, op, args, tenant, &handled);
       return handled ? r : -VYRE_FAULT_UNKNOWN_OPCODE;
     }
   }
@@ -169,7 +170,7 @@ __device__ __forceinline__ unsigned vyre_arg_byte(const unsigned* args, unsigned
 
 // Runs every packed op whose arguments fit the 12 argument words (PackedSlotCodec's encoding:
 // byte 0 the op count, byte 1 the packed argument words, then an (opcode, argument offset) byte pair per op).
-__device__ vyre_result vyre_packed(const VyreKernelArgs& a, unsigned slot, unsigned* args) {
+__device__ vyre_result vyre_packed(const VyreKernelArgs& a, unsigned slot, unsigned tenant, unsigned* args) {
   unsigned count = vyre_arg_byte(args, 0);
   unsigned total = vyre_arg_byte(args, 1);
   unsigned metadata = (2u + 2u * count + 3u) / 4u;
@@ -183,7 +184,7 @@ __device__ vyre_result vyre_packed(const VyreKernelArgs& a, unsigned slot, unsig
     if (op == VYRE_OP_DFA_STEP) return -VYRE_FAULT_PACKED;
     unsigned first = metadata + offset;
     unsigned own = end - offset;
-    vyre_result r = vyre_dispatch(a, slot, op, args, own > 0 ? args[first] : 0u, own > 1 ? args[first + 1] : 0u,
+    vyre_result r = vyre_dispatch(a, slot, tenant, op, args, own > 0 ? args[first] : 0u, own > 1 ? args[first + 1] : 0u,
                                   own > 2 ? args[first + 2] : 0u, true);
     if (r < 0) return r;
   }
@@ -252,11 +253,11 @@ __device__ unsigned vyre_execute_slot(const VyreKernelArgs& a, unsigned slot, un
   } else if (gate >= VYRE_WAVE_GATED_MIN && (r = vyre_wave_enter(gates = vyre_wave_table(a, gate), gate)) != 0) {
     // REQUEUE while the layer before has tasks left; a fault leaves the layer as the task does.
   } else if (opcode == VYRE_OP_PACKED_SLOT) {
-    r = vyre_packed(a, slot, args);
+    r = vyre_packed(a, slot, tenant, args);
   } else {
     // Outer metrics are counted per warp by the caller; a continuation (YIELD, REQUEUE) goes back
     // to the caller, which stores it and queues the slot (vyre_continue).
-    r = vyre_dispatch(a, slot, opcode, args, args[0], args[1], args[2], false);
+    r = vyre_dispatch(a, slot, tenant, opcode, args, args[0], args[1], args[2], false);
   }
   if (gates && r != VYRE_STATUS_YIELD && r != VYRE_STATUS_REQUEUE) vyre_wave_leave(gates, gate, r);
   if (r < 0) {

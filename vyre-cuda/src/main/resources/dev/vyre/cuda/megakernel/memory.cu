@@ -86,6 +86,10 @@ struct VyreDeviceState {
   // queueing so that the read would see the arguments), which made a task wait about 10 us between
   // a yield and its next run (ContinuationStressProbe tyield).
   unsigned continuation_words[VYRE_CONTINUATION_CAPACITY][VYRE_SLOT_WORDS];
+  // Reads tasks ask for (io.cu): the bytes each tenant's reads have in flight, held to its read
+  // quota, and the bytes each IO slot's read counts against its tenant.
+  unsigned long long tenant_read_bytes[VYRE_MAX_TENANTS];
+  unsigned io_slot_bytes[VYRE_IO_SLOTS];
   // Built with -DVYRE_TRACE only (vyre.cuda.trace; TraceLayout): where a task's time goes on the
   // device, in globaltimer ns, summed over tasks: work seen -> claimed and slot in hand -> run ->
   // counters added -> status stored (a single task stores first: its `counted` includes the store);
@@ -117,7 +121,7 @@ struct VyreKernelArgs {
   unsigned scout_hot_ns;    // after the last doorbell change the scout polls without sleeping this long
   const uint4* express;     // host-mapped: ExpressLayout, VYRE_EXPRESS_LINES lines per ring slot
   unsigned* io_queue;       // host-mapped: IoQueueLayout, VYRE_IO_SLOTS request slots
-  unsigned* io_owner;       // device memory: 1 while a task owns that IO slot (vyre_io_read .. vyre_io_release)
+  unsigned* io_owner;       // device memory: the owning task's tenant + 1 while it holds that IO slot (vyre_io_read .. vyre_io_release)
 };
 static_assert(sizeof(VyreKernelArgs) == VYRE_KERNEL_ARGS_BYTES, "VyreKernelArgs must match KernelArgsLayout.BYTES");
 
@@ -169,9 +173,10 @@ __device__ __forceinline__ unsigned long long vyre_globaltimer() {
 #define VYRE_TRACED(...)
 #endif
 
-// Words the host writes while the kernel runs; the kernel reads them from the mapped copy.
+// Words the host writes while the kernel runs; the kernel reads them from the mapped copy. From
+// TENANT_BASE: the tenant table's pointer, its masks and the tenants' read quotas.
 __device__ __forceinline__ bool vyre_host_owned(unsigned i) {
-  return i == VYRE_CTL_SHUTDOWN || (i >= VYRE_CTL_TENANT_BASE && i < 32u) ||
+  return i == VYRE_CTL_SHUTDOWN || (i >= VYRE_CTL_TENANT_BASE && i < VYRE_CTL_TENANT_QUOTA_BASE + VYRE_MAX_TENANTS) ||
          (i >= VYRE_CTL_PRIORITY_OFFSETS_BASE && i < VYRE_CTL_PRIORITY_OFFSETS_BASE + 6u) ||
          (i >= VYRE_CTL_PUBLISH_SEQ_BASE && i < VYRE_CTL_PUBLISH_SEQ_BASE + VYRE_PRIORITY_LEVELS);
 }

@@ -48,7 +48,7 @@ class WireLayoutsTest {
   @Test
   void theTraceBlockIsTheDeviceStateTail() {
     assertEquals(96, TraceLayout.BYTES);
-    assertEquals(18_832, DeviceStateLayout.TRACE_OFFSET);
+    assertEquals(19_320, DeviceStateLayout.TRACE_OFFSET);
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment block = arena.allocate(TraceLayout.BYTES, 8);
       block.set(JAVA_LONG, TraceLayout.COUNTS_OFFSET + 8L * TraceLayout.COUNT_TASKS, 2);
@@ -67,11 +67,13 @@ class WireLayoutsTest {
   }
 
   @Test
-  void theHostWritesShutdownTheTenantTablePriorityOffsetsAndDoorbells() {
+  void theHostWritesShutdownTheTenantTableReadQuotasPriorityOffsetsAndDoorbells() {
     assertTrue(ControlCopies.HOST_WRITTEN_WORDS.contains(ControlLayout.SHUTDOWN));
     assertTrue(ControlCopies.HOST_WRITTEN_WORDS.contains(ControlLayout.tenantMaskWord(ControlLayout.MAX_TENANTS - 1)));
     assertTrue(ControlCopies.HOST_WRITTEN_WORDS.contains(ControlLayout.publishSeqWord(ControlLayout.PRIORITY_LEVELS - 1)));
     assertTrue(!ControlCopies.HOST_WRITTEN_WORDS.contains(ControlLayout.DONE_COUNT));
-    assertEquals(1 + 30 + 6 + 5, ControlCopies.HOST_WRITTEN_WORDS.size());
+    assertTrue(ControlCopies.HOST_WRITTEN_WORDS.contains(ControlLayout.tenantQuotaWord(ControlLayout.MAX_TENANTS - 1)));
+    assertTrue(!ControlCopies.HOST_WRITTEN_WORDS.contains(ControlLayout.TENANT_QUOTA_REFUSALS));
+    assertEquals(1 + 30 + ControlLayout.MAX_TENANTS + 6 + 5, ControlCopies.HOST_WRITTEN_WORDS.size());
   }
 }

@@ -29,10 +29,14 @@ import java.nio.ByteOrder;
  * ({@link #FAULT_DFA_TABLE}), the start state is not below state_count ({@link
  * #FAULT_START_STATE}), the hit buffer is shorter than its capacity says, read-only or not 4-byte
  * aligned ({@link #FAULT_HIT_BUFFER}), {@code base_offset + len} overflows u64 ({@link
- * #FAULT_BASE_OFFSET}). The table's content (class ids, rows, accept lists) is checked once, by
- * {@link DfaTableLayout#validate}, when it is registered as a resource; here a corrupted content
- * word can still only raise {@link IndexOutOfBoundsException} from the segment, never touch other
- * memory.
+ * #FAULT_BASE_OFFSET}). Before calling this a backend faults a step whose input, table or hit
+ * handle names no resource, or whose hit buffer is not a DEVICE resource (RESOURCE_OUT_OF_RANGE):
+ * on a GPU the cursor is bumped with a device atomic, and atomics on mapped host memory are not
+ * atomic (nor allowed at all without PCIe atomics), so a HOST_MAPPED hit buffer is refused on every
+ * backend alike (docs/DESIGN.md, "DFA_STEP"). The table's content (class ids, rows, accept lists)
+ * is checked once, by {@link DfaTableLayout#validate}, when it is registered as a resource; here a
+ * corrupted content word can still only raise {@link IndexOutOfBoundsException} from the segment,
+ * never touch other memory.
  *
  * <p>Allocation-free. Per byte the loop loads the byte's class (independent of the state) and one
  * premultiplied transition, the only load on the state's dependency chain, and tests the accept

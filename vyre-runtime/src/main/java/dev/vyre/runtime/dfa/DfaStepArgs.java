@@ -9,8 +9,9 @@ import dev.vyre.runtime.wire.Opcodes;
  * argument words (arg0..arg11, slot words 4..15); DFA_STEP uses ten. arg10 and arg11 are reserved:
  * publishers write 0 and backends ignore them. DFA_STEP runs only as a slot's own opcode: inside a
  * PACKED_SLOT, where an operation sees at most three argument words, it faults with
- * MALFORMED_PACKED_SLOT. An input, DFA or hit handle that names no registered resource faults with
- * RESOURCE_OUT_OF_RANGE; the other faults are {@link DfaStep}'s ({@link DfaStep#faultReason}).
+ * MALFORMED_PACKED_SLOT. An input, DFA or hit handle that names no registered resource, or a hit
+ * handle that names a HOST_MAPPED one, faults with RESOURCE_OUT_OF_RANGE; the other faults are
+ * {@link DfaStep}'s ({@link DfaStep#faultReason}).
  * See {@link DfaStep} for the semantics.
  *
  * <pre>
@@ -19,7 +20,7 @@ import dev.vyre.runtime.wire.Opcodes;
  * arg2  byte length of the range
  * arg3  DFA resource handle (a {@link DfaTableLayout} table)
  * arg4  start state (the table's start state, or the final state of the previous range)
- * arg5  hit resource handle (a {@link HitBufferLayout} buffer)
+ * arg5  hit resource handle (a {@link HitBufferLayout} buffer, DEVICE)
  * arg6  input id, copied into each hit record (e.g. the file's index)
  * arg7  base offset, low word:  absolute offset of the range's byte 0 within the input
  * arg8  base offset, high word

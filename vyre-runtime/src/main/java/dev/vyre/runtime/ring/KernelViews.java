@@ -45,6 +45,8 @@ public final class KernelViews {
     KernelViews views = new KernelViews(memory.control(), memory.ring(), memory.express());
     views.express.fill((byte) 0);
     ControlLayout.encodeInto(views.control, false, tenants);
+    // vyre's encoder writes quotas nothing reads; ours are read quotas, none until a registry sets one.
+    ControlLayout.clearReadQuotas(views.control);
     ControlLayout.writePriorityOffsets(views.control, offsets);
     views.ring.fill((byte) 0);
     return views;

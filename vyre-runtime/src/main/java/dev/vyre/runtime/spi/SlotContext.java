@@ -29,8 +29,11 @@ public interface SlotContext {
    * Asks the host for a read (docs/PROTOCOL.md, "Reads a task asks for"): {@code byteCount} bytes
    * of IO source {@code source} (a file opened with {@code IoRequestPump.of(kernel).open}; source 0 with
    * 0 bytes is a handshake) at byte {@code offset}, into the start of resource {@code destination}.
-   * Returns the IO slot (0..63) that carries the request, or -1 while all 64 are taken: return
-   * YIELD and ask again on a later run. The CUDA kernel's {@code vyre_io_read} is the same call.
+   * Returns the IO slot (0..63) that carries the request, or -1 while all 64 are taken or the read
+   * does not fit its tenant's read quota now: return YIELD and ask again on a later run. A read
+   * larger than the quota never fits: -1 too, and the task faults ({@code TENANT_QUOTA_EXCEEDED})
+   * whatever the handler returns (docs/PROTOCOL.md, "Tenant quotas"). The CUDA kernel's
+   * {@code vyre_io_read} is the same call.
    */
   int ioRead(int source, int destination, long offset, int byteCount, int tag);
 

@@ -2,11 +2,13 @@ package dev.vyre.runtime.tenant;
 
 import dev.vyre.driver.AtomicAccounting;
 import dev.vyre.driver.Unsigned;
+import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.TenantRing;
+import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.RingPublisher;
 import java.lang.foreign.MemorySegment;
@@ -17,8 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * One registered tenant (vyre's {@code TenantHandle}): its id, which is the slot's tenant word, its
  * window of {@link TenantRegistry#OPCODE_RANGE_PER_TENANT} opcodes, and its accounting: slots
  * published and drained (backpressure once {@code published - drained} reaches the cap), staging
- * bytes and resident handles reserved against their quotas. Thread-safe: any number of threads may
- * publish through one tenant; counters are updated by compare-and-set and never wrap.
+ * bytes and resident handles reserved against their quotas, and how many requests a quota refused
+ * (docs/PROTOCOL.md, "Tenant quotas"). Thread-safe: any number of threads may publish through one
+ * tenant; counters are updated by compare-and-set and never wrap.
  *
  * <p>A tenant of {@code TenantRegistry.of(kernel)} publishes into that kernel with
  * {@link #publish} and {@link #submit}; the kernel's retire step counts each finished task, and the
@@ -50,6 +53,7 @@ public final class Tenant {
   private final AtomicLong quiesceCalls = new AtomicLong();
   private final AtomicLong quiesceTimeouts = new AtomicLong();
   private final AtomicLong quiesceWaitNs = new AtomicLong();
+  private final AtomicLong quotaRefusals = new AtomicLong();
   private volatile boolean revoked;
 
   Tenant(int id, String label, TenantQuota quota, TenantRing ring) {
@@ -184,7 +188,7 @@ public final class Tenant {
       }
     }
     if (Long.compareUnsigned(n, maxOutstandingSlots) > 0) {
-      throw TenantException.batchOverCap(id, n, maxOutstandingSlots);
+      throw refused(TenantException.batchOverCap(id, n, maxOutstandingSlots));
     }
     reserveOutstandingSlots(n);
     try {
@@ -256,7 +260,7 @@ public final class Tenant {
         if (takeRingDrains() || drained.get() != drainedNow) {
           continue;
         }
-        throw TenantException.backpressure(id, outstanding, maxOutstandingSlots);
+        throw refused(TenantException.backpressure(id, outstanding, maxOutstandingSlots));
       }
       if (Unsigned.addOverflows(current, count)) {
         throw TenantException.counterOverflow(id, "published_count",
@@ -270,6 +274,15 @@ public final class Tenant {
 
   private void rollbackPublish(int count) {
     AtomicAccounting.saturatingSub(published, count);
+  }
+
+  /** Counts a request a quota refused, here and in the kernel's stats, and returns the refusal to throw. */
+  private TenantException refused(TenantException refusal) {
+    AtomicAccounting.saturatingAdd(quotaRefusals, 1);
+    if (ring != null) {
+      ring.countQuotaRefusal();
+    }
+    return refusal;
   }
 
   private long outstanding(long publishedCount, long drainedCount) {
@@ -359,6 +372,35 @@ public final class Tenant {
 
   // ---------------------------------------------------------------- resource quotas
 
+  /**
+   * Allocates a zeroed resource in this tenant's kernel against its quotas: a HOST_MAPPED one (host
+   * memory that stages data for the kernel) reserves its bytes as staging bytes, a DEVICE one a
+   * resident handle. Nothing is allocated when a quota refuses. Resources live until the kernel shuts
+   * down, so the reservation does too.
+   *
+   * @throws TenantException {@code Unbound}, {@code Revoked}, {@code StagingBackpressure} or
+   *     {@code ResidentHandleBackpressure}
+   */
+  public int allocateResource(long byteSize, ResourcePlacement placement) {
+    requireRing();
+    if (byteSize < 0) {
+      throw PipelineException.invalidArgument("resource", "resource size " + byteSize + " is negative", "pass a size of at least 0 bytes");
+    }
+    boolean staging = placement == ResourcePlacement.HOST_MAPPED;
+    if (staging) {
+      reserveStagingBytes(byteSize);
+    } else {
+      reserveResidentHandles(1);
+    }
+    try {
+      return ring.allocateResource(byteSize, placement);
+    } catch (RuntimeException e) {
+      // Saturating: a revoke may have dropped the reservations meanwhile.
+      AtomicAccounting.saturatingSub(staging ? stagingBytes : residentHandles, staging ? byteSize : 1);
+      throw e;
+    }
+  }
+
   /** Reserves {@code byteCount} staging bytes (u64); {@code StagingBackpressure} past the cap. */
   public void reserveStagingBytes(long byteCount) {
     reserve(stagingBytes, byteCount, maxStagingBytes, "staging_bytes", TenantException::stagingBackpressure);
@@ -390,7 +432,7 @@ public final class Tenant {
         (used, requested) -> TenantException.counterOverflow(id, counterName, "release reservations or recreate the tenant before reserving more"),
         next -> {
           if (Long.compareUnsigned(next, cap) > 0) {
-            throw backpressure.refuse(id, count, next - count, cap);
+            throw refused(backpressure.refuse(id, count, next - count, cap));
           }
         });
   }
@@ -414,6 +456,11 @@ public final class Tenant {
 
   public long maxOutstandingSlots() {
     return maxOutstandingSlots;
+  }
+
+  /** Publishes, allocations and reservations a quota of this tenant refused (u64): back-pressure and batches over the cap. */
+  public long quotaRefusals() {
+    return quotaRefusals.get();
   }
 
   public TenantRuntimeCounters runtimeCounters() {

@@ -92,7 +92,8 @@ public final class TenantRegistry {
   }
 
   /**
-   * Registers a tenant with explicit quotas (each raised to at least 1).
+   * Registers a tenant with explicit quotas (each raised to at least 1). In a kernel, its staging
+   * quota also bounds the bytes its tasks' reads may have in flight (docs/PROTOCOL.md, "Tenant quotas").
    *
    * @throws TenantException {@code RegistryFull} when every authorized id has been handed out
    */
@@ -105,6 +106,10 @@ public final class TenantRegistry {
       }
     } while (!nextId.compareAndSet(id, id + 1));
     Tenant tenant = new Tenant(id, label, quota, ring);
+    if (ring != null) {
+      // The kernel holds the tenant's reads to its staging quota: reads it asks for stage bytes too.
+      ring.setReadQuota(id, tenant.quotaCounters().maxStagingBytes());
+    }
     tenants.set(id, tenant);
     return tenant;
   }

@@ -20,8 +20,21 @@ public final class ControlLayout {
   public static final int TENANT_TABLE_START = 3;
   /** Tenant ids 0..28: ids at or above 29 would alias the quota table (docs/DESIGN.md, "Tenant ids"). */
   public static final int MAX_TENANTS = 29;
+  /**
+   * vyre's tenant quota table, one word per tenant from here, which vyre writes and never reads. Ours
+   * holds tenant t's read quota ({@link #tenantQuotaWord}); entry 29, which no tenant id reaches,
+   * counts refusals ({@link #TENANT_QUOTA_REFUSALS}).
+   */
   public static final int TENANT_QUOTA_BASE = 32;
+  /** What vyre's encoder writes into each quota word ({@link #encode}); a live kernel starts with {@link #NO_READ_QUOTA}. */
   public static final int TENANT_QUOTA = 1_000_000;
+  /** A read quota word holding this sets no bound (u32::MAX; docs/PROTOCOL.md, "Tenant quotas"). */
+  public static final int NO_READ_QUOTA = 0xFFFF_FFFF;
+  /**
+   * Reads the kernel refused for their tenant's read quota, held or faulted (docs/PROTOCOL.md,
+   * "Tenant quotas"): ours, in the quota table's entry for id 29, which no tenant has.
+   */
+  public static final int TENANT_QUOTA_REFUSALS = TENANT_QUOTA_BASE + MAX_TENANTS;
   public static final int TENANT_FAIRNESS_BASE = 64;
   public static final int TENANT_FAIRNESS_SLOTS = 32;
   public static final int METRICS_BASE = 96;
@@ -80,6 +93,27 @@ public final class ControlLayout {
     if (tenant < 0 || tenant >= MAX_TENANTS) {
       throw PipelineException.invalidArgument("tenant", "tenant id " + Integer.toUnsignedString(tenant) + " is outside 0..28",
           "publish with a tenant id below 29; ids at or above 29 would alias other control words (docs/DESIGN.md, 'Tenant ids')");
+    }
+  }
+
+  /**
+   * Tenant {@code tenant}'s read quota (ours): the most bytes the reads its tasks ask for
+   * (docs/PROTOCOL.md, "Reads a task asks for") may have in flight at once; {@link #NO_READ_QUOTA}
+   * for none. Host-written; the kernel checks it whenever such a task asks.
+   */
+  public static int tenantQuotaWord(int tenant) {
+    return TENANT_QUOTA_BASE + tenant;
+  }
+
+  /** The read quota word for a bound of {@code maxBytes} (u64): the bound, or {@link #NO_READ_QUOTA} from u32::MAX up. */
+  public static int readQuotaWord(long maxBytes) {
+    return Long.compareUnsigned(maxBytes, Integer.toUnsignedLong(NO_READ_QUOTA)) >= 0 ? NO_READ_QUOTA : (int) maxBytes;
+  }
+
+  /** Sets every tenant's read quota to {@link #NO_READ_QUOTA}: how a live kernel starts. */
+  public static void clearReadQuotas(MemorySegment control) {
+    for (int t = 0; t < MAX_TENANTS; t++) {
+      Words.set(control, tenantQuotaWord(t), NO_READ_QUOTA);
     }
   }
 

@@ -17,7 +17,9 @@ public enum FaultReason {
   /** A wave task's gate (WaveGateLayout) names no device-memory gate table, or a layer outside it. */
   WAVE_GATE_INVALID(9, "the wave gate names no device-memory gate table or a layer outside it"),
   /** A task of an earlier wave layer did not finish DONE, so this one does not run (docs/WAVES.md). */
-  WAVE_PREDECESSOR_FAILED(10, "a task of an earlier wave layer did not finish DONE");
+  WAVE_PREDECESSOR_FAILED(10, "a task of an earlier wave layer did not finish DONE"),
+  /** A task asked for a read larger than its tenant's read quota, which could never admit it (docs/PROTOCOL.md, "Tenant quotas"). */
+  TENANT_QUOTA_EXCEEDED(11, "the task asked for a read larger than its tenant's read quota");
 
   private final int code;
   private final String description;

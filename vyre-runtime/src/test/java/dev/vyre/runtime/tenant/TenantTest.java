@@ -10,11 +10,14 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.TenantRing;
+import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -244,6 +247,9 @@ class TenantTest {
   /** A ring that records what it was given and finishes tasks when the test says so. */
   private static final class RecordingRing implements TenantRing {
     final List<int[]> published = new ArrayList<>();
+    final List<Long> allocated = new ArrayList<>();
+    final Map<Integer, Long> readQuotas = new HashMap<>();
+    long quotaRefusals;
     boolean authorized = true;
     long retired;
     RuntimeException refuse;
@@ -288,6 +294,22 @@ class TenantTest {
     @Override
     public long retired(int tenant) {
       return retired;
+    }
+
+    @Override
+    public int allocateResource(long byteSize, ResourcePlacement placement) {
+      allocated.add(byteSize);
+      return allocated.size() - 1;
+    }
+
+    @Override
+    public void setReadQuota(int tenant, long maxBytes) {
+      readQuotas.put(tenant, maxBytes);
+    }
+
+    @Override
+    public void countQuotaRefusal() {
+      quotaRefusals++;
     }
   }
 
@@ -357,6 +379,42 @@ class TenantTest {
     TaskBatch two = tenant.add(tenant.add(new TaskBatch(2), 1), 2);
     assertThrows(IllegalStateException.class, () -> tenant.publish(two));
     assertEquals(5, tenant.publishedCount());
+  }
+
+  @Test
+  void quotasRefuseAtPublishAndAllocationCountEachRefusalAndSetTheReadQuota() {
+    RecordingRing ring = new RecordingRing();
+    TenantRegistry registry = new TenantRegistry(ring);
+    Tenant bounded = registry.registerWithQuotas("bounded", TenantQuota.bounded(1, 4096, 1));
+    Tenant free = registry.register("free");
+    assertEquals(Map.of(bounded.id(), 4096L, free.id(), TenantQuota.UNBOUNDED), ring.readQuotas,
+        "registration hands the staging quota to the kernel as the read quota");
+
+    bounded.publish(Priority.NORMAL, 0);
+    assertEquals(TenantException.Variant.Backpressure,
+        assertThrows(TenantException.class, () -> bounded.publish(Priority.NORMAL, 0)).variant());
+    TaskBatch two = bounded.add(bounded.add(new TaskBatch(2), 0), 0);
+    assertEquals(TenantException.Variant.BatchOverCap, assertThrows(TenantException.class, () -> bounded.publish(two)).variant());
+
+    assertEquals(0, bounded.allocateResource(4096, ResourcePlacement.HOST_MAPPED));
+    TenantException staging = assertThrows(TenantException.class, () -> bounded.allocateResource(1, ResourcePlacement.HOST_MAPPED));
+    assertEquals(TenantException.Variant.StagingBackpressure, staging.variant());
+    assertTrue(staging.getMessage().contains("Fix: "), staging.getMessage());
+    assertEquals(1, bounded.allocateResource(1 << 20, ResourcePlacement.DEVICE), "DEVICE bytes are resident, counted as one handle");
+    assertEquals(TenantException.Variant.ResidentHandleBackpressure,
+        assertThrows(TenantException.class, () -> bounded.allocateResource(1, ResourcePlacement.DEVICE)).variant());
+    assertEquals(List.of(4096L, 1L << 20), ring.allocated, "a refused allocation allocates nothing");
+    assertEquals(new TenantQuotaCounters(bounded.id(), 4096, 4096, 1, 1), bounded.quotaCounters());
+    assertEquals(4, bounded.quotaRefusals());
+    assertEquals(4, ring.quotaRefusals, "each refusal reaches the kernel's stats");
+
+    free.publish(Priority.NORMAL, 0);
+    free.publish(Priority.NORMAL, 0);
+    free.allocateResource(1 << 20, ResourcePlacement.HOST_MAPPED);
+    free.allocateResource(1, ResourcePlacement.DEVICE);
+    free.allocateResource(1, ResourcePlacement.DEVICE);
+    assertEquals(0, free.quotaRefusals(), "another tenant's quota holds nobody else back");
+    assertEquals(4, ring.quotaRefusals);
   }
 
   @Test

@@ -63,6 +63,24 @@ class ControlLayoutTest {
   }
 
   @Test
+  void readQuotasTakeVyresQuotaTableAndItsUnusedEntryCountsRefusals() {
+    assertEquals(ControlLayout.TENANT_QUOTA_BASE + 28, ControlLayout.tenantQuotaWord(ControlLayout.MAX_TENANTS - 1));
+    assertEquals(61, ControlLayout.TENANT_QUOTA_REFUSALS, "the entry of id 29, which no tenant has");
+    assertTrue(ControlLayout.TENANT_QUOTA_REFUSALS < ControlLayout.TENANT_FAIRNESS_BASE);
+    assertEquals(4096, ControlLayout.readQuotaWord(4096));
+    assertEquals(0xFFFF_FFFE, ControlLayout.readQuotaWord(0xFFFF_FFFEL));
+    assertEquals(ControlLayout.NO_READ_QUOTA, ControlLayout.readQuotaWord(0xFFFF_FFFFL));
+    assertEquals(ControlLayout.NO_READ_QUOTA, ControlLayout.readQuotaWord(-1L), "u64::MAX, an unbounded staging quota");
+    MemorySegment control = MemorySegment.ofArray(ControlLayout.encode(false, 29, 0));
+    assertEquals(ControlLayout.TENANT_QUOTA, Words.get(control, ControlLayout.tenantQuotaWord(0)), "vyre's encoder is kept");
+    ControlLayout.clearReadQuotas(control);
+    for (int t = 0; t < ControlLayout.MAX_TENANTS; t++) {
+      assertEquals(ControlLayout.NO_READ_QUOTA, Words.get(control, ControlLayout.tenantQuotaWord(t)));
+    }
+    assertEquals(0, Words.get(control, ControlLayout.TENANT_QUOTA_REFUSALS));
+  }
+
+  @Test
   void byteLengthIsFourTimesOneHundredSixtyPlusObservables() {
     assertEquals(640, ControlLayout.byteLength(0));
     assertEquals(644, ControlLayout.byteLength(1));
