@@ -212,6 +212,19 @@ class RingLogTest {
     assertEquals(2, RingLog.read(log()).emptyRecords());
   }
 
+  /** vyre writes a VRRL0001 log at its full length up front: any other length is damage. */
+  @Test
+  void aVrrl0001LogOfAnotherLengthIsTruncated() throws IOException {
+    for (long length : new long[] {32 + 64 + 10, 32 + 3 * 64}) {
+      writeVrrl0001Header(log(), Version.VRRL0001.magic(), 1, 2, 0, length);
+      ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.read(log()));
+      assertEquals(ReplayLogException.Variant.Truncated, error.variant());
+      assertEquals(length, error.fields().get("byte_len"));
+      assertEquals(32L + 2 * 64, error.fields().get("expected"));
+      assertTrue(error.getMessage().endsWith("Fix: keep a copy for inspection and start a new log."), error.getMessage());
+    }
+  }
+
   @Test
   void aShortFileThatIsNotALogIsAHeaderMismatch() throws IOException {
     Files.write(log(), new byte[] {'h', 'i', 0});
