@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vyre.cli.conform.Json;
 import dev.vyre.driver.error.InputException;
+import dev.vyre.observe.replay.DamagedRecord;
 import dev.vyre.observe.replay.ReplayRecord;
 import dev.vyre.observe.replay.ReplayScan;
 import dev.vyre.observe.replay.RerunEntry;
@@ -81,7 +82,7 @@ final class ReplayRerun {
     Path sidecarPath = RerunSidecar.pathFor(log);
     if (!Files.isRegularFile(sidecarPath)) {
       throw InputException.of(sidecarPath.toString(), (Files.exists(sidecarPath) ? "not a regular file" : "no such file")
-          + ": the replay log " + log + " has no rerun sidecar, so it cannot be re-run (a VRRL0001 record keeps 4 of a task's"
+          + ": the replay log " + log + " has no rerun sidecar, so it cannot be re-run (a log record keeps 4 of a task's"
           + " 12 args and no final state; logs recorded before vyre run wrote the sidecar have none)", RECORD_AGAIN);
     }
     RerunSidecar.Contents sidecar = RerunSidecar.read(sidecarPath);
@@ -95,6 +96,11 @@ final class ReplayRerun {
     }
     if (settings.timeoutSeconds() < 1 || settings.timeoutSeconds() > RunCommand.MAX_TIMEOUT_SECONDS) {
       throw mismatch(sidecarPath, "its idle timeout of " + Long.toUnsignedString(settings.timeoutSeconds()) + " seconds is damaged");
+    }
+    DamagedRecord torn = scan.tornTail();
+    if (torn != null) {
+      throw InputException.of(log.toString(), "its last record, " + torn.index() + " at byte " + torn.offset() + ", is torn ("
+          + torn.problem() + "), so a task of the run is missing and a partial run cannot be compared", RECORD_AGAIN);
     }
     long taskCount = Integer.toUnsignedLong(settings.tasks());
     List<ReplayRecord> records = scan.records();
@@ -111,8 +117,7 @@ final class ReplayRerun {
       RerunEntry entry = sidecar.entries().get((int) index);
       if (entry == null || !entry.describes(record.slot())) {
         throw mismatch(sidecarPath, "record #" + i + " (index " + index + ") of " + log + (entry == null ? " has no entry in it"
-            : " is not the task of its entry") + "; the log holds records of another run (an existing log is appended to,"
-            + " its sidecar replaced) or the sidecar is another log's");
+            : " is not the task of its entry") + "; the log holds records of another run or the sidecar is another log's");
       }
       if (tasks[entry.taskIndex()] != null) {
         throw mismatch(sidecarPath, "records #" + tasks[entry.taskIndex()].record() + " and #" + i + " are both task "

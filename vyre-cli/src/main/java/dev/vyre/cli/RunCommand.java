@@ -62,9 +62,10 @@ final class RunCommand implements Callable<Integer> {
   Long watchMillis;
 
   @Option(names = "--record", paramLabel = "FILE", description = {
-      "Append every task to a replay log (VRRL0001) as soon as it ends, so a run that is killed or fails keeps the tasks"
-          + " that ended: its slot, tenant, opcode, first four args and the EPOCH when it was published, with failure evidence"
-          + " for a task that did not finish DONE (the digest of the observables as of when the failure was seen).",
+      "Write every task to a new replay log (VRRL0002: each record with a checksum) as soon as it ends, so a run that is"
+          + " killed or fails keeps the tasks that ended: its slot, tenant, opcode, first four args and the EPOCH when it"
+          + " was published, with failure evidence for a task that did not finish DONE (the digest of the observables as of"
+          + " when the failure was seen). An existing FILE is refused unless --force; an empty one is used.",
       "Records come in the order tasks end (program order within a priority level); tasks that never ended come last."
           + " `vyre replay FILE` prints it.",
       "Beside it, FILE.rerun (replaced by each recorded run) keeps every task's twelve args, priority and place in the"
@@ -72,8 +73,11 @@ final class RunCommand implements Callable<Integer> {
   Path recordFile;
 
   @Option(names = "--record-capacity", paramLabel = "N",
-      description = "Records in a new replay log (default: one per task; an existing log keeps its own capacity).")
+      description = "Records the replay log holds; once full, each new one overwrites the oldest (default: one per task).")
   Long recordCapacity;
+
+  @Option(names = "--force", description = "Replace the replay log --record names, and its FILE.rerun, when it exists.")
+  boolean force;
 
   /** The longest --timeout whose nanoseconds fit a long (292 years). */
   static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L;
@@ -89,8 +93,12 @@ final class RunCommand implements Callable<Integer> {
     if (recordCapacity != null && recordFile == null) {
       throw InputException.of("--record-capacity", "there is no log to size without --record", "add --record FILE, or drop it");
     }
+    if (force && recordFile == null) {
+      throw InputException.of("--force", "there is no log to replace without --record", "add --record FILE, or drop it");
+    }
     // Before the program is read: a directory or a missing directory here is the person's to fix, not the disk's.
     OutputFiles.requireWritable("--record", recordFile);
+    refuseAnExistingLog();
     String text;
     String slotProgram = "pass a slot program (text, one task per line, e.g. examples/hello.vslot)";
     try {
@@ -129,7 +137,7 @@ final class RunCommand implements Callable<Integer> {
     // One record per task by default, up to the format's limit (then the oldest are overwritten).
     long logCapacity = recordCapacity != null ? recordCapacity : Math.clamp(tasks.size(), 1, ReplayLogFormat.MAX_REPLAY_RECORDS);
     TaskEnds ends = new TaskEnds(tasks.size());
-    try (RingLog log = recordFile == null ? null : RingLog.open(recordFile, logCapacity);
+    try (RingLog log = recordFile == null ? null : newLog(logCapacity);
         Megakernel kernel = kernel(backendOption.backend, slots, tenants, observables);
         WorkerGroupLoop policy = WorkerGroupLoop.attach(kernel, tasks.size(),
             backendOption.verbose ? line -> System.err.println("vyre: " + line) : line -> {});
@@ -156,6 +164,33 @@ final class RunCommand implements Callable<Integer> {
       boolean allDone = results.stream().allMatch(r -> r != null && r.status() == SlotStatus.DONE);
       return allDone ? 0 : 1;
     }
+  }
+
+  /** A log holds the only record of a run: recording over one takes --force (an empty file, as mktemp leaves, holds none). */
+  private void refuseAnExistingLog() {
+    long size;
+    try {
+      size = recordFile == null || force || !Files.exists(recordFile) ? 0 : Files.size(recordFile);
+    } catch (IOException e) {
+      throw InputException.of("--record", recordFile + " cannot be read: " + e.getMessage(), "check the file's permissions");
+    }
+    if (size > 0) {
+      throw InputException.of("--record", recordFile + " already exists (" + size + " bytes), and a recorded run never"
+          + " overwrites a log", "pass --force to replace it and " + RerunSidecar.pathFor(recordFile) + ", or choose another file");
+    }
+  }
+
+  /** The run's replay log: a new file, the old one removed first with --force. */
+  private RingLog newLog(long capacity) {
+    if (force) {
+      try {
+        Files.deleteIfExists(recordFile);
+      } catch (IOException e) {
+        throw InputException.of("--record", recordFile + " cannot be replaced: " + e.getMessage(),
+            "check the permissions of its directory");
+      }
+    }
+    return RingLog.create(recordFile, capacity);
   }
 
   /** The kernel a run uses; a re-run ({@link ReplayRerun}) builds it from the recorded settings. */

@@ -45,11 +45,13 @@ import java.util.function.Supplier;
  * tasks still unended when the run finished, and a snapshot taken then for the tasks unended when
  * the run was abandoned ({@link #abandon}).
  *
- * <p><b>Durability.</b> An append is in the file at once ({@link RingLog}: record, then cursor; then
- * the sidecar entry), so a process that dies keeps it. Against a machine crash the log and its
- * sidecar are synced (fsync) every {@link #SYNC_EVERY_RECORDS} records, once the oldest record not
- * synced is {@link #SYNC_EVERY_NANOS} old (the waiting thread wakes for it), at the end, when closed after
- * an exception, and from a JVM shutdown hook, which Ctrl-C (SIGINT) and SIGTERM run.
+ * <p><b>Durability.</b> An append is in the file at once ({@link RingLog}: one write of the whole
+ * record; then the sidecar entry), so a process that dies keeps it and tears at most the record it
+ * was writing. Against a machine crash the log and its sidecar are synced (fsync) every
+ * {@link #SYNC_EVERY_RECORDS} records, once the oldest record not synced is
+ * {@link #SYNC_EVERY_NANOS} old (the waiting thread wakes for it), at the end, when closed after an
+ * exception, and from a JVM shutdown hook, which Ctrl-C (SIGINT) and SIGTERM run. A record that
+ * cannot be written (a full disk) ends the run with that error; the records before it stay.
  *
  * <p>Thread-safe: the thread running the program, the shutdown hook and {@link #close} take turns.
  */

@@ -16,10 +16,14 @@ import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32C;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +70,20 @@ class ReplayRerunTest {
     }
   }
 
+  /** Sets a u32 field of log record {@code index} and seals it again: a tampered record that reads back as written. */
+  private static void tamper(Path log, long index, int fieldOffset, int u32) throws IOException {
+    long offset = ReplayLogFormat.WRITTEN.recordOffset(index);
+    ByteBuffer record = ByteBuffer.allocate(ReplayLogFormat.RECORD_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "rw")) {
+      file.seek(offset);
+      file.readFully(record.array());
+      record.putInt(fieldOffset, u32);
+      ReplayLogFormat.sealRecord(record, record.getLong(ReplayLogFormat.SEQUENCE_OFFSET), new CRC32C());
+      file.seek(offset);
+      file.write(record.array());
+    }
+  }
+
   @Test
   void theShippedExampleReRunsIdentically() {
     Path log = record(EXAMPLE);
@@ -102,7 +120,7 @@ class ReplayRerunTest {
     List<ReplayRecord> records = RingLog.read(log).records();
     int first = IntStream.range(0, records.size()).filter(i -> records.get(i).slot().opcode() == Opcodes.ATOMIC_ADD).findFirst()
         .orElseThrow();
-    overwrite(log, ReplayLogFormat.recordOffset(first) + ReplayLogFormat.SLOT_STATUS_OFFSET, SlotLayout.STATUS_FAULT);
+    tamper(log, first, ReplayLogFormat.SLOT_STATUS_OFFSET, SlotLayout.STATUS_FAULT);
 
     CliRun text = CliRun.of("replay", "--rerun", log.toString());
     assertEquals(1, text.status(), text.out() + text.err());
@@ -133,7 +151,7 @@ class ReplayRerunTest {
     int first = IntStream.range(0, records.size()).filter(i -> records.get(i).slot().opcode() == Opcodes.ATOMIC_ADD).findFirst()
         .orElseThrow();
     // Evidence with status 0, Unclassified: what vyre run records for a task it gave up on.
-    overwrite(log, ReplayLogFormat.recordOffset(first) + ReplayLogFormat.FAILURE_CLASS_OFFSET, ReplayFailureClass.Unclassified.code());
+    tamper(log, first, ReplayLogFormat.FAILURE_CLASS_OFFSET, ReplayFailureClass.Unclassified.code());
     CliRun rerun = CliRun.of("replay", "--rerun", log.toString());
     assertEquals(0, rerun.status(), rerun.out() + rerun.err());
     assertTrue(rerun.out().contains("never ended  task 1 ATOMIC_ADD (record #" + first + ") had not ended when the recorded run"
@@ -154,13 +172,16 @@ class ReplayRerunTest {
 
   @Test
   void aSidecarOfAnotherRunDoesNotMatch() throws IOException {
-    // A second run appends to the log and replaces the sidecar: the first run's records have no entry.
-    Path log = record(program().toString(), "--record-capacity", "16");
-    record(program().toString());
-    CliRun appended = CliRun.of("replay", "--rerun", log.toString());
-    assertEquals(2, appended.status(), appended.out());
-    assertTrue(appended.err().contains("does not match its replay log: record #0 (index 0)") && appended.err().contains("has no entry")
-        && appended.err().contains("Fix: record the program again into a new file"), appended.err());
+    // The sidecar of a second run of the same program: its entries have other timestamps.
+    Path log = record(program().toString());
+    Path second = dir.resolve("second.vrrl");
+    CliRun.of("run", "--backend", "reference", "--record", second.toString(), program().toString());
+    Files.copy(RerunSidecar.pathFor(second), RerunSidecar.pathFor(log), StandardCopyOption.REPLACE_EXISTING);
+    CliRun secondRun = CliRun.of("replay", "--rerun", log.toString());
+    assertEquals(2, secondRun.status(), secondRun.out());
+    assertTrue(secondRun.err().contains("does not match its replay log: record #0 (index 0)")
+        && secondRun.err().contains("is not the task of its entry")
+        && secondRun.err().contains("Fix: record the program again into a new file"), secondRun.err());
 
     Path other = dir.resolve("other.vrrl");
     CliRun.of("run", "--backend", "reference", "--record", other.toString(), EXAMPLE);
@@ -178,6 +199,16 @@ class ReplayRerunTest {
     assertEquals(2, rerun.status(), rerun.out());
     assertTrue(rerun.err().contains("holds 4 records of the recorded run's 6 tasks") && rerun.err().contains("wrapped")
         && rerun.err().contains("Fix: record the program again with --record-capacity of at least 6"), rerun.err());
+  }
+
+  @Test
+  void aLogWithATornLastRecordCannotBeCompared() throws IOException {
+    Path log = record(program().toString());
+    Files.write(log, Arrays.copyOf(Files.readAllBytes(log), (int) Files.size(log) - 1));
+    CliRun rerun = CliRun.of("replay", "--rerun", log.toString());
+    assertEquals(2, rerun.status(), rerun.out());
+    assertTrue(rerun.err().contains("its last record, 5 at byte 432, is torn (cut short: 79 of its 80 bytes), so a task of the"
+        + " run is missing") && rerun.err().contains("Fix: record the program again"), rerun.err());
   }
 
   @Test

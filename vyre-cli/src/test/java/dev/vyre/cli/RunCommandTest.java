@@ -1,5 +1,6 @@
 package dev.vyre.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -119,17 +120,44 @@ class RunCommandTest {
     assertEquals("ProgramBug", records.get(2).get("failure").get("failure_class").asText());
   }
 
+  /** Issue #25: recording into an existing log overwrote it silently; now it takes --force. */
   @Test
-  void aSecondRecordedRunAppendsToTheSameLogUpToItsCapacity() throws IOException {
+  void aSecondRecordedRunIntoTheSameLogIsRefusedUnlessForced() throws IOException {
     Path log = dir.resolve("run.vrrl");
     Path program = program();
     CliRun.of("run", "--backend", "reference", "--record", log.toString(), "--record-capacity", "6", program.toString());
-    CliRun.of("run", "--backend", "reference", "--record", log.toString(), program.toString());
+    byte[] first = Files.readAllBytes(log);
+    byte[] firstSidecar = Files.readAllBytes(Path.of(log + ".rerun"));
+    CliRun refused = CliRun.of("run", "--backend", "reference", "--record", log.toString(), program.toString());
+    assertEquals(2, refused.status(), refused.out() + refused.err());
+    assertEquals("vyre: --record: " + log + " already exists (" + first.length + " bytes), and a recorded run never overwrites"
+        + " a log. Fix: pass --force to replace it and " + log + ".rerun, or choose another file\n", refused.err());
+    assertEquals("", refused.out(), "nothing ran");
+    assertArrayEquals(first, Files.readAllBytes(log), "the log is left as it was");
+    assertArrayEquals(firstSidecar, Files.readAllBytes(Path.of(log + ".rerun")));
+
+    CliRun forced = CliRun.of("run", "--backend", "reference", "--record", log.toString(), "--force", program.toString());
+    assertEquals(1, forced.status(), forced.err());
     ReplayScan scan = RingLog.read(log);
-    assertEquals(6, scan.capacity(), "an existing log keeps its capacity");
-    assertEquals(6, scan.records().size(), "the oldest two were overwritten");
-    assertEquals(2, scan.cursor());
-    assertEquals(Opcodes.STORE_U32, scan.records().get(0).slot().opcode(), "the first run's third task is now the oldest");
+    assertEquals(4, scan.capacity(), "a new log, of the second run's size");
+    assertEquals(4, scan.records().size());
+    CliRun rerun = CliRun.of("replay", "--rerun", log.toString());
+    assertEquals(0, rerun.status(), "the sidecar was replaced with the log: " + rerun.out() + rerun.err());
+  }
+
+  @Test
+  void anEmptyFileAsMktempLeavesItIsRecordedInto() throws IOException {
+    Path log = Files.createFile(dir.resolve("empty.vrrl"));
+    CliRun run = CliRun.of("run", "--backend", "reference", "--record", log.toString(), program().toString());
+    assertEquals(1, run.status(), run.err());
+    assertEquals(4, RingLog.read(log).records().size());
+  }
+
+  @Test
+  void forceWithoutARecordIsAMistake() throws IOException {
+    CliRun run = CliRun.of("run", "--backend", "reference", "--force", program().toString());
+    assertEquals(2, run.status(), run.out());
+    assertEquals("vyre: --force: there is no log to replace without --record. Fix: add --record FILE, or drop it\n", run.err());
   }
 
   @Test
@@ -137,8 +165,9 @@ class RunCommandTest {
     Path notALog = Files.writeString(dir.resolve("notes.txt"), "not a log");
     CliRun run = CliRun.of("run", "--backend", "reference", "--record", notALog.toString(), program().toString());
     assertEquals(2, run.status());
-    assertTrue(run.err().contains("header mismatch"), run.err());
+    assertTrue(run.err().contains("already exists") && run.err().contains("Fix: pass --force"), run.err());
     assertEquals("", run.out(), "nothing ran");
+    assertEquals("not a log", Files.readString(notALog));
   }
 
   @Test

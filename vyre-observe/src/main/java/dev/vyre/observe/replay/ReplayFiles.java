@@ -13,12 +13,17 @@ final class ReplayFiles {
   /** Writes all of {@code buffer} at {@code position}. */
   static void write(FileChannel channel, Path path, ByteBuffer buffer, long position) {
     try {
-      long at = position;
-      while (buffer.hasRemaining()) {
-        at += channel.write(buffer, at);
-      }
+      writeFully(channel, buffer, position);
     } catch (IOException e) {
       throw ReplayLogException.io("write", path.toString(), e);
+    }
+  }
+
+  /** Writes all of {@code buffer} at {@code position}; a failure may come after part of it was written. */
+  static void writeFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
+    long at = position;
+    while (buffer.hasRemaining()) {
+      at += channel.write(buffer, at);
     }
   }
 

@@ -10,7 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Layout of the rerun sidecar {@code VRRS0001} (ours, not vyre's): what a {@code VRRL0001} log
+ * Layout of the rerun sidecar {@code VRRS0001} (ours, not vyre's): what a replay log
  * lacks for re-running a recorded run and comparing it, kept in {@code FILE.rerun} next to the log
  * {@code FILE}. A 64-byte header with the run's settings and final counts, one 80-byte entry per
  * record of the log (entry {@code k} describes record {@code k}, so a log that wrapped stays

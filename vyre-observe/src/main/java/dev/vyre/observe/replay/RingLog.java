@@ -1,71 +1,84 @@
 package dev.vyre.observe.replay;
 
-import dev.vyre.io.FileReads;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32C;
 
 /**
  * vyre's differential replay log ({@code RingLog}, docs/PROTOCOL.md, "Replay log"): a
- * fixed-capacity circular file of the slots the host published, in {@link ReplayLogFormat}'s
- * {@code VRRL0001} layout, for inspecting a run afterwards (a record keeps a slot's first four
- * args, as vyre's does, so it does not re-create every slot: a re-run also needs the log's
- * {@link RerunSidecar}). Each append writes one record at the cursor, then the advanced cursor into
- * the header, so a process that dies between appends leaves a log that reopens where it stopped;
- * {@link #sync()} makes it durable against a machine crash too. Thread-safe: appends and scans take
- * turns.
+ * fixed-capacity circular file of the slots the host published, for inspecting a run afterwards (a
+ * record keeps a slot's first four args, as vyre's does, so it does not re-create every slot: a
+ * re-run also needs the log's {@link RerunSidecar}). Writes {@link ReplayLogFormat}'s
+ * {@code VRRL0002}, every record with its checksum and sequence number; reads vyre's
+ * {@code VRRL0001} too ({@link #read}).
  *
- * <p>Appending allocates nothing: the record is encoded into a reused direct buffer.
+ * <p><b>Crashes.</b> The header is written once, when the log is created, before any record. Each
+ * append is then one positional write of one whole record, at the end of the file until the log
+ * holds its capacity and over the oldest record after, and nothing else: no cursor to update, so
+ * no write depends on another. A process that dies therefore leaves every record it appended
+ * before, and at most one torn record, the one it was writing, which a reader reports and skips
+ * ({@link ReplayScan#tornTail()}). A write is in the operating system's cache once the append
+ * returns, so it survives the process being killed; {@link #sync()} makes it survive a machine
+ * crash too. Thread-safe: appends and scans take turns.
+ *
+ * <p>Appending allocates nothing: the record is encoded and its checksum taken in a reused direct buffer.
  */
 public final class RingLog implements AutoCloseable {
-
-  /** Records read per system call while scanning. */
-  private static final int SCAN_BATCH_RECORDS = 1024;
 
   private final FileChannel channel;
   private final Path path;
   private final long capacity;
-  private long cursor;
+  /** The next append's sequence number: how many appends the log has had. */
+  private long sequence;
   private final ByteBuffer recordBuffer = ByteBuffer.allocateDirect(ReplayLogFormat.RECORD_BYTES);
   private final MemorySegment record = MemorySegment.ofBuffer(recordBuffer);
-  private final ByteBuffer cursorBuffer = ByteBuffer.allocateDirect(Long.BYTES);
-  private final MemorySegment cursorBytes = MemorySegment.ofBuffer(cursorBuffer);
+  private final CRC32C crc = new CRC32C();
 
-  private RingLog(FileChannel channel, Path path, long capacity, long cursor) {
+  private RingLog(FileChannel channel, Path path, long capacity, long sequence) {
     this.channel = channel;
     this.path = path;
     this.capacity = capacity;
-    this.cursor = cursor;
+    this.sequence = sequence;
   }
 
   /**
-   * Opens the log at {@code path}, creating one of {@code capacity} records (all never written) if
-   * no file is there. An existing log keeps its own capacity, as in vyre; its cursor is the
-   * header's modulo that capacity.
+   * Creates a new log of {@code capacity} records at {@code path}, which must not exist or be empty
+   * (as {@code mktemp} leaves it).
    *
-   * @throws ReplayLogException {@code ZeroCapacity} or {@code CapacityOverflow} for the capacity
-   *     asked for or the one in the header; {@code HeaderMismatch} for a file that is not a
-   *     {@code VRRL0001} log; {@code Truncated} for one whose length does not match its capacity;
-   *     {@code Io} when the file system refuses
+   * @throws ReplayLogException {@code ZeroCapacity} or {@code CapacityOverflow}; {@code Exists}
+   *     when a file with something in it is there; {@code Io} when the file system refuses
    */
-  public static RingLog open(Path path, long capacity) {
+  public static RingLog create(Path path, long capacity) {
     ReplayLogFormat.checkCapacity(capacity);
-    boolean existed = Files.exists(path);
-    FileChannel channel = openChannel(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel channel;
     try {
-      if (existed && !neverStarted(channel, path)) {
-        Header header = readHeader(channel, path);
-        return new RingLog(channel, path, header.capacity, header.cursor);
+      channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    } catch (FileAlreadyExistsException e) {
+      channel = openChannel(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      long size = ReplayLogReader.size(channel, path);
+      if (size != 0) {
+        ReplayLogException exists = ReplayLogException.exists(path.toString(), size);
+        closeQuietly(channel, exists);
+        throw exists;
       }
-      createEmpty(channel, path, capacity);
+    } catch (IOException e) {
+      throw ReplayLogException.io("open", path.toString(), e);
+    }
+    return create(channel, path, capacity);
+  }
+
+  /** A new log in the empty file {@code channel} writes (a valid capacity): the header, and no record yet. */
+  static RingLog create(FileChannel channel, Path path, long capacity) {
+    try {
+      ByteBuffer header = ByteBuffer.allocate(ReplayLogFormat.HEADER_BYTES);
+      ReplayLogFormat.writeHeader(MemorySegment.ofBuffer(header), capacity);
+      ReplayFiles.write(channel, path, header, 0);
       return new RingLog(channel, path, capacity, 0);
     } catch (RuntimeException e) {
       closeQuietly(channel, e);
@@ -73,12 +86,57 @@ public final class RingLog implements AutoCloseable {
     }
   }
 
-  /** Reads a log without changing it (for inspection): its header and every record, as {@link #scan()} does. */
+  /**
+   * Opens the log at {@code path} to append to it, creating one of {@code capacity} records if no
+   * file (or an empty one) is there. An existing log keeps its own capacity, as in vyre, and the
+   * next append goes after its newest record (over a torn one).
+   *
+   * @throws ReplayLogException {@code ZeroCapacity} or {@code CapacityOverflow} for the capacity
+   *     asked for or the one in the header; {@code HeaderMismatch} for a file that is not a
+   *     {@code VRRL0002} log (a {@code VRRL0001} one is only read); {@code Corrupt} for a damaged
+   *     one; {@code Io} when the file system refuses
+   */
+  public static RingLog open(Path path, long capacity) {
+    ReplayLogFormat.checkCapacity(capacity);
+    FileChannel channel = openChannel(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    try {
+      if (ReplayLogReader.size(channel, path) == 0) {
+        return create(channel, path, capacity);
+      }
+      ReplayLogReader.Header header = ReplayLogReader.readHeader(channel, path);
+      if (header.version() != ReplayLogFormat.WRITTEN) {
+        throw ReplayLogException.headerMismatch(path.toString(), "found vyre's " + header.version()
+            + ", which is read but not appended to (appends are " + ReplayLogFormat.WRITTEN + " records)");
+      }
+      long next = ReplayLogReader.scan(channel, path, header, false).nextSequence();
+      return new RingLog(channel, path, header.capacity(), next);
+    } catch (RuntimeException e) {
+      closeQuietly(channel, e);
+      throw e;
+    }
+  }
+
+  /**
+   * Reads a log of either version without changing it (for inspection): its header and every
+   * record, oldest first. A torn last record is reported in {@link ReplayScan#tornTail()}, not refused.
+   *
+   * @throws ReplayLogException {@code Corrupt} naming the first damaged record (see {@link #salvage});
+   *     {@code HeaderMismatch}, {@code Truncated} for a header cut short or a VRRL0001 file of the
+   *     wrong length; {@code Io}
+   */
   public static ReplayScan read(Path path) {
+    return read(path, false);
+  }
+
+  /** As {@link #read}, but leaves damaged records out and lists them ({@link ReplayScan#skipped()}); a damaged header is still refused. */
+  public static ReplayScan salvage(Path path) {
+    return read(path, true);
+  }
+
+  private static ReplayScan read(Path path, boolean salvage) {
     FileChannel channel = openChannel(path, StandardOpenOption.READ);
     try {
-      Header header = readHeader(channel, path);
-      return new RingLog(channel, path, header.capacity, header.cursor).scan();
+      return ReplayLogReader.scan(channel, path, ReplayLogReader.readHeader(channel, path), salvage).scan();
     } finally {
       closeQuietly(channel, null);
     }
@@ -92,82 +150,6 @@ public final class RingLog implements AutoCloseable {
     }
   }
 
-  private record Header(long capacity, long cursor) {}
-
-  /** Reads and checks an existing log's header and length. */
-  private static Header readHeader(FileChannel channel, Path path) {
-    long size = size(channel, path);
-    ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(size, ReplayLogFormat.HEADER_BYTES));
-    readFully(channel, path, buffer, 0, ReplayLogFormat.HEADER_BYTES);
-    MemorySegment present = MemorySegment.ofBuffer(buffer.flip());
-    // A file that does not start like a log is not one, however short; one that does but ends
-    // inside its header was cut short.
-    long compared = Math.min(present.byteSize(), ReplayLogFormat.MAGIC.length);
-    if (present.asSlice(0, compared).mismatch(MemorySegment.ofArray(ReplayLogFormat.MAGIC).asSlice(0, compared)) >= 0) {
-      throw ReplayLogException.headerMismatch(path.toString(), "expected magic \"VRRL0001\", found " + describeMagic(present));
-    }
-    if (size < ReplayLogFormat.HEADER_BYTES) {
-      throw ReplayLogException.truncated(path.toString(), size, ReplayLogFormat.HEADER_BYTES);
-    }
-    if (!ReplayLogFormat.isKnownHeader(present)) {
-      throw ReplayLogException.headerMismatch(path.toString(), "expected magic \"VRRL0001\" and version 1, found "
-          + describeMagic(present) + " version " + Integer.toUnsignedString(ReplayLogFormat.version(present)));
-    }
-    long capacity = ReplayLogFormat.capacity(present);
-    ReplayLogFormat.checkCapacity(capacity);
-    long expected = ReplayLogFormat.fileLength(capacity);
-    if (size != expected) {
-      throw ReplayLogException.truncated(path.toString(), size, expected);
-    }
-    return new Header(capacity, Long.remainderUnsigned(ReplayLogFormat.cursor(present), capacity));
-  }
-
-  /** The first bytes of a file as text, non-printable bytes escaped. */
-  private static String describeMagic(MemorySegment present) {
-    StringBuilder magic = new StringBuilder("magic \"");
-    long shown = Math.min(present.byteSize(), ReplayLogFormat.MAGIC.length);
-    for (byte b : present.asSlice(0, shown).toArray(ValueLayout.JAVA_BYTE)) {
-      magic.append(b >= 0x20 && b < 0x7F ? String.valueOf((char) b) : String.format("\\x%02x", b));
-    }
-    return magic.append('"').toString();
-  }
-
-  /**
-   * Whether an existing file holds no log yet: empty (made by {@code mktemp}, say), or zeros from
-   * end to end, which is what a process that died while creating a log leaves (the header is
-   * written last). Such a file is made into a new log rather than refused; a file with anything
-   * else in it is left for {@link #readHeader} to judge, so no recorded byte is overwritten.
-   */
-  private static boolean neverStarted(FileChannel channel, Path path) {
-    long size = size(channel, path);
-    if (size != 0 && size < ReplayLogFormat.HEADER_BYTES) {
-      return false;
-    }
-    ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
-    byte[] zeros = new byte[chunk.capacity()];
-    for (long at = 0; at < size; at += chunk.capacity()) {
-      chunk.clear().limit((int) Math.min(chunk.capacity(), size - at));
-      readFully(channel, path, chunk, at, size);
-      if (!Arrays.equals(chunk.array(), 0, chunk.limit(), zeros, 0, chunk.limit())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** A new log: the full length of zeros (every record never written), then the header with cursor 0. */
-  private static void createEmpty(FileChannel channel, Path path, long capacity) {
-    try {
-      channel.truncate(0);
-    } catch (IOException e) {
-      throw ReplayLogException.io("truncate", path.toString(), e);
-    }
-    write(channel, path, ByteBuffer.allocate(1), ReplayLogFormat.fileLength(capacity) - 1);
-    ByteBuffer header = ByteBuffer.allocate(ReplayLogFormat.HEADER_BYTES);
-    ReplayLogFormat.writeHeader(MemorySegment.ofBuffer(header), capacity, 0);
-    write(channel, path, header, 0);
-  }
-
   public Path path() {
     return path;
   }
@@ -178,7 +160,7 @@ public final class RingLog implements AutoCloseable {
 
   /** The record the next append writes (the oldest one once the log has wrapped). */
   public synchronized long cursor() {
-    return cursor;
+    return sequence % capacity;
   }
 
   // ---------------------------------------------------------------- appending
@@ -193,15 +175,21 @@ public final class RingLog implements AutoCloseable {
     appendRecord(slot, failure);
   }
 
+  /**
+   * @throws ReplayLogException {@code Io} (op {@code append}) when the record cannot be written, a
+   *     full disk say: the records before it stay intact, and the next append tries the same place
+   */
   private synchronized void appendRecord(RecordedSlot slot, ReplayFailureEvidence failure) {
     ReplayLogFormat.writeRecord(record, slot, failure);
-    write(channel, path, recordBuffer.clear(), ReplayLogFormat.recordOffset(cursor));
-    // The record first, then the cursor that covers it: a crash in between leaves the new record
-    // where the cursor still points, so it reads back as the oldest record rather than vanishing.
-    long next = (cursor + 1) % capacity;
-    ReplayLogFormat.writeCursor(cursorBytes, next);
-    write(channel, path, cursorBuffer.clear(), ReplayLogFormat.CURSOR_OFFSET);
-    cursor = next;
+    ReplayLogFormat.sealRecord(recordBuffer.clear(), sequence, crc);
+    long index = sequence % capacity;
+    long offset = ReplayLogFormat.WRITTEN.recordOffset(index);
+    try {
+      ReplayFiles.writeFully(channel, recordBuffer, offset);
+    } catch (IOException e) {
+      throw ReplayLogException.appendFailed(path.toString(), index, offset, e);
+    }
+    sequence++;
   }
 
   /** Forces everything appended so far to the storage device (fsync). */
@@ -222,75 +210,18 @@ public final class RingLog implements AutoCloseable {
   }
 
   /**
-   * Reads every record from the cursor round to the one before it: records never written are
-   * counted, not returned.
+   * Reads every record, oldest first, as {@link #read} does.
    *
-   * @throws ReplayLogException {@code HeaderMismatch} naming the first record whose magic is
-   *     neither 0 nor 0xDEADBEEF (damage: nothing after it is trusted); {@code Truncated} when the
-   *     file was shortened since it was opened
+   * @throws ReplayLogException {@code Corrupt} naming the first damaged record; {@code Truncated}
+   *     when the file was shortened while it was read
    */
   public synchronized ReplayScan scan() {
-    List<ReplayRecord> records = new ArrayList<>();
-    List<Long> indices = new ArrayList<>();
-    long empty = scanRange(cursor, capacity, records, indices) + scanRange(0, cursor, records, indices);
-    return new ReplayScan(capacity, cursor, records, indices, empty);
-  }
-
-  /** Decodes records {@code [from, to)} into {@code out}, their indices into {@code indices}; returns how many were never written. */
-  private long scanRange(long from, long to, List<ReplayRecord> out, List<Long> indices) {
-    ByteBuffer batch = ByteBuffer.allocate(SCAN_BATCH_RECORDS * ReplayLogFormat.RECORD_BYTES);
-    MemorySegment batchBytes = MemorySegment.ofArray(batch.array());
-    long empty = 0;
-    for (long first = from; first < to; first += SCAN_BATCH_RECORDS) {
-      int count = (int) Math.min(SCAN_BATCH_RECORDS, to - first);
-      batch.clear().limit(count * ReplayLogFormat.RECORD_BYTES);
-      readFully(channel, path, batch, ReplayLogFormat.recordOffset(first), ReplayLogFormat.fileLength(capacity));
-      for (int i = 0; i < count; i++) {
-        MemorySegment one = batchBytes.asSlice((long) i * ReplayLogFormat.RECORD_BYTES, ReplayLogFormat.RECORD_BYTES);
-        int magic = ReplayLogFormat.recordMagic(one);
-        if (magic == 0) {
-          empty++;
-        } else if (magic != ReplayLogFormat.RECORD_MAGIC) {
-          throw ReplayLogException.headerMismatch(path.toString(), String.format(
-              "record %d (byte %d) has magic 0x%08x, neither 0xdeadbeef nor 0", first + i, ReplayLogFormat.recordOffset(first + i), magic));
-        } else {
-          out.add(ReplayLogFormat.readRecord(one));
-          indices.add(first + i);
-        }
-      }
-    }
-    return empty;
+    return ReplayLogReader.scan(channel, path, new ReplayLogReader.Header(ReplayLogFormat.WRITTEN, capacity, 0), false).scan();
   }
 
   @Override
   public synchronized void close() {
     ReplayFiles.close(channel, path);
-  }
-
-  // ---------------------------------------------------------------- file access
-
-  private static long size(FileChannel channel, Path path) {
-    try {
-      return channel.size();
-    } catch (IOException e) {
-      throw ReplayLogException.io("stat", path.toString(), e);
-    }
-  }
-
-  private static void write(FileChannel channel, Path path, ByteBuffer buffer, long position) {
-    ReplayFiles.write(channel, path, buffer, position);
-  }
-
-  /** Fills {@code buffer} from {@code position}; {@code Truncated} when the file ends first (it should be {@code expectedLength}). */
-  private static void readFully(FileChannel channel, Path path, ByteBuffer buffer, long position, long expectedLength) {
-    try {
-      int wanted = buffer.remaining();
-      if (FileReads.readAt(channel, buffer, position) < wanted) {
-        throw ReplayLogException.truncated(path.toString(), channel.size(), expectedLength);
-      }
-    } catch (IOException e) {
-      throw ReplayLogException.io("read", path.toString(), e);
-    }
   }
 
   private static void closeQuietly(FileChannel channel, RuntimeException pending) {

@@ -1,5 +1,10 @@
 package dev.vyre.observe.replay;
 
+import static dev.vyre.observe.replay.ReplayLogFixtures.logOf;
+import static dev.vyre.observe.replay.ReplayLogFixtures.rec;
+import static dev.vyre.observe.replay.ReplayLogFixtures.slotIds;
+import static dev.vyre.observe.replay.ReplayLogFixtures.writeVrrl0001Header;
+import static dev.vyre.observe.replay.ReplayLogFixtures.writeVrrl0002Header;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -8,11 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.BackendException;
+import dev.vyre.observe.replay.ReplayLogFormat.Version;
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -21,39 +25,13 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** docs/PROTOCOL.md, "Replay log": vyre's four test vectors, its other replay tests, and what survives damage and crashes. */
+/** docs/PROTOCOL.md, "Replay log": vyre's four test vectors, its other replay tests, and how a log is opened and read. */
 class RingLogTest {
 
   @TempDir Path dir;
 
   private Path log() {
     return dir.resolve("log.vrrl");
-  }
-
-  /** vyre's test record: opcode 0x40000000 + slot, args slot * 1..4. */
-  private static RecordedSlot rec(int slotIdx, int epoch) {
-    return new RecordedSlot(1_000_000 + slotIdx, slotIdx, 0, 0x4000_0000 + slotIdx, slotIdx, slotIdx * 2, slotIdx * 3, slotIdx * 4,
-        epoch);
-  }
-
-  private static List<Integer> slotIds(List<RecordedSlot> slots) {
-    return slots.stream().map(RecordedSlot::slotIdx).toList();
-  }
-
-  private static void writeHeader(Path path, byte[] magic, int version, long capacity, long cursor, long fileLength) throws IOException {
-    ByteBuffer header = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
-    header.put(magic).putInt(version).putInt(0).putLong(capacity).putLong(cursor);
-    try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
-      file.setLength(fileLength);
-      file.write(header.array());
-    }
-  }
-
-  private static void overwrite(Path path, long position, byte[] bytes) throws IOException {
-    try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
-      file.seek(position);
-      file.write(bytes);
-    }
   }
 
   // ---------------------------------------------------------------- the [T] vectors
@@ -85,50 +63,37 @@ class RingLogTest {
   }
 
   @Test
-  void rolloverKeepsTheMostRecentInPublishOrder() {
+  void rolloverKeepsTheMostRecentInPublishOrder() throws IOException {
     try (RingLog log = RingLog.open(log(), 3)) {
       for (int i = 0; i < 5; i++) {
         log.append(rec(i, 100 + i));
       }
-      // Physically [3, 4, 2]; the scan starts at the cursor (2).
+      // Physically [3, 4, 2]; the oldest is at the cursor (2).
       assertEquals(List.of(2, 3, 4), slotIds(log.replayAll()));
       assertEquals(2, log.cursor());
       assertEquals(List.of(2L, 0L, 1L), log.scan().indices(), "where each record is in the file");
     }
-  }
-
-  @Test
-  void aZeroedRecordMidSequenceIsSkippedAndCounted() throws IOException {
-    try (RingLog log = RingLog.open(log(), 4)) {
-      log.append(rec(10, 100));
-      log.append(rec(20, 200));
-      log.append(rec(30, 300));
-      log.sync();
-      assertEquals(List.of(10, 20, 30), slotIds(log.replayAll()));
-      overwrite(log(), ReplayLogFormat.recordOffset(1), new byte[ReplayLogFormat.RECORD_BYTES]);
-      assertEquals(List.of(10, 30), slotIds(log.replayAll()));
-      ReplayScan scan = log.scan();
-      assertEquals(2, scan.emptyRecords(), "the never-written record 3 and the zeroed record 1");
-      assertEquals(List.of(0L, 2L), scan.indices(), "a gap does not shift the records after it");
-    }
+    assertEquals(Version.VRRL0002.fileLength(3), Files.size(log()), "a full log stops growing");
   }
 
   @Test
   void aFileWithTheWrongMagicIsAHeaderMismatch() throws IOException {
-    writeHeader(log(), "XXXX0001".getBytes(), 1, 4, 0, 32 + 4 * 64);
+    writeVrrl0001Header(log(), "XXXX0001".getBytes(StandardCharsets.US_ASCII), 1, 4, 0, 32 + 4 * 64);
     ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4));
     assertEquals(ReplayLogException.Variant.HeaderMismatch, error.variant());
-    assertEquals("replay log `" + log() + "` header mismatch: expected magic \"VRRL0001\", found magic \"XXXX0001\"."
-        + " Fix: regenerate the log; VRRL format may have changed.", error.getMessage());
+    assertEquals("replay log `" + log() + "` header mismatch: expected magic \"VRRL0002\" (or vyre's \"VRRL0001\"), found magic"
+        + " \"XXXX0001\". Fix: regenerate the log; VRRL format may have changed.", error.getMessage());
   }
 
   // ---------------------------------------------------------------- vyre's other replay tests
 
   @Test
-  void openRejectsZeroCapacity() {
-    ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 0));
-    assertEquals(ReplayLogException.Variant.ZeroCapacity, error.variant());
-    assertEquals("replay log capacity must be > 0. Fix: construct with at least one slot.", error.getMessage());
+  void openAndCreateRejectZeroCapacity() {
+    for (ReplayLogException error : List.of(assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 0)),
+        assertThrows(ReplayLogException.class, () -> RingLog.create(log(), 0)))) {
+      assertEquals(ReplayLogException.Variant.ZeroCapacity, error.variant());
+      assertEquals("replay log capacity must be > 0. Fix: construct with at least one slot.", error.getMessage());
+    }
     assertTrue(Files.notExists(log()), "nothing was created");
   }
 
@@ -146,13 +111,15 @@ class RingLogTest {
 
   @Test
   void anExistingLogWithZeroCapacityIsRejectedBeforeTheCursorModulo() throws IOException {
-    writeHeader(log(), ReplayLogFormat.MAGIC, 1, 0, 0, 32);
+    writeVrrl0001Header(log(), Version.VRRL0001.magic(), 1, 0, 0, 32);
+    assertEquals(ReplayLogException.Variant.ZeroCapacity, assertThrows(ReplayLogException.class, () -> RingLog.read(log())).variant());
+    writeVrrl0002Header(log(), 0);
     assertEquals(ReplayLogException.Variant.ZeroCapacity, assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4)).variant());
   }
 
   @Test
   void anExistingLogWithAHugeCapacityIsRejectedBeforeAnyAllocation() throws IOException {
-    writeHeader(log(), ReplayLogFormat.MAGIC, 1, ReplayLogFormat.MAX_REPLAY_RECORDS + 1, 0, 32);
+    writeVrrl0002Header(log(), ReplayLogFormat.MAX_REPLAY_RECORDS + 1);
     ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4));
     assertEquals(ReplayLogException.Variant.CapacityOverflow, error.variant());
     assertEquals(ReplayLogFormat.MAX_REPLAY_RECORDS + 1, error.fields().get("count"));
@@ -160,10 +127,11 @@ class RingLogTest {
 
   @Test
   void aWrongVersionIsAHeaderMismatch() throws IOException {
-    writeHeader(log(), ReplayLogFormat.MAGIC, 2, 4, 0, 32 + 4 * 64);
-    ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4));
+    writeVrrl0001Header(log(), Version.VRRL0001.magic(), 2, 4, 0, 32 + 4 * 64);
+    ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.read(log()));
     assertEquals(ReplayLogException.Variant.HeaderMismatch, error.variant());
-    assertTrue(error.getMessage().contains("found magic \"VRRL0001\" version 2"), error.getMessage());
+    assertTrue(error.getMessage().contains("expected magic \"VRRL0001\" and version 1, found magic \"VRRL0001\" version 2"),
+        error.getMessage());
   }
 
   @Test
@@ -194,28 +162,30 @@ class RingLogTest {
     }
   }
 
+  // ---------------------------------------------------------------- opening
+
   @Test
-  void anExistingLogKeepsItsOwnCapacityAndTheCursorIsTakenModuloIt() throws IOException {
-    writeHeader(log(), ReplayLogFormat.MAGIC, 1, 3, 7, 32 + 3 * 64);
+  void anExistingLogKeepsItsOwnCapacityAndGoesOnAfterItsNewestRecord() {
+    logOf(log(), 3, 7);
     try (RingLog log = RingLog.open(log(), 100)) {
       assertEquals(3, log.capacity());
-      assertEquals(1, log.cursor());
-      assertEquals(32 + 3 * 64, Files.size(log()));
+      assertEquals(1, log.cursor(), "seven appends: the next goes to record 7 % 3");
+      log.append(rec(7, 7));
+      assertEquals(List.of(5, 6, 7), slotIds(log.replayAll()));
     }
   }
 
   @Test
-  void aNewLogIsTheHeaderFollowedByCapacityZeroedRecords() throws IOException {
-    try (RingLog log = RingLog.open(log(), 5)) {
+  void aNewLogIsItsHeaderAlone() throws IOException {
+    try (RingLog log = RingLog.create(log(), 5)) {
       assertEquals(0, log.cursor());
-      assertEquals(ReplayLogFormat.fileLength(5), Files.size(log()));
+      assertEquals(ReplayLogFormat.HEADER_BYTES, Files.size(log()), "records are added as they are appended");
       ReplayScan scan = log.scan();
       assertTrue(scan.records().isEmpty());
       assertEquals(5, scan.emptyRecords());
+      assertEquals(Version.VRRL0002, scan.version());
     }
   }
-
-  // ---------------------------------------------------------------- crashes and damage
 
   @Test
   void aSecondOpenSeesEveryAppendWithoutCloseOrSync() {
@@ -232,35 +202,27 @@ class RingLogTest {
   }
 
   @Test
-  void aCrashBetweenTheRecordAndTheCursorLosesNothing() throws IOException {
-    try (RingLog log = RingLog.open(log(), 4)) {
-      log.append(rec(1, 10));
-      log.append(rec(2, 11));
-    }
-    // The third append's record reached the file, its cursor update did not.
-    byte[] third = new byte[ReplayLogFormat.RECORD_BYTES];
-    ReplayLogFormat.writeRecord(MemorySegment.ofArray(third), rec(3, 12), null);
-    overwrite(log(), ReplayLogFormat.recordOffset(2), third);
-    try (RingLog reopened = RingLog.open(log(), 4)) {
-      assertEquals(2, reopened.cursor());
-      assertEquals(List.of(3, 1, 2), slotIds(reopened.replayAll()), "the orphan reads back first, as the oldest");
-    }
+  void aVrrl0001LogIsReadButNotAppendedTo() throws IOException {
+    writeVrrl0001Header(log(), Version.VRRL0001.magic(), 1, 2, 0, 32 + 2 * 64);
+    byte[] before = Files.readAllBytes(log());
+    ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 2));
+    assertEquals(ReplayLogException.Variant.HeaderMismatch, error.variant());
+    assertTrue(error.getMessage().contains("found vyre's VRRL0001, which is read but not appended to"), error.getMessage());
+    assertArrayEquals(before, Files.readAllBytes(log()));
+    assertEquals(2, RingLog.read(log()).emptyRecords());
   }
 
+  /** vyre writes a VRRL0001 log at its full length up front: any other length is damage. */
   @Test
-  void aTruncatedLogIsRefusedWithAFix() throws IOException {
-    try (RingLog log = RingLog.open(log(), 4)) {
-      log.append(rec(1, 10));
+  void aVrrl0001LogOfAnotherLengthIsTruncated() throws IOException {
+    for (long length : new long[] {32 + 64 + 10, 32 + 3 * 64}) {
+      writeVrrl0001Header(log(), Version.VRRL0001.magic(), 1, 2, 0, length);
+      ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.read(log()));
+      assertEquals(ReplayLogException.Variant.Truncated, error.variant());
+      assertEquals(length, error.fields().get("byte_len"));
+      assertEquals(32L + 2 * 64, error.fields().get("expected"));
+      assertTrue(error.getMessage().endsWith("Fix: keep a copy for inspection and start a new log."), error.getMessage());
     }
-    try (RandomAccessFile file = new RandomAccessFile(log().toFile(), "rw")) {
-      file.setLength(32 + 2 * 64 + 10);
-    }
-    ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4));
-    assertEquals(ReplayLogException.Variant.Truncated, error.variant());
-    assertEquals(32L + 2 * 64 + 10, error.fields().get("byte_len"));
-    assertEquals(32L + 4 * 64, error.fields().get("expected"));
-    assertTrue(error.getMessage().contains("Fix: keep a copy for inspection and start a new log"), error.getMessage());
-    assertEquals(ReplayLogException.Variant.Truncated, assertThrows(ReplayLogException.class, () -> RingLog.read(log())).variant());
   }
 
   @Test
@@ -276,62 +238,26 @@ class RingLogTest {
     Files.write(log(), new byte[] {'V', 'R', 'R', 'L'});
     ReplayLogException error = assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 4));
     assertEquals(ReplayLogException.Variant.Truncated, error.variant());
+    assertEquals("replay log `" + log() + "` is 4 bytes, less than its 32-byte header, so it holds no record: the process"
+        + " writing it died as it created the file, or the file was cut short. Fix: record the run again.", error.getMessage());
     assertEquals(4, Files.size(log()), "the file is left as it was");
   }
 
   @Test
-  void anEmptyOrAllZeroFileBecomesANewLog() throws IOException {
-    // What mktemp leaves, and what a process that died creating a log leaves (header written last).
-    for (byte[] content : new byte[][] {new byte[0], new byte[32 + 4 * 64], new byte[100]}) {
-      Files.write(log(), content);
-      try (RingLog log = RingLog.open(log(), 3)) {
-        assertEquals(3, log.capacity());
-        log.append(rec(7, 1));
-      }
-      assertEquals(32L + 3 * 64, Files.size(log()));
-      assertEquals(List.of(7), slotIds(RingLog.read(log()).records().stream().map(ReplayRecord::slot).toList()));
+  void anEmptyFileBecomesANewLogAndOneOfZerosIsNotALog() throws IOException {
+    // What mktemp leaves: no log to lose.
+    Files.write(log(), new byte[0]);
+    try (RingLog log = RingLog.open(log(), 3)) {
+      log.append(rec(7, 1));
     }
-    // A zeroed header in front of recorded bytes is damage, not a fresh file: refused, left as it was.
-    byte[] damaged = new byte[32 + 2 * 64];
-    damaged[32] = (byte) 0xEF;
-    Files.write(log(), damaged);
+    assertEquals(List.of(7), slotIds(RingLog.read(log())));
+    Files.write(log(), new byte[0]);
+    try (RingLog log = RingLog.create(log(), 3)) {
+      assertEquals(3, log.capacity());
+    }
+    Files.write(log(), new byte[100]);
     assertEquals(ReplayLogException.Variant.HeaderMismatch, assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 2)).variant());
-    assertEquals(damaged.length, Files.size(log()));
-  }
-
-  @Test
-  void anExtendedLogIsRefusedToo() throws IOException {
-    try (RingLog log = RingLog.open(log(), 2)) {
-      log.append(rec(1, 10));
-    }
-    try (RandomAccessFile file = new RandomAccessFile(log().toFile(), "rw")) {
-      file.setLength(32 + 3 * 64);
-    }
-    assertEquals(ReplayLogException.Variant.Truncated, assertThrows(ReplayLogException.class, () -> RingLog.open(log(), 2)).variant());
-  }
-
-  @Test
-  void aDamagedRecordMagicIsAHeaderMismatchNamingTheRecord() throws IOException {
-    try (RingLog log = RingLog.open(log(), 4)) {
-      log.append(rec(1, 10));
-      log.append(rec(2, 11));
-      overwrite(log(), ReplayLogFormat.recordOffset(1), new byte[] {0x78, 0x56, 0x34, 0x12});
-      ReplayLogException error = assertThrows(ReplayLogException.class, log::replayAll);
-      assertEquals(ReplayLogException.Variant.HeaderMismatch, error.variant());
-      assertTrue(error.getMessage().contains("record 1 (byte 96) has magic 0x12345678, neither 0xdeadbeef nor 0"), error.getMessage());
-      assertTrue(error.getMessage().contains("Fix: "), error.getMessage());
-    }
-  }
-
-  @Test
-  void aFileShortenedWhileOpenIsTruncatedOnTheNextScan() throws IOException {
-    try (RingLog log = RingLog.open(log(), 4)) {
-      log.append(rec(1, 10));
-      try (RandomAccessFile file = new RandomAccessFile(log().toFile(), "rw")) {
-        file.setLength(32 + 64);
-      }
-      assertEquals(ReplayLogException.Variant.Truncated, assertThrows(ReplayLogException.class, log::scan).variant());
-    }
+    assertEquals(100, Files.size(log()), "left as it was");
   }
 
   @Test
@@ -351,6 +277,27 @@ class RingLogTest {
     assertInstanceOf(NoSuchFileException.class, missing.getCause());
     assertTrue(missing.getMessage().endsWith("Fix: check disk space + permissions."), missing.getMessage());
     assertTrue(Files.notExists(dir.resolve("missing.vrrl")), "reading creates nothing");
+  }
+
+  @Test
+  void appendingAllocatesNothing() {
+    var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    RecordedSlot slot = rec(3, 4);
+    ReplayFailureEvidence failure = new ReplayFailureEvidence(7, ReplayFailureClass.ProgramBug, 0, 1);
+    int appends = 4096;
+    try (RingLog log = RingLog.create(log(), 1024)) {
+      long bytes = 0;
+      for (int round = 0; round < 3; round++) {
+        // The first rounds let the JIT compile the path (and the log wrap); the last one is measured.
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < appends; i++) {
+          log.append(slot);
+          log.appendWithFailure(slot, failure);
+        }
+        bytes = threads.getCurrentThreadAllocatedBytes() - before;
+      }
+      assertTrue(bytes < appends / 8, bytes + " bytes allocated over " + 2 * appends + " appends");
+    }
   }
 
   @Test
