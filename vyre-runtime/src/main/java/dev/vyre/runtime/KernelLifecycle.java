@@ -146,9 +146,9 @@ final class KernelLifecycle {
 
   /**
    * Refuses publishes from now on, then waits until every publisher that took tickets before has
-   * committed them (up to {@code deadline}): whatever fails futures or frees the ring after this
-   * sees all of theirs, and none of them writes the ring after. Between its reservation and its
-   * commit a publisher neither blocks nor runs a callback.
+   * committed them, doorbell included (up to {@code deadline}): whatever fails futures or frees the
+   * ring after this sees all of theirs, and none of them writes the ring or the doorbell after.
+   * Between its reservation and its commit a publisher neither blocks nor runs a callback.
    */
   void closeRing(long deadline) {
     // Before the partitions close: a publisher they refuse looks at this next (checkOpen).
@@ -158,7 +158,7 @@ final class KernelLifecycle {
     }
     IdleStrategy wait = RingPartition.cursorWait();
     for (RingPartition part : partitions) {
-      while (!part.allCommitted() && System.nanoTime() - deadline < 0) {
+      while (!part.allCommitted(views.control()) && System.nanoTime() - deadline < 0) {
         wait.idle();
       }
     }

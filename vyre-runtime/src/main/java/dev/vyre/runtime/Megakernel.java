@@ -96,11 +96,12 @@ public final class Megakernel implements AutoCloseable {
       this.inspection = new KernelInspection(session, lifecycle, views, partitions, retire);
       session.launch();
       RetireThread retireThread = new RetireThread(lifecycle, inspection, views, retire, builder.stallTimeout.toNanos());
-      this.publishing = new RingPublishing(lifecycle, views, partitions, retire, session, retireThread, builder.publishTimeout.toNanos());
+      this.publishing = new RingPublishing(lifecycle, views, partitions, retire, session::wake, retireThread, builder.publishTimeout.toNanos());
       this.awaiter = new TaskAwaiter(lifecycle, views, partitions, retire, retireThread);
       this.resources = new KernelResources(session, lifecycle);
       this.tenants = new KernelTenants(views, publishing, retire, resources, inspection, builder.tenants);
       this.shutdown = new KernelShutdown(this, lifecycle, views, session, partitions, retire, retireThread, resources);
+      retireThread.start();
     } catch (RuntimeException | Error e) {
       // Nobody else can close it: stop the kernel if it started, and free its memory.
       try {

@@ -62,7 +62,15 @@ final class RetireThread {
     this.views = views;
     this.retire = retire;
     this.stallTimeoutNanos = stallTimeoutNanos;
-    this.thread = Thread.ofPlatform().daemon().name("vyre-retire-" + kernel.backendName()).start(this::run);
+    this.thread = Thread.ofPlatform().daemon().name("vyre-retire-" + kernel.backendName()).unstarted(this::run);
+  }
+
+  /**
+   * Starts the thread, once the kernel's other parts are built: its loop uses them, and a kernel
+   * whose construction failed has no thread left behind.
+   */
+  void start() {
+    thread.start();
   }
 
   /** A thread begins to await a ticket (and retires for itself meanwhile). */

@@ -33,17 +33,18 @@ final class RingPublishing {
   private final KernelViews views;
   private final RingPartition[] partitions;
   private final RetireStep retire;
-  private final KernelSession session;
+  /** Wakes the backend's kernel after a commit ({@link KernelSession#wake}). */
+  private final Runnable wakeKernel;
   private final RetireThread retireThread;
   private final long publishTimeoutNanos;
 
   RingPublishing(KernelLifecycle lifecycle, KernelViews views, RingPartition[] partitions, RetireStep retire,
-      KernelSession session, RetireThread retireThread, long publishTimeoutNanos) {
+      Runnable wakeKernel, RetireThread retireThread, long publishTimeoutNanos) {
     this.lifecycle = lifecycle;
     this.views = views;
     this.partitions = partitions;
     this.retire = retire;
-    this.session = session;
+    this.wakeKernel = wakeKernel;
     this.retireThread = retireThread;
     this.publishTimeoutNanos = publishTimeoutNanos;
   }
@@ -194,7 +195,7 @@ final class RingPublishing {
   /** Commits tickets in order and wakes the backend, and the retire thread if {@code wakeRetire}. */
   private void commit(RingPartition part, long first, int count, boolean wakeRetire) {
     part.commit(views.control(), first, count);
-    session.wake();
+    wakeKernel.run();
     if (wakeRetire) {
       retireThread.wakeIfParked();
     }

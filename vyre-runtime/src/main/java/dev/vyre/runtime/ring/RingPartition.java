@@ -120,9 +120,16 @@ public final class RingPartition {
     } while (!next.compareAndSet(value, value | CLOSED));
   }
 
-  /** Whether every ticket taken has been committed: no publisher is between its reservation and its commit. */
-  public boolean allCommitted() {
-    return committed.getVolatile() == taken();
+  /**
+   * Whether every ticket taken has been committed and rung: no publisher stores to its slots or to
+   * the doorbell ({@code control}'s word) once this holds. The doorbell is the word to read: a
+   * publisher moves {@link #committed} first and rings after, so a shutdown that looked at {@code
+   * committed} alone could store SHUTDOWN, and free the memory, before that store. (A publisher that
+   * another one rang past may still read the doorbell once more, finding nothing to store.)
+   */
+  public boolean allCommitted(MemorySegment control) {
+    // The doorbell never passes `committed`, which never passes `taken`.
+    return Words.getAcquire(control, ControlLayout.publishSeqWord(level)) == (int) taken();
   }
 
   /** Takes {@code count} consecutive tickets if the ring has room for them now; -1 if it has not or is closed. */
