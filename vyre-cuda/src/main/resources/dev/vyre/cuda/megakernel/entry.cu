@@ -18,9 +18,9 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
   } else if (blockIdx.x >= 1u && blockIdx.x <= VYRE_EXPRESS_HELPERS && threadIdx.x < 32u) {
     vyre_express_helper(a, lane, offsets);
   } else {
-    // An idle worker polls the wake line only (wake, abort, shutdown in one load, then the queued
-    // continuations) and tries to claim when the scout bumped `wake`, or while its last batch found
-    // work. A wake it misses costs parallelism, never a task: the scout runs batches itself while
+    // An idle worker polls the wake line only (wake, abort, shutdown in one load, the queued
+    // continuations and the active blocks in another of the same sector) and tries to claim when
+    // the scout bumped `wake`, or while its last batch found work. A wake it misses costs parallelism, never a task: the scout runs batches itself while
     // work waits.
     unsigned sleep_ns = 0, seen_wake = 0;
     bool busy = true;
@@ -28,11 +28,12 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
       uint4 line = vyre_warp_view(reinterpret_cast<const uint4*>(&s->wake));
       if (line.y) __trap();  // abort: the host's last resort after a stall
       if (line.z) break;     // shutdown
-      // A block the launch policy shed (docs/POLICY.md) finishes its batch, then claims nothing and
-      // sleeps long: fewer warps polling the lines the scout and the busy workers use. Read on the
-      // idle path only (lane 0's value for the warp, as the wake line's).
-      unsigned active = busy ? 0u : __shfl_sync(0xFFFFFFFFu, vyre_load_gpu(&s->active_blocks), 0);
-      if (active != 0u && blockIdx.x >= active) {
+      // The queued continuations and the active blocks, in the wake line's 32-byte sector. A block
+      // the launch policy shed (docs/POLICY.md) claims nothing once its batch is done and sleeps
+      // long: fewer warps polling the lines the scout and the busy workers use.
+      uint2 queue = vyre_warp_pair(reinterpret_cast<const uint2*>(&s->continuations));
+      if (queue.y != 0u && blockIdx.x >= queue.y) {
+        busy = false;
         __nanosleep(8u * a.worker_idle_ns);
         continue;
       }
@@ -44,9 +45,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
           continue;
         }
       }
-      // Continuations wait for idle workers (the count shares the wake line, so this load hits it);
-      // lane 0's count decides for the warp, as vyre_warp_view's line does.
-      if (__shfl_sync(0xFFFFFFFFu, vyre_load_gpu(&s->continuations), 0) != 0u && vyre_run_continuation(a, lane)) {
+      // Continuations wait for idle workers; lane 0's count decides for the warp.
+      if (queue.x != 0u && vyre_run_continuation(a, lane)) {
         sleep_ns = 0;
         continue;
       }

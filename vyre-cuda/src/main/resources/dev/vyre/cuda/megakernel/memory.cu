@@ -159,6 +159,16 @@ __device__ __forceinline__ uint4 vyre_warp_view(const uint4* p) {
   return v;
 }
 
+// Two words as lane 0 read them, the same in every lane (see vyre_warp_view).
+__device__ __forceinline__ uint2 vyre_warp_pair(const uint2* p) {
+  __syncwarp();
+  uint2 v = make_uint2(0u, 0u);
+  if ((threadIdx.x & 31u) == 0u) v = __ldcv(p);
+  v.x = __shfl_sync(0xFFFFFFFFu, v.x, 0);
+  v.y = __shfl_sync(0xFFFFFFFFu, v.y, 0);
+  return v;
+}
+
 __device__ __forceinline__ unsigned long long vyre_globaltimer() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
