@@ -359,7 +359,9 @@ final class ScanCommand implements Callable<Integer> {
   private void learn(ScanRoute learned, Megakernel kernel, long startNanos, ScanSummary summary) {
     boolean gpu = !kernel.backendName().equals("reference");
     ScanRoute next = learned.afterScan(gpu, summary.bytes(), summary.nanos(), kernel.workerGroups());
-    if (gpu) {
+    // A kernel NVRTC compiled took seconds more than the start-up the route weighs: learned from
+    // it, the next jobs would go to the CPU and never measure the GPU again.
+    if (gpu && kernel.describe().endsWith("kernel from the pipeline cache")) {
       next = next.afterGpuStart(startNanos);
     }
     if (!next.equals(learned)) {

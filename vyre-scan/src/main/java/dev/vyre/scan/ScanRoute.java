@@ -18,7 +18,8 @@ import java.util.Properties;
  * against {@code start-up + bytes / gpu rate}.
  *
  * <p>The three figures are learned on the machine: each one-shot scan adds what it measured (a
- * CUDA kernel's start-up; a scan's bytes per second on either backend), the latest weighing as
+ * CUDA kernel's start-up, when the kernel came from the pipeline cache; a scan's bytes per second
+ * on either backend), the latest weighing as
  * much as all before it, and {@link #store} keeps them in {@code scan-route.properties} in vyre's
  * cache directory. Until a figure has been measured it is the default below, from the H100 host of
  * docs/BENCHMARKS.md ("Fourteenth session: a real tree against ripgrep, one-shot"): CUDA's start-up
