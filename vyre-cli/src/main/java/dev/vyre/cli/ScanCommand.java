@@ -358,7 +358,7 @@ final class ScanCommand implements Callable<Integer> {
   /** Adds what this one-shot scan measured to the route's figures and keeps them; a failure to keep them only costs the lesson. */
   private void learn(ScanRoute learned, Megakernel kernel, long startNanos, ScanSummary summary) {
     boolean gpu = !kernel.backendName().equals("reference");
-    ScanRoute next = learned.afterScan(gpu, summary.bytes(), summary.nanos(), kernel.workerGroups());
+    ScanRoute next = learned.afterScan(gpu, summary.bytes(), summary.files(), summary.nanos(), kernel.workerGroups());
     // A kernel NVRTC compiled took seconds more than the start-up the route weighs: learned from
     // it, the next jobs would go to the CPU and never measure the GPU again.
     if (gpu && kernel.describe().endsWith("kernel from the pipeline cache")) {

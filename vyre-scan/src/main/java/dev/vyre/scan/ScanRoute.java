@@ -18,8 +18,8 @@ import java.util.Properties;
  * against {@code start-up + bytes / gpu rate}.
  *
  * <p>The three figures are learned on the machine: each one-shot scan adds what it measured (a
- * CUDA kernel's start-up, when the kernel came from the pipeline cache; a scan's bytes per second
- * on either backend), the latest weighing as
+ * CUDA kernel's start-up, when the kernel came from the pipeline cache; the bytes per second of a
+ * scan of large files on either backend), the latest weighing as
  * much as all before it, and {@link #store} keeps them in {@code scan-route.properties} in vyre's
  * cache directory. Until a figure has been measured it is the default below, from the H100 host of
  * docs/BENCHMARKS.md ("Fourteenth session: a real tree against ripgrep, one-shot"): CUDA's start-up
@@ -39,8 +39,12 @@ public record ScanRoute(long gpuStartupNanos, long cpuBytesPerCoreSecond, long g
 
   /** The figures before anything was measured on this machine. */
   public static final ScanRoute DEFAULTS = new ScanRoute(1_300_000_000L, 100_000_000L, 10_000_000_000L, 0, 0, 0);
-  /** Scans of fewer bytes measure their start more than their rate: they teach no rate. */
-  public static final long MIN_MEASURED_BYTES = 64L << 20;
+  /**
+   * Scans of fewer bytes a file measure their start or their per-file work more than their rate:
+   * they teach no rate (a tree of small files scanned at a fraction of a GPU's rate would
+   * otherwise send every later job, big files too, to the CPU).
+   */
+  public static final long MIN_MEASURED_BYTES_PER_FILE = 64L << 20;
 
   /** The file the figures are kept in. */
   public static Path standardFile() {
@@ -105,9 +109,9 @@ public record ScanRoute(long gpuStartupNanos, long cpuBytesPerCoreSecond, long g
         gpuStarts + 1, cpuScans, gpuScans);
   }
 
-  /** The route after a scan of {@code bytes} in {@code nanos}, on the GPU or on {@code cores} CPU cores. */
-  public ScanRoute afterScan(boolean gpu, long bytes, long nanos, int cores) {
-    if (bytes < MIN_MEASURED_BYTES || nanos <= 0) {
+  /** The route after a scan of {@code bytes} in {@code files} files in {@code nanos}, on the GPU or on {@code cores} CPU cores. */
+  public ScanRoute afterScan(boolean gpu, long bytes, int files, long nanos, int cores) {
+    if (files < 1 || bytes / files < MIN_MEASURED_BYTES_PER_FILE || nanos <= 0) {
       return this;
     }
     long rate = (long) (bytes * 1e9 / nanos);

@@ -41,17 +41,19 @@ class ScanRouteTest {
     assertEquals(200_000_000L, fastStart.gpuStartupNanos(), "the first measurement replaces the default");
     assertFalse(fastStart.onCpu(bytes, 16));
     assertEquals(300_000_000L, fastStart.afterGpuStart(400_000_000L).gpuStartupNanos(), "later ones weigh half");
-    ScanRoute slowCpu = ScanRoute.DEFAULTS.afterScan(false, 1_600_000_000L, 2_000_000_000L, 16);
+    ScanRoute slowCpu = ScanRoute.DEFAULTS.afterScan(false, 1_600_000_000L, 1, 2_000_000_000L, 16);
     assertEquals(50_000_000L, slowCpu.cpuBytesPerCoreSecond(), "1.6 GB in 2 s on 16 cores");
     assertEquals(1, slowCpu.cpuScans());
-    assertEquals(ScanRoute.DEFAULTS, ScanRoute.DEFAULTS.afterScan(true, 1000, 1000, 16), "a small scan teaches no rate");
+    assertEquals(ScanRoute.DEFAULTS, ScanRoute.DEFAULTS.afterScan(true, 1000, 1, 1000, 16), "a small scan teaches no rate");
+    assertEquals(ScanRoute.DEFAULTS, ScanRoute.DEFAULTS.afterScan(true, 213_256_113L, 15_224, 2_000_000_000L, 16),
+        "nor does a tree of small files: its per-file work is not the GPU's rate");
   }
 
   @Test
   void figuresAreKeptAndReadBackAndABadFileMeansTheDefaults(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("sub").resolve("scan-route.properties");
     assertEquals(ScanRoute.DEFAULTS, ScanRoute.load(file), "no file yet");
-    ScanRoute learned = ScanRoute.DEFAULTS.afterGpuStart(700_000_000L).afterScan(true, 1L << 30, 100_000_000L, 16);
+    ScanRoute learned = ScanRoute.DEFAULTS.afterGpuStart(700_000_000L).afterScan(true, 1L << 30, 1, 100_000_000L, 16);
     learned.store(file);
     assertEquals(learned, ScanRoute.load(file));
     Files.writeString(file, "gpu.startup.nanos=-5\ncpu.bytes.per.core.second=lots\n");
