@@ -1,6 +1,8 @@
 /** Graphs and the frontier engine: off-heap CSR graphs, readers, writers, generators, BFS and components. */
 module dev.vyre.graph {
   requires transitive dev.vyre.runtime;
+  // CsrGraph reads the JVM's direct memory limit (com.sun.management.HotSpotDiagnosticMXBean).
+  requires jdk.management;
 
   exports dev.vyre.graph;
   exports dev.vyre.graph.frontier;

@@ -1,10 +1,12 @@
 package dev.vyre.graph;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.vyre.driver.error.InputException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
@@ -77,8 +79,8 @@ public final class CsrGraph implements AutoCloseable {
    * @param vertexCount the number of vertices, zero or more
    * @param undirected whether each edge stands for both directions (the graph is symmetrized)
    * @return the graph, which the caller must close
-   * @throws InputException if an id is out of range, or a vertex has more than about 2^31
-   *     neighbours
+   * @throws InputException if an id is out of range, a vertex has more than about 2^31
+   *     neighbours, or the build needs more off-heap memory than the JVM may use
    */
   public static CsrGraph build(EdgeList edges, int vertexCount, boolean undirected) {
     if (vertexCount < 0) {
@@ -86,6 +88,7 @@ public final class CsrGraph implements AutoCloseable {
     }
     int n = vertexCount;
     long m = edges.size();
+    requireMemory(n, m, undirected);
     Arena result = Arena.ofShared();
     try (Arena scratch = Arena.ofShared()) {
       // 1. Degrees, counted into what becomes the offsets: one long a vertex plus the total.
@@ -167,6 +170,35 @@ public final class CsrGraph implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       result.close();
       throw e;
+    }
+  }
+
+  /**
+   * Refuses a build that needs more off-heap memory than the JVM may use: the limit the JDK puts on
+   * direct buffers, -XX:MaxDirectMemorySize (by default the maximum heap). Memory segments are not
+   * held to it, so allocating would not fail but zero pages until the machine ran out, and a
+   * one-line edge list can name vertex 2^31 - 2. Counted: three longs a vertex (degrees, cursors,
+   * offsets) and two ints an arc.
+   */
+  private static void requireMemory(int n, long m, boolean undirected) {
+    long arcs = undirected ? 2 * m : m;
+    long needed = 3L * Long.BYTES * (n + 1L) + 2L * Integer.BYTES * arcs;
+    if (needed > OffHeapLimit.BYTES) {
+      throw InputException.of("graph", "building a graph of " + n + " vertices and " + m + " edges takes " + needed
+          + " bytes off the heap, above the JVM's limit of " + OffHeapLimit.BYTES + " (-XX:MaxDirectMemorySize, by"
+          + " default the maximum heap)", "number the vertices densely from 0 (the largest id sets the vertex count),"
+          + " or raise the limit, e.g. JAVA_TOOL_OPTIONS=-XX:MaxDirectMemorySize=64g");
+    }
+  }
+
+  /** The JVM's direct memory limit, read once: the option cannot change while the JVM runs. */
+  private static final class OffHeapLimit {
+    static final long BYTES = read();
+
+    private static long read() {
+      long set = Long.parseLong(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+          .getVMOption("MaxDirectMemorySize").getValue());
+      return set > 0 ? set : Runtime.getRuntime().maxMemory();
     }
   }
 

@@ -116,6 +116,15 @@ class CsrGraphTest {
   }
 
   @Test
+  void aVertexCountBeyondTheOffHeapLimitIsATypedErrorBeforeAnyAllocation() {
+    // 2^31 - 1 vertices take 48 GiB of offsets; GraphReaderFuzzTest replays the one-line files that ask for them.
+    try (EdgeList list = EdgeList.create()) {
+      InputException e = assertThrows(InputException.class, () -> CsrGraph.build(list, Integer.MAX_VALUE, false));
+      assertTrue(e.getMessage().contains("-XX:MaxDirectMemorySize"), e.getMessage());
+    }
+  }
+
+  @Test
   void aBadIdFoundByAWorkerThreadIsStillTheTypedError() {
     try (EdgeList list = EdgeList.allocate(1_000_000)) {
       list.set(777_777, 1, 10);

@@ -38,16 +38,7 @@ public final class ConformRunner {
   /** The output line for one input line. */
   public String answer(String line) {
     try {
-      JsonNode input = Json.parseLine(line);
-      if (input == null || !input.isObject()) {
-        throw InputException.of("conform", "the line is not a JSON object", "write one JSON object per line");
-      }
-      String fn = Json.required(input, "fn").asText();
-      ConformFunction function = registry.get(fn);
-      if (function == null) {
-        throw InputException.of("conform", "unknown fn \"" + fn + "\"", "use one of " + String.join(", ", registry.names()));
-      }
-      return Json.MAPPER.writeValueAsString(function.apply(input));
+      return Json.MAPPER.writeValueAsString(result(line));
     } catch (VyreException e) {
       return write(Json.error(e));
     } catch (IOException | RuntimeException e) {
@@ -57,6 +48,25 @@ public final class ConformRunner {
           + " against those its fn takes"));
       return write(error);
     }
+  }
+
+  /**
+   * What the line's fn returns for it.
+   *
+   * @throws VyreException for a line that is no request or a request its fn refuses; anything else
+   *     is a bug, which {@link #answer} still turns into an error line
+   */
+  JsonNode result(String line) throws IOException {
+    JsonNode input = Json.parseLine(line);
+    if (input == null || !input.isObject()) {
+      throw InputException.of("conform", "the line is not a JSON object", "write one JSON object per line");
+    }
+    String fn = Json.required(input, "fn").asText();
+    ConformFunction function = registry.get(fn);
+    if (function == null) {
+      throw InputException.of("conform", "unknown fn \"" + fn + "\"", "use one of " + String.join(", ", registry.names()));
+    }
+    return function.apply(input);
   }
 
   private static String write(ObjectNode node) {
