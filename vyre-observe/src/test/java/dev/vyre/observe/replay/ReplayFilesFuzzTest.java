@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Coverage-guided fuzzing of what {@code vyre replay} reads, through the readers' public entry
- * points on the bytes of a file: the replay log and its rerun sidecar. Only a typed error with a
- * fix may come out.
+ * points on the bytes of a file: the replay log (read, and salvaged past damaged records) and its
+ * rerun sidecar. Only a typed error with a fix may come out.
  */
 class ReplayFilesFuzzTest {
 
@@ -24,6 +24,7 @@ class ReplayFilesFuzzTest {
   @FuzzTest
   void replayLog(byte[] file) throws IOException {
     read(file, "fuzz.vrrl", RingLog::read);
+    read(file, "fuzz.vrrl", RingLog::salvage);
   }
 
   @Timeout(10)
