@@ -361,7 +361,7 @@ final class ScanCommand implements Callable<Integer> {
     ScanRoute next = learned.afterScan(gpu, summary.bytes(), summary.files(), summary.nanos(), kernel.workerGroups());
     // A kernel NVRTC compiled took seconds more than the start-up the route weighs: learned from
     // it, the next jobs would go to the CPU and never measure the GPU again.
-    if (gpu && kernel.describe().endsWith("kernel from the pipeline cache")) {
+    if (gpu && !kernel.compiledAtStart()) {
       next = next.afterGpuStart(startNanos);
     }
     if (!next.equals(learned)) {

@@ -493,6 +493,11 @@ final class CudaSession implements KernelSession {
   }
 
   @Override
+  public boolean compiledAtStart() {
+    return cacheOutcome != PipelineCache.Outcome.HIT;
+  }
+
+  @Override
   public int lanesPerWorkerGroup() {
     return BLOCK_SIZE;
   }
@@ -501,7 +506,7 @@ final class CudaSession implements KernelSession {
   public synchronized void setActiveWorkerGroups(int active) {
     checkOpen();
     driver.setCurrent(context);
-    deviceState.writeWord(DeviceStateLayout.ACTIVE_BLOCKS_OFFSET, active >= grid ? 0 : Math.max(active, 1));
+    deviceState.writeWord(DeviceStateLayout.ACTIVE_BLOCKS_OFFSET, active == grid ? 0 : active);
   }
 
   @Override
@@ -526,11 +531,6 @@ final class CudaSession implements KernelSession {
           case MISS -> "compiled by NVRTC";
           case REBUILT_CORRUPT -> "recompiled (corrupt cache entry)";
         };
-  }
-
-  /** Whether the kernel image came from the pipeline cache (tests). */
-  PipelineCache.Outcome cacheOutcome() {
-    return cacheOutcome;
   }
 
   /**

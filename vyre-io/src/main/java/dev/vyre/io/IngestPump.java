@@ -7,6 +7,7 @@ import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.ThreadEnds;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import java.lang.foreign.MemorySegment;
@@ -229,18 +230,8 @@ public final class IngestPump implements AutoCloseable {
     if (Thread.currentThread() == pump) {
       return;
     }
-    boolean interrupted = false;
-    while (pump.isAlive()) {
-      try {
-        pump.join();
-      } catch (InterruptedException e) {
-        // Returning early would leave reads writing into the chunks; finish, and keep the interrupt.
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    // Returning early would leave reads writing into the chunks.
+    ThreadEnds.await(pump);
     if (closeFailure != null) {
       throw closeFailure;
     }

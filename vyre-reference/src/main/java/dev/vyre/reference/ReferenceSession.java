@@ -312,13 +312,18 @@ final class ReferenceSession implements KernelSession {
   }
 
   @Override
+  public boolean compiledAtStart() {
+    return false;
+  }
+
+  @Override
   public int lanesPerWorkerGroup() {
     return 1;
   }
 
   @Override
   public void setActiveWorkerGroups(int active) {
-    activeWorkers = Math.clamp(active, 1, workers.length);
+    activeWorkers = active;
     // Newly active workers may be parked; shed ones look again and park.
     wakeAll();
   }

@@ -399,6 +399,11 @@ class IoRequestPumpTest {
     }
 
     @Override
+    public boolean compiledAtStart() {
+      return session.compiledAtStart();
+    }
+
+    @Override
     public int lanesPerWorkerGroup() {
       return session.lanesPerWorkerGroup();
     }

@@ -319,6 +319,11 @@ public final class Megakernel implements AutoCloseable {
     return session.workerGroups();
   }
 
+  /** Whether starting this kernel compiled its code (a GPU backend's pipeline-cache miss). */
+  public boolean compiledAtStart() {
+    return session.compiledAtStart();
+  }
+
   /** Lanes (threads) in each worker group: 256 on CUDA, one on the reference backend. */
   public int lanesPerWorkerGroup() {
     return session.lanesPerWorkerGroup();

@@ -158,6 +158,11 @@ final class ScriptedBackend implements MegakernelBackend {
     }
 
     @Override
+    public boolean compiledAtStart() {
+      return false;
+    }
+
+    @Override
     public int lanesPerWorkerGroup() {
       return 1;
     }

@@ -10,6 +10,7 @@ import dev.vyre.graph.frontier.FrontierEngines;
 import dev.vyre.graph.frontier.FrontierOptions;
 import dev.vyre.graph.frontier.FrontierResidency;
 import dev.vyre.graph.frontier.FrontierRun;
+import dev.vyre.runtime.ThreadEnds;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -100,19 +101,7 @@ public final class ReferenceFrontierEngine implements FrontierEngine {
     for (Thread thread : threads) {
       LockSupport.unpark(thread);
     }
-    boolean interrupted = false;
-    for (Thread thread : threads) {
-      while (thread.isAlive()) {
-        try {
-          thread.join();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    ThreadEnds.await(threads);
   }
 
   private void checkRunnable(FrontierOptions options) {

@@ -4,6 +4,7 @@ import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.VyreException;
 import dev.vyre.policy.MegakernelDispatchTopology;
 import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.ThreadEnds;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -189,17 +190,7 @@ public final class WorkerGroupLoop implements AutoCloseable {
     Thread t = thread;
     if (t != null) {
       LockSupport.unpark(t);
-      boolean interrupted = false;
-      while (t.isAlive()) {
-        try {
-          t.join();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+      ThreadEnds.await(t);
     }
   }
 }

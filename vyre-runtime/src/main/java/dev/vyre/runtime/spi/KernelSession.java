@@ -112,6 +112,9 @@ public interface KernelSession extends AutoCloseable {
    */
   void setActiveWorkerGroups(int active);
 
+  /** Whether starting this kernel compiled its code (a GPU backend's pipeline-cache miss): a start seconds slower than the usual one. */
+  boolean compiledAtStart();
+
   /** One line for logs and {@code vyre doctor}: backend, device, geometry. */
   String describe();
 
