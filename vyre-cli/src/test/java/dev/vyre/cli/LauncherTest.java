@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
@@ -40,7 +44,13 @@ class LauncherTest {
   }
 
   private Process launch(Path root, Map<String, String> env) throws IOException {
-    ProcessBuilder builder = new ProcessBuilder("bash", root.resolve("vyre").toString(), "doctor");
+    return launch(root, env, List.of("doctor"));
+  }
+
+  private Process launch(Path root, Map<String, String> env, List<String> args) throws IOException {
+    List<String> command = new ArrayList<>(List.of("bash", root.resolve("vyre").toString()));
+    command.addAll(args);
+    ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().keySet().removeIf(name -> name.startsWith("LC_") || name.equals("LANG"));
     builder.environment().putAll(env);
     builder.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
@@ -230,12 +240,52 @@ class LauncherTest {
     String cache = Files.readAllLines(log).get(2);
     assertEquals(List.of("-XX:AOTMode=record", "-XX:AOTMode=create", cache), Files.readAllLines(log));
     assertTrue(cache.startsWith("-XX:AOTCache=vyre-") && cache.endsWith(".aot.new"), cache);
-    while (Files.exists(root.resolve("vyre-cli/target").resolve(cache.substring("-XX:AOTCache=".length(), cache.length() - 4)
-        + ".making")) && System.nanoTime() < deadline) {
+    while (Files.exists(root.resolve("vyre-cli/target").resolve(cache.substring("-XX:AOTCache=".length(),
+        cache.length() - ".aot.new".length()) + ".making")) && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
     Launch second = finish(launch(root, on));
     assertEquals(new Launch(0, "ran\n", ""), second);
     assertEquals(cache.substring(0, cache.length() - 4), Files.readAllLines(log).getLast(), "the second call maps the cache");
+  }
+
+  /**
+   * A scan that a running service will take maps the client's cache, anything else the one-shot
+   * cache; the JDK's version comes from its release file, without starting a JVM to ask.
+   */
+  @Test
+  void aScanForARunningServiceMapsTheClientsCache() throws Exception {
+    Path root = dir.resolve("root");
+    Files.createDirectories(root.resolve("vyre-cli/target"));
+    Files.copy(Path.of("..", "vyre"), root.resolve("vyre"), StandardCopyOption.REPLACE_EXISTING);
+    touch(root.resolve("vyre-cli/target/vyre.jar"), Instant.now().minusSeconds(60));
+    Path java = dir.resolve("jdk/bin/java");
+    Files.createDirectories(java.getParent());
+    Files.writeString(dir.resolve("jdk/release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"25.0.3\"\n");
+    Files.writeString(java, """
+        #!/bin/sh
+        if [ "$1" = -version ]; then echo 'asked for its version' >&2; exit 1; fi
+        for a in "$@"; do case "$a" in -XX:AOTCache=*) echo "${a##*/}" ;; esac; done
+        """);
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Process sum = new ProcessBuilder("bash", "-c", "printf %s \"$1\" | cksum | cut -d' ' -f1", "-", java.toString()).start();
+    String base = "vyre-" + new String(sum.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+    for (String cache : List.of(base + ".aot", base + "-client.aot")) {
+      Files.writeString(root.resolve("vyre-cli/target").resolve(cache), "cache");
+    }
+    Path socket = dir.resolve("scan.sock");
+    try (ServerSocketChannel service = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      service.bind(UnixDomainSocketAddress.of(socket));
+      Map<String, String> env = Map.of("VYRE_AOT", "on", "VYRE_SOCKET", socket.toString());
+      assertEquals(new Launch(0, base + "-client.aot\n", ""), finish(launch(root, env, List.of("scan", "-e", "x", "."))));
+      assertEquals(new Launch(0, base + ".aot\n", ""),
+          finish(launch(root, env, List.of("scan", "--no-server", "-e", "x", "."))));
+      assertEquals(new Launch(0, base + ".aot\n", ""), finish(launch(root, env, List.of("doctor"))));
+      Map<String, String> off = Map.of("VYRE_AOT", "on", "VYRE_SOCKET", socket.toString(), "VYRE_SERVICE", "off");
+      assertEquals(new Launch(0, base + ".aot\n", ""), finish(launch(root, off, List.of("scan", "-e", "x", "."))));
+    }
+    Files.delete(socket);
+    Map<String, String> gone = Map.of("VYRE_AOT", "on", "VYRE_SOCKET", socket.toString());
+    assertEquals(new Launch(0, base + ".aot\n", ""), finish(launch(root, gone, List.of("scan", "-e", "x", "."))));
   }
 }

@@ -3,6 +3,7 @@ package dev.vyre.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.cli.serve.ScanService;
@@ -35,6 +36,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -281,6 +283,36 @@ class ScanServiceTest {
     serving.join(Duration.ofSeconds(30));
     assertFalse(serving.isAlive());
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("stopping"));
+  }
+
+  @Test
+  void closingTwiceReturnsAsOnSigterm() {
+    // On SIGTERM the shutdown hook closes the service and so does the main thread whose accept loop that ended.
+    assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+      service.close();
+      service.close();
+    });
+    assertFalse(Files.exists(socket));
+  }
+
+  @Test
+  void aServiceProcessStopsOnSigterm() throws Exception {
+    Path processSocket = dir.resolve("process").resolve("scan.sock");
+    Path serveLog = dir.resolve("serve.log");
+    Process serve = new ProcessBuilder(ReplayLogDrills.vyre("serve", "--backend", "reference", "--socket",
+        processSocket.toString())).redirectErrorStream(true).redirectOutput(serveLog.toFile()).start();
+    try {
+      // "listening" is printed once the shutdown hook is in place.
+      for (int wait = 0; wait < 600 && !Files.readString(serveLog).contains("listening") && serve.isAlive(); wait++) {
+        Thread.sleep(50);
+      }
+      assertTrue(Files.exists(processSocket), Files.readString(serveLog));
+      serve.destroy();
+      assertTrue(serve.waitFor(30, TimeUnit.SECONDS), "vyre serve ignored SIGTERM");
+      assertFalse(Files.exists(processSocket));
+    } finally {
+      serve.destroyForcibly();
+    }
   }
 
   private String status() {

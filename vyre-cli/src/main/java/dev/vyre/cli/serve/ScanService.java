@@ -77,6 +77,7 @@ public final class ScanService implements AutoCloseable {
   /** How long a connection may take to send its request before it is closed. */
   private volatile Duration requestTimeout = Duration.ofSeconds(10);
   private volatile boolean stopping;
+  private boolean closed;
   /** The launch policy's loop over the shared kernel; null with vyre.policy.loop=off. */
   private final WorkerGroupLoop policy;
 
@@ -341,9 +342,17 @@ public final class ScanService implements AutoCloseable {
     }
   }
 
-  /** Stops accepting, waits for the scans in progress, removes the socket and shuts the kernel down. */
+  /**
+   * Stops accepting, waits for the scans in progress, removes the socket and shuts the kernel down.
+   * Once: on SIGTERM both the shutdown hook and the main thread, whose accept loop the hook ended,
+   * close the service, and the second must wait for the first, not for lanes the first holds.
+   */
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     stop();
     lanes.acquireUninterruptibly(maxScans);
     try {
