@@ -1,6 +1,7 @@
 package dev.vyre.cli;
 
 import dev.vyre.bench.TreeBench;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +37,14 @@ final class TreeBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     OutputFiles.requireWritable("--json", json);
-    // This vyre as a fresh process: the same java and class path as this one.
-    List<String> vyre = List.of(ProcessHandle.current().info().command().orElse("java"),
-        "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), VyreCommand.class.getName());
+    // This vyre as a fresh process, started as a user starts it: through the ./vyre launcher (its JVM options and
+    // ahead-of-time caches) when the bench was, else with this JVM's java and class path.
+    String launcher = System.getenv("VYRE_LAUNCHER");
+    List<String> vyre = launcher != null && Files.isExecutable(Path.of(launcher)) ? List.of(launcher)
+        : List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED", "-cp",
+            System.getProperty("java.class.path"), VyreCommand.class.getName());
+    System.out.println("vyre bench tree: vyre runs as " + String.join(" ", vyre.size() == 1 ? vyre : vyre.subList(0, 2))
+        + (vyre.size() == 1 ? "" : " ... (not through ./vyre: no ahead-of-time cache)"));
     Map<String, Object> results = TreeBench.run(new TreeBench.Settings(tree, literals, backend, runs, !noService, vyre),
         System.out);
     BenchResults.writeJson(json, results);
