@@ -6,6 +6,8 @@ import dev.vyre.runtime.dfa.HitBufferLayout;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * The host side of a scan's hit resources ({@link HitBufferLayout}): DEVICE buffers, since the
@@ -16,6 +18,8 @@ import java.lang.foreign.MemorySegment;
  * thread, after the tasks that append to a buffer have finished.
  */
 final class HitResources {
+
+  private static final ValueLayout.OfInt STAGED_WORD = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
   /** Records fetched with the header before any chunk has been seen. */
   private static final long FIRST_READ_AHEAD = 1024;
@@ -101,11 +105,19 @@ final class HitResources {
   /** Hands the first {@code count} records {@link #collect} copied out to {@code sink} again. */
   void replay(long count, HitSink sink) {
     for (long i = 0; i < count; i++) {
-      long start = Unsigned.u32(Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.START_LO_FIELD)))
-          | (long) Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.START_HI_FIELD)) << 32;
-      sink.hit(Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.INPUT_ID_FIELD)), start,
-          Words.get(staging, HitBufferLayout.recordWord(i, HitBufferLayout.PATTERN_ID_FIELD)));
+      long start = Unsigned.u32(staged(HitBufferLayout.recordWord(i, HitBufferLayout.START_LO_FIELD)))
+          | (long) staged(HitBufferLayout.recordWord(i, HitBufferLayout.START_HI_FIELD)) << 32;
+      sink.hit(staged(HitBufferLayout.recordWord(i, HitBufferLayout.INPUT_ID_FIELD)), start,
+          staged(HitBufferLayout.recordWord(i, HitBufferLayout.PATTERN_ID_FIELD)));
     }
+  }
+
+  /**
+   * A word of the host copy. Not {@link Words#get}, whose one type profile (the JIT keeps one per call
+   * site) also sees heap segments elsewhere and would leave each of these reads an uninlined call.
+   */
+  private int staged(long word) {
+    return staging.get(STAGED_WORD, word * 4);
   }
 
   /**

@@ -55,6 +55,7 @@ public final class DfaStep {
 
   private static final int LANES = 4;
   private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  private static final ValueLayout.OfInt WORD = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
   /** Below this many bytes per lane the lanes' restart overlap is not worth it. */
   private static final long MIN_LANE_BYTES = 256;
 
@@ -83,8 +84,8 @@ public final class DfaStep {
     if (dfa.byteSize() < DfaTableLayout.HEADER_WORDS * 4L || DfaTableLayout.headerProblem(dfa) >= 0) {
       return FAULT_DFA_TABLE;
     }
-    int classes = Words.get(dfa, DfaTableLayout.CLASS_COUNT_WORD);
-    if (Integer.compareUnsigned(startState, Words.get(dfa, DfaTableLayout.STATE_COUNT_WORD)) >= 0) {
+    int classes = word(dfa, DfaTableLayout.CLASS_COUNT_WORD);
+    if (Integer.compareUnsigned(startState, word(dfa, DfaTableLayout.STATE_COUNT_WORD)) >= 0) {
       return FAULT_START_STATE;
     }
     if (hits.isReadOnly() || hits.maxByteAlignment() < 4 || hits.byteSize() < HitBufferLayout.HEADER_WORDS * 4L
@@ -94,8 +95,8 @@ public final class DfaStep {
     if (Unsigned.addOverflows(baseOffset, len)) {
       return FAULT_BASE_OFFSET;
     }
-    int rootRow = Words.get(dfa, DfaTableLayout.START_STATE_WORD) * classes;
-    long overlap = Unsigned.u32(Words.get(dfa, DfaTableLayout.MAX_PATTERN_LEN_WORD)) - 1;
+    int rootRow = word(dfa, DfaTableLayout.START_STATE_WORD) * classes;
+    long overlap = Unsigned.u32(word(dfa, DfaTableLayout.MAX_PATTERN_LEN_WORD)) - 1;
     long minEnd = off + Math.clamp(reportFrom, 0, len);
     long span = len / LANES;
     int row = span >= MIN_LANE_BYTES && span >= 4 * overlap
@@ -180,8 +181,22 @@ public final class DfaStep {
   }
 
   private static int nextByte(MemorySegment dfa, int row, int b) {
-    int classId = Words.get(dfa, DfaTableLayout.CLASS_MAP_BASE + b);
-    return Words.get(dfa, DfaTableLayout.TRANSITION_BASE + (long) row + classId);
+    int classId = word(dfa, DfaTableLayout.CLASS_MAP_BASE + b);
+    return word(dfa, DfaTableLayout.TRANSITION_BASE + (long) row + classId);
+  }
+
+  /**
+   * A word of the table or hit buffer. Not {@link Words#get}: the JIT keeps one type profile per call
+   * site, and the one in that shared method also sees heap segments (wire decoding elsewhere), which
+   * left every table read of this loop an uninlined memory-access call; here the profile is this
+   * class's own.
+   */
+  private static int word(MemorySegment segment, long index) {
+    return segment.get(WORD, index * 4);
+  }
+
+  private static void setWord(MemorySegment segment, long index, int value) {
+    segment.set(WORD, index * 4, value);
   }
 
   private static void reportIf(int transition, long end, long minEnd, MemorySegment dfa, int state, MemorySegment hits,
@@ -193,24 +208,24 @@ public final class DfaStep {
 
   /** Appends one hit per pattern that ends at {@code endOffset} in {@code state}. */
   private static void report(MemorySegment dfa, int state, MemorySegment hits, int inputId, long endOffset) {
-    long offsetsBase = Unsigned.u32(Words.get(dfa, DfaTableLayout.ACCEPT_OFFSETS_BASE_WORD));
-    long idsBase = Unsigned.u32(Words.get(dfa, DfaTableLayout.ACCEPT_IDS_BASE_WORD));
-    long lengthsBase = Unsigned.u32(Words.get(dfa, DfaTableLayout.PATTERN_LENGTHS_BASE_WORD));
-    long from = Unsigned.u32(Words.get(dfa, offsetsBase + state));
-    long to = Unsigned.u32(Words.get(dfa, offsetsBase + state + 1));
-    int capacity = Words.get(hits, HitBufferLayout.CAPACITY_WORD);
+    long offsetsBase = Unsigned.u32(word(dfa, DfaTableLayout.ACCEPT_OFFSETS_BASE_WORD));
+    long idsBase = Unsigned.u32(word(dfa, DfaTableLayout.ACCEPT_IDS_BASE_WORD));
+    long lengthsBase = Unsigned.u32(word(dfa, DfaTableLayout.PATTERN_LENGTHS_BASE_WORD));
+    long from = Unsigned.u32(word(dfa, offsetsBase + state));
+    long to = Unsigned.u32(word(dfa, offsetsBase + state + 1));
+    int capacity = word(hits, HitBufferLayout.CAPACITY_WORD);
     for (long a = from; a < to; a++) {
-      int patternId = Words.get(dfa, idsBase + a);
-      long start = endOffset - Unsigned.u32(Words.get(dfa, lengthsBase + patternId));
+      int patternId = word(dfa, idsBase + a);
+      long start = endOffset - Unsigned.u32(word(dfa, lengthsBase + patternId));
       // The claim is the only synchronisation among appenders; the record itself is published to
       // the host by the backend's release store of the slot's DONE status.
       int index = Words.getAndAdd(hits, HitBufferLayout.CURSOR_WORD, 1);
       if (Integer.compareUnsigned(index, capacity) < 0) {
         long record = HitBufferLayout.recordWord(Unsigned.u32(index), 0);
-        Words.set(hits, record + HitBufferLayout.INPUT_ID_FIELD, inputId);
-        Words.set(hits, record + HitBufferLayout.START_LO_FIELD, (int) start);
-        Words.set(hits, record + HitBufferLayout.START_HI_FIELD, (int) (start >>> 32));
-        Words.set(hits, record + HitBufferLayout.PATTERN_ID_FIELD, patternId);
+        setWord(hits, record + HitBufferLayout.INPUT_ID_FIELD, inputId);
+        setWord(hits, record + HitBufferLayout.START_LO_FIELD, (int) start);
+        setWord(hits, record + HitBufferLayout.START_HI_FIELD, (int) (start >>> 32));
+        setWord(hits, record + HitBufferLayout.PATTERN_ID_FIELD, patternId);
       }
     }
   }
