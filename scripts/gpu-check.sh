@@ -10,7 +10,8 @@
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for);
 # `vyre bench adapt --backend cuda` (the launch policy on a load that changes phase); and
-# `vyre bench graph` (the frontier engine); with TREE=DIR, `vyre bench tree` (vyre scan against ripgrep and grep).
+# `vyre bench graph` (the frontier engine); with two or more GPUs, every GPU of the host (the multi-gpu steps and
+# `vyre bench scan --devices all`); with TREE=DIR, `vyre bench tree` (vyre scan against ripgrep and grep).
 # Prints one summary line and exits non-zero when anything failed. Logs go to $OUT (or /tmp/vyre-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -82,6 +83,27 @@ step graph-cli-parity bash -c 'set -e; d=$(mktemp -d); trap "rm -rf $d" EXIT
   "${@:1}" graph bfs $d/k.mtx --source 1 --backend cuda --verbose 2>&1 >/dev/null | tail -4' _ "${vyre[@]}"
 # The frontier engine against per-level launches, the reference backend on all cores and a serial BFS.
 STEP_TIMEOUT=${GRAPH_TIMEOUT:-480} step bench-graph "${vyre[@]}" bench graph --scale "${GRAPH_SCALE:-23}" --json "$out/graph.json"
+# Every GPU of the host (docs/MULTI-GPU.md), on a machine with two or more (nvidia-h100-x2): kernels on each device
+# at once, the sharded scan job against one kernel (ShardedScanJobTest on CUDA), `vyre scan --devices all` against
+# `--device 0` on a generated tree in every output mode (cmp), and the scaling bench with the host's ceilings.
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+if [ "${gpus:-0}" -ge 2 ]; then
+  step multi-gpu-tests "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.cuda.CudaMultiDeviceGpuTest
+  step multi-gpu-sharded-scan "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.ShardedScanJobTest
+  step multi-gpu-scan-parity bash -c 'set -e; d=$(mktemp -d); trap "rm -rf $d" EXIT; mkdir $d/tree
+    base64 -w 100 /dev/urandom | head -c 100000000 > $d/text
+    (cd $d/tree && head -c 6000000 ../text | split -b 3000 -a 4 - small. && split -n 3 -a 1 ../text big.)
+    for mode in "" -c -l "-m 5" --json "-c -m 3"; do
+      "${@:1}" scan --backend cuda $mode -e ab -e xyz -e Q9 -e vyre --device 0 $d/tree > $d/one || [ $? -eq 1 ]
+      "${@:1}" scan --backend cuda $mode -e ab -e xyz -e Q9 -e vyre --devices all $d/tree > $d/all || [ $? -eq 1 ]
+      cmp $d/one $d/all; echo "vyre scan ${mode:-(lines)}: --devices all = --device 0 ($(wc -l < $d/one) lines)"
+    done
+    "${@:1}" scan --backend cuda --verbose -c -e ab --devices all $d/tree 2>&1 >/dev/null | grep -E "kernel:|GB/s"' _ "${vyre[@]}"
+  STEP_TIMEOUT=${DEVICES_TIMEOUT:-480} step bench-scan-devices "${vyre[@]}" bench scan --backend cuda --devices all --no-grep \
+    --runs "${DEVICES_RUNS:-3}" --size "${DEVICES_SIZE:-4294967296}" --json "$out/scan-devices.json"
+else
+  echo "== multi-gpu: skipped, ${gpus:-0} GPU(s) visible to nvidia-smi (needs 2 or more, e.g. nvidia-h100-x2)"
+fi
 # vyre scan against ripgrep on a real tree (TREE=DIR; RG=path to rg, with its libpcre2 on LD_LIBRARY_PATH).
 # Through the ./vyre launcher, as a user runs it (its JVM options and ahead-of-time caches): the carried jar is made
 # newer than the copied sources so that it does not build, and a first call makes the caches before the timing.
@@ -96,6 +118,8 @@ if [ -n "${TREE:-}" ]; then
     --runs "${TREE_RUNS:-5}" --json "$out/tree.json" "$TREE"
 fi
 tail -25 "$out/bench-scan.log" 2>/dev/null
+cat "$out/multi-gpu-scan-parity.log" 2>/dev/null
+grep -E "GB/s|devices|ingest|host-to-device|_vs_|agree" "$out/bench-scan-devices.log" 2>/dev/null
 tail -40 "$out/bench-graph.log" 2>/dev/null
 cat "$out/bench-tree.log" 2>/dev/null
 cat "$out/bench-dispatch.log" 2>/dev/null | tail -30

@@ -55,9 +55,13 @@ public final class ScanBench {
    * @param options the scan's options on the backend named
    * @param bootstrap bootstraps the scan's kernel from a builder with its backend chosen, as
    *     {@code vyre scan} does, so that the bench measures what the scan runs
+   * @param devices {@code --devices} ({@code all} or a list such as {@code 0,1}) to measure the scan on
+   *     each of them alone and on all at once ({@link ScanDeviceScaling}), on the last backend measured;
+   *     null for none
    */
   public record Settings(long size, int patterns, String backend, int runs, boolean grep, Path dir,
-      Function<String, ScanOptions> options, BiFunction<MegakernelBuilder, ScanOptions, Megakernel> bootstrap) {
+      Function<String, ScanOptions> options, BiFunction<MegakernelBuilder, ScanOptions, Megakernel> bootstrap,
+      String devices) {
 
     /** Refuses settings that measure nothing. */
     public Settings {
@@ -109,8 +113,12 @@ public final class ScanBench {
       results.put("cores", Runtime.getRuntime().availableProcessors());
       DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(literals, false));
       results.put("dfa_table", table.describe());
-      for (MegakernelBackend selected : backends(settings.backend())) {
+      List<MegakernelBackend> measured = backends(settings.backend());
+      for (MegakernelBackend selected : measured) {
         measure(settings, selected, table, new ScanFile(corpus, size), results, out);
+      }
+      if (settings.devices() != null) {
+        ScanDeviceScaling.measure(settings, measured.getLast(), table, new ScanFile(corpus, size), results, out);
       }
       if (settings.grep()) {
         measureGrep(patternFile, corpus, results, out);
@@ -141,15 +149,9 @@ public final class ScanBench {
       results.put(name + "_io", job.ioBackend());
       results.put(name + "_options", options.toString());
       matches = job.run(List.of(corpus), result -> {}).matches();
-      for (int run = 0; run < rates.length; run++) {
-        ScanSummary summary = job.run(List.of(corpus), result -> {});
-        rates[run] = summary.gigabytesPerSecond();
-        out.printf("  %s run %d: %.3f GB/s (%d matches); %s%n", name, run + 1, rates[run], summary.matches(),
-            job.phases().describe(summary.nanos()));
-        results.put(name + "_time_split_last_run", job.phases().describe(summary.nanos()));
-      }
+      ScanSummary last = timedRuns(job, corpus, name, rates, out);
+      results.put(name + "_time_split_last_run", job.phases().describe(last.nanos()));
     }
-    Arrays.sort(rates);
     double ingest = Math.max(ingestGigabytesPerSecond(corpus, options), ingestGigabytesPerSecond(corpus, options));
     out.printf("  %s ingest alone (chunk reader, nothing scanned): %.3f GB/s%n", name, ingest);
     results.put(name + "_ingest_gb_per_s", ingest);
@@ -158,11 +160,24 @@ public final class ScanBench {
     results.put(name + "_best_gb_per_s", rates[rates.length - 1]);
   }
 
+  /** Fills {@code rates} with the GB/s of one timed run each, printing each, and sorts them; returns the last run's summary. */
+  static ScanSummary timedRuns(ScanJob job, ScanFile corpus, String label, double[] rates, PrintStream out) {
+    ScanSummary summary = null;
+    for (int run = 0; run < rates.length; run++) {
+      summary = job.run(List.of(corpus), result -> {});
+      rates[run] = summary.gigabytesPerSecond();
+      out.printf("  %s run %d: %.3f GB/s (%d matches); %s%n", label, run + 1, rates[run], summary.matches(),
+          job.phases().describe(summary.nanos()));
+    }
+    Arrays.sort(rates);
+    return summary;
+  }
+
   /**
    * The chunk reader alone, with the scan's chunk size, buffer count and read mode: what the
    * ingest can deliver when no task waits for it (the better of two runs).
    */
-  private static double ingestGigabytesPerSecond(ScanFile corpus, ScanOptions options) {
+  static double ingestGigabytesPerSecond(ScanFile corpus, ScanOptions options) {
     try (Arena arena = Arena.ofConfined();
         ChunkReader reader = IoBackends.open(BufferPool.of(BufferPool.allocate(arena, options.buffers(),
             options.chunkBytes())), options.parallelReads())) {

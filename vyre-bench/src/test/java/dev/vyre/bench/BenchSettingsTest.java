@@ -36,10 +36,10 @@ class BenchSettingsTest {
   void scanSettingsThatMeasureNothingAreRefused() {
     ScanOptions options = ScanOptions.forBackend("reference");
     assertDoesNotThrow(() -> new ScanBench.Settings(1, PatternSet.MAX_PATTERNS, "reference", 1, false, null, name -> options,
-        (builder, o) -> builder.bootstrap()));
+        (builder, o) -> builder.bootstrap(), null));
     assertThrows(IllegalArgumentException.class, () -> new ScanBench.Settings(1, PatternSet.MAX_PATTERNS + 1, "reference", 1,
-        false, null, name -> options, (builder, o) -> builder.bootstrap()));
+        false, null, name -> options, (builder, o) -> builder.bootstrap(), null));
     assertThrows(IllegalArgumentException.class,
-        () -> new ScanBench.Settings(0, 1, "reference", 1, false, null, name -> options, (builder, o) -> builder.bootstrap()));
+        () -> new ScanBench.Settings(0, 1, "reference", 1, false, null, name -> options, (builder, o) -> builder.bootstrap(), null));
   }
 }

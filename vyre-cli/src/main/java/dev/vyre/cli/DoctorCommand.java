@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
 /** {@code vyre doctor}: what this machine can run, and exactly why a backend cannot. */
-@Command(name = "doctor", mixinStandardHelpOptions = true, description = "Report the JDK and every backend (the megakernel's, then vyre graph's): usable or not, and why.",
+@Command(name = "doctor", mixinStandardHelpOptions = true, description = "Report the JDK and every backend (the megakernel's, then vyre graph's), and each device of a backend with several: usable or not, and why.",
     exitCodeListHeading = "Exit status:%n", exitCodeList = {"0:A backend is usable.", "1:No backend is usable."})
 final class DoctorCommand implements Callable<Integer> {
 
@@ -25,6 +25,12 @@ final class DoctorCommand implements Callable<Integer> {
       Availability availability = backend.availability();
       anyUsable |= availability.usable();
       out.printf("%-10s %s: %s%n", backend.name(), availability.usable() ? "usable" : "unusable", availability.detail());
+      // Each device of a backend with several (a host of GPUs): --device and --devices pick among them.
+      List<Availability> devices = backend.devices();
+      for (int ordinal = 0; devices.size() > 1 && ordinal < devices.size(); ordinal++) {
+        Availability device = devices.get(ordinal);
+        out.printf("  device %d %s: %s%n", ordinal, device.usable() ? "usable" : "unusable", device.detail());
+      }
     }
     // The frontier engine's backends (vyre graph) have their own needs: cooperative launch on CUDA.
     for (FrontierBackend backend : FrontierEngines.backends()) {

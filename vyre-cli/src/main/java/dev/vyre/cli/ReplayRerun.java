@@ -145,7 +145,7 @@ final class ReplayRerun {
   /** Publishes the run again on {@code backend} and compares how it ends with how the recorded run ended. */
   Report run(String backend) throws InterruptedException {
     List<Task> program = Arrays.stream(tasks).map(Recorded::task).toList();
-    try (Megakernel kernel = RunCommand.kernel(backend, settings.slots(), settings.tenants(), settings.observables())) {
+    try (Megakernel kernel = RunCommand.kernel(backend, null, settings.slots(), settings.tenants(), settings.observables())) {
       TaskResult[] results = RunCommand.publishAndWait(kernel, program, new TaskEnds(program.size()), null,
           Duration.ofSeconds(settings.timeoutSeconds()));
       RerunSidecar.FinalState got = RerunSidecar.FinalState.of(kernel.shutdown(RunCommand.SHUTDOWN_WAIT).finalControl(),

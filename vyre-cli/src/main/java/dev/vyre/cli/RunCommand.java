@@ -6,6 +6,7 @@ import dev.vyre.observe.replay.RerunSidecar;
 import dev.vyre.observe.replay.RingLog;
 import dev.vyre.policy.adapt.WorkerGroupLoop;
 import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.MegakernelBuilder;
 import dev.vyre.runtime.ShutdownReport;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskResult;
@@ -52,6 +53,9 @@ final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--slots", defaultValue = "1024", description = "Ring slots (default: ${DEFAULT-VALUE}).")
   int slots;
+
+  @Option(names = "--device", paramLabel = "N", description = "Run on device N (default: $VYRE_CUDA_DEVICE, else 0).")
+  Integer device;
 
   @Option(names = "--timeout", defaultValue = "30",
       description = "Seconds to wait for the program: it is given up on once no task has ended for this long (default: ${DEFAULT-VALUE}).")
@@ -138,7 +142,7 @@ final class RunCommand implements Callable<Integer> {
     long logCapacity = recordCapacity != null ? recordCapacity : Math.clamp(tasks.size(), 1, ReplayLogFormat.MAX_REPLAY_RECORDS);
     TaskEnds ends = new TaskEnds(tasks.size());
     try (RingLog log = recordFile == null ? null : newLog(logCapacity);
-        Megakernel kernel = kernel(backendOption.backend, slots, tenants, observables);
+        Megakernel kernel = kernel(backendOption.backend, device, slots, tenants, observables);
         WorkerGroupLoop policy = WorkerGroupLoop.attach(kernel, tasks.size(),
             backendOption.verbose ? line -> System.err.println("vyre: " + line) : line -> {});
         // After the kernel, whose builder checks the settings the sidecar keeps.
@@ -194,8 +198,12 @@ final class RunCommand implements Callable<Integer> {
   }
 
   /** The kernel a run uses; a re-run ({@link ReplayRerun}) builds it from the recorded settings. */
-  static Megakernel kernel(String backend, int slots, int tenants, int observables) {
-    return Megakernel.builder().backend(backend).slots(slots).tenants(tenants).observables(observables).bootstrap();
+  static Megakernel kernel(String backend, Integer device, int slots, int tenants, int observables) {
+    MegakernelBuilder builder = Megakernel.builder().backend(backend).slots(slots).tenants(tenants).observables(observables);
+    if (device != null) {
+      builder.device(device);
+    }
+    return builder.bootstrap();
   }
 
   /**

@@ -41,6 +41,11 @@ final class ScanBenchCommand implements Callable<Integer> {
   @Option(names = "--no-grep", description = "Skip the grep baseline (for sweeps of vyre's own settings).")
   boolean noGrep;
 
+  @Option(names = "--devices", paramLabel = "all|LIST", description = "Also measure the scan on each of these devices"
+      + " alone and on all at once (one kernel each, one reader), with the host's ingest and, on CUDA, host-to-device"
+      + " copy ceilings: all usable devices, or a list such as 0,1.")
+  String devices;
+
   @Option(names = "--dir", paramLabel = "DIR", description = "Write (and keep) the corpus and patterns here; default a temporary directory.")
   Path dir;
 
@@ -55,7 +60,7 @@ final class ScanBenchCommand implements Callable<Integer> {
     atLeast("--runs", runs, 1, Integer.MAX_VALUE);
     OutputFiles.requireWritable("--json", json);
     Map<String, Object> results = ScanBench.run(new ScanBench.Settings(size, patterns, backend, runs, !noGrep, dir,
-        name -> tuning.options(name, false), ScanCommand::bootstrap), out);
+        name -> tuning.options(name, false), ScanCommand::bootstrap, devices), out);
     BenchResults.print(out, results);
     BenchResults.writeJson(json, results);
     return 0;

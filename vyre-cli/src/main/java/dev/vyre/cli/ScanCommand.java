@@ -1,7 +1,6 @@
 package dev.vyre.cli;
 
 import dev.vyre.driver.error.InputException;
-import dev.vyre.policy.adapt.WorkerGroupLoop;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.MegakernelBuilder;
@@ -9,7 +8,6 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.FileResult;
 import dev.vyre.scan.HitList;
-import dev.vyre.scan.KernelResourcePool;
 import dev.vyre.scan.PatternSet;
 import dev.vyre.scan.ScanJob;
 import dev.vyre.scan.ScanOptions;
@@ -115,6 +113,13 @@ final class ScanCommand implements Callable<Integer> {
   @Option(names = "--backend", defaultValue = "auto", description = "auto | reference | cuda (default: ${DEFAULT-VALUE}).")
   String backend;
 
+  @Option(names = "--device", paramLabel = "N", description = "Run on device N (default: $VYRE_CUDA_DEVICE, else 0).")
+  Integer device;
+
+  @Option(names = "--devices", paramLabel = "all|LIST", description = "Spread the scan over several devices, one kernel"
+      + " each, fed by one reader: all usable ones, or a list such as 0,2. The output is the same as on one device.")
+  String devices;
+
   @Option(names = "--verbose", description = "Say which backend and file reader were chosen and why, and the DFA size"
       + " (and whether the scan ran through a service).")
   boolean verbose;
@@ -207,26 +212,29 @@ final class ScanCommand implements Callable<Integer> {
         grep.context(patternSet, printsEachMatch));
     long bootStarted = System.nanoTime();
     try (output;
-        Megakernel own = environment.served() ? null : bootstrap(Megakernel.builder().backend(choice), options);
-        WorkerGroupLoop policy = own == null ? null : WorkerGroupLoop.attach(own, expectedTasks(targets, options),
-            verbose ? line -> err.println("vyre scan: " + line) : line -> {});
-        ScanJob job = new ScanJob(environment.served() ? environment.sharedKernel() : new KernelResourcePool(own), table,
+        ScanKernels own = environment.served() ? null : ScanKernels.start(choice, devices(choice), options,
+            expectedTasks(targets, options), verbose ? line -> err.println("vyre scan: " + line) : line -> {});
+        ScanJob job = new ScanJob(environment.served() ? List.of(environment.sharedKernel()) : own.pools(), table,
             options)) {
-      // A kernel of its own: its context, its kernel from the pipeline cache, the job's buffers.
+      // Kernels of its own: each one's context, its kernel from the pipeline cache, the job's buffers.
       long startNanos = System.nanoTime() - bootStarted;
-      Megakernel kernel = environment.served() ? environment.sharedKernel().kernel() : own;
+      List<Megakernel> kernels = environment.served() ? List.of(environment.sharedKernel().kernel()) : own.kernels;
+      Megakernel kernel = kernels.getFirst();
       if (environment.cancellation() != null) {
         environment.cancellation().accept(job::stop);
       }
       if (verbose) {
-        err.println("vyre scan: backend: " + (environment.served() ? "the service's kernel" : kernel.backendReason())
-            + "; " + kernel.describe());
+        err.println("vyre scan: backend: " + (environment.served() ? "the service's kernel" : kernel.backendReason()));
+        for (Megakernel each : kernels) {
+          err.println("vyre scan: kernel: " + each.describe());
+        }
         err.println("vyre scan: io: " + job.ioBackend());
         err.println("vyre scan: DFA table: " + table.describe());
         // The host's work before the scan: on a tree of small files it can rival the scan itself.
         err.printf("vyre scan: walk %.3f s, pattern compile %.3f s%n", walkNanos / 1e9, compileNanos / 1e9);
         err.println("vyre scan: " + targets.files().size() + " file(s), " + targets.totalBytes() + " bytes; chunks of "
             + options.chunkBytes() + " bytes in tasks of " + options.taskBytes() + ", " + options.buffers() + " buffers"
+            + (kernels.size() > 1 ? " per device" : "")
             + (options.stageOnDevice() ? ", each chunk copied to device memory" : ", scanned in place"));
       }
       try (ScanProgress progress = ScanProgress.start(job::bytesScanned, targets.totalBytes(), err,
@@ -249,7 +257,8 @@ final class ScanCommand implements Callable<Integer> {
         }
       }
       phases = job.phases();
-      if (!environment.served()) {
+      // The route weighs one device's start-up and speed.
+      if (!environment.served() && kernels.size() == 1) {
         learn(learned, kernel, startNanos, summary);
       }
     }
@@ -331,8 +340,26 @@ final class ScanCommand implements Callable<Integer> {
 
   /** The same with {@code slots} ring slots, for a kernel that runs several scans at once. */
   static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options, int slots) {
-    return builder.slots(slots).singlePriority(Priority.NORMAL).workers(Runtime.getRuntime().availableProcessors())
-        .bootstrap();
+    return bootstrap(builder, options, slots, Runtime.getRuntime().availableProcessors());
+  }
+
+  /** The same with {@code workers} reference workers, for reference kernels that share the cores. */
+  static Megakernel bootstrap(MegakernelBuilder builder, ScanOptions options, int slots, int workers) {
+    return builder.slots(slots).singlePriority(Priority.NORMAL).workers(workers).bootstrap();
+  }
+
+  /**
+   * The devices {@code --device} or {@code --devices} name on the chosen backend, or null for its
+   * default device; the two options exclude each other.
+   */
+  private List<Integer> devices(Backends.Choice choice) {
+    if (device != null && devices != null) {
+      throw InputException.of("--device", "--device and --devices are both given", "pass one of them");
+    }
+    if (device != null) {
+      return Backends.devices(choice.backend(), device.toString());
+    }
+    return devices == null ? null : Backends.devices(choice.backend(), devices);
   }
 
   /** Tasks the job has in flight at once: a task per file and per task-sized piece of it, up to the ring's slots. */
@@ -383,6 +410,9 @@ final class ScanCommand implements Callable<Integer> {
   String unservable(String serviceBackend, StandardInput input) {
     if (!backend.equals("auto") && !backend.equals(serviceBackend)) {
       return "--backend " + backend + " asked for, and the service runs " + serviceBackend;
+    }
+    if (device != null || devices != null) {
+      return "--device or --devices is given, and the service runs on its own device";
     }
     if (!tuning.isDefault()) {
       return "tuning options (--chunk-size, --task-size, --buffers, --stage, --parallel-reads) are given";

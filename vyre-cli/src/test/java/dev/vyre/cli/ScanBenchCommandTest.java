@@ -43,6 +43,22 @@ class ScanBenchCommandTest {
     assertTrue(text.contains("reference run 2: "), text);
   }
 
+  /** On the reference backend the devices are labels of the CPU: the figures and the agreement are still reported. */
+  @Test
+  void devicesAreMeasuredAloneAndTogether() throws IOException {
+    Path json = dir.resolve("scan.json");
+    CliRun run = CliRun.of("bench", "scan", "--size", "200000", "--patterns", "8", "--backend", "reference", "--runs", "1",
+        "--no-grep", "--devices", "0,1", "--json", json.toString());
+    assertEquals(0, run.status(), run.out() + run.err());
+    JsonNode results = Json.MAPPER.readTree(json.toFile());
+    for (String key : List.of("reference_device_0_gb_per_s", "reference_device_1_gb_per_s", "reference_devices_0,1_gb_per_s",
+        "reference_devices_scaling_vs_best_one", "reference_devices_0,1_ingest_gb_per_s")) {
+      assertTrue(results.get(key).asDouble() > 0, key + ": " + run.out());
+    }
+    assertTrue(results.get("reference_devices_matches_agree").asBoolean(), run.out());
+    assertTrue(run.out().contains("host-to-device copies: none on the reference backend"), run.out());
+  }
+
   @Test
   void badValuesAreRefusedBeforeTheCorpusIsWritten() {
     Path corpusDir = dir.resolve("corpus");

@@ -16,17 +16,17 @@ final class CopyQueue implements AutoCloseable {
   static final int EVENTS = 64;
 
   private final CudaDriver driver;
-  private final MemorySegment context;
+  private final CudaContext context;
   private final MemorySegment stream;
   private final MemorySegment[] events = new MemorySegment[EVENTS];
   private long started;
   /** Every copy numbered below this has finished. */
   private long finishedBelow;
 
-  CopyQueue(CudaDriver driver, MemorySegment context) {
+  CopyQueue(CudaDriver driver, CudaContext context) {
     this.driver = driver;
     this.context = context;
-    driver.setCurrent(context);
+    context.makeCurrent();
     this.stream = driver.createStream();
     try {
       for (int i = 0; i < EVENTS; i++) {
@@ -46,7 +46,7 @@ final class CopyQueue implements AutoCloseable {
 
   /** Queues a copy from pinned host memory and returns its number. */
   long start(long device, MemorySegment pinnedHost) {
-    driver.setCurrent(context);
+    context.makeCurrent();
     if (started - finishedBelow == EVENTS) {
       driver.synchronizeEvent(events[(int) (finishedBelow % EVENTS)]);
       finishedBelow++;
@@ -61,7 +61,7 @@ final class CopyQueue implements AutoCloseable {
     if (copy < finishedBelow) {
       return true;
     }
-    driver.setCurrent(context);
+    context.makeCurrent();
     while (finishedBelow <= copy && finishedBelow < started && driver.eventReached(events[(int) (finishedBelow % EVENTS)])) {
       finishedBelow++;
     }
@@ -71,7 +71,7 @@ final class CopyQueue implements AutoCloseable {
   /** Waits for every queued copy, then frees the stream and events. */
   @Override
   public void close() {
-    driver.setCurrent(context);
+    context.makeCurrent();
     driver.synchronizeStreamRaw(stream);
     Releases releases = new Releases();
     releases.add(() -> driver.destroyStream(stream));

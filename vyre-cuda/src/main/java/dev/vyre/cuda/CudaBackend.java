@@ -4,6 +4,7 @@ import dev.vyre.runtime.spi.Availability;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.MegakernelBackend;
+import java.util.List;
 
 /** The CUDA backend: a persistent megakernel on an NVIDIA GPU, driven through FFM. */
 public final class CudaBackend implements MegakernelBackend {
@@ -23,8 +24,17 @@ public final class CudaBackend implements MegakernelBackend {
 
   @Override
   public Availability availability() {
-    return CudaDevice.probe(device -> device.canMapHostMemory() ? null
-        : "cannot map host memory, which the live ring needs");
+    return CudaDevice.probe(CudaBackend::unmet);
+  }
+
+  @Override
+  public List<Availability> devices() {
+    return CudaDevice.probeAll(CudaBackend::unmet);
+  }
+
+  /** What the megakernel needs that {@code device} lacks, or null. */
+  private static String unmet(CudaDevice device) {
+    return device.canMapHostMemory() ? null : "cannot map host memory, which the live ring needs";
   }
 
 

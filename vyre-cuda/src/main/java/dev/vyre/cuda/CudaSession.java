@@ -69,7 +69,7 @@ final class CudaSession implements KernelSession {
 
   private final CudaDriver driver;
   private final CudaDevice device;
-  private final MemorySegment context;
+  private final CudaContext context;
   private final MemorySegment module;
   private final MemorySegment function;
   private final MemorySegment stream;
@@ -110,15 +110,12 @@ final class CudaSession implements KernelSession {
 
   CudaSession(KernelSpec spec) {
     this.driver = CudaDriver.load();
-    this.device = CudaDevice.query(driver, CudaDevice.selectedOrdinal());
+    this.context = CudaContext.retain(driver, spec.device());
+    this.device = context.device();
     // Each step registers its release: a later failure (an NVRTC error in a user opcode's body, out
     // of memory) frees what the earlier steps allocated instead of leaking it with the retain.
+    releases.add(context::release);
     try {
-      int ordinal = driver.device(device.ordinal());
-      MemorySegment retained = driver.retainPrimaryContext(ordinal);
-      this.context = retained;
-      releases.add(() -> driver.releasePrimaryContext(ordinal));
-      driver.setCurrent(context);
       List<String> options = new ArrayList<>(List.of("-default-device", "-DVYRE_EXPRESS_HELPERS=" + EXPRESS_HELPERS + "u"));
       if (TRACE) {
         options.add("-DVYRE_TRACE");
@@ -200,7 +197,7 @@ final class CudaSession implements KernelSession {
           "free a megakernel or use fewer, larger resources");
     }
     checkOpen();
-    driver.setCurrent(context);
+    context.makeCurrent();
     long allocated = Math.max(byteSize, 1);
     Resource resource;
     if (placement == ResourcePlacement.HOST_MAPPED) {
@@ -244,7 +241,7 @@ final class CudaSession implements KernelSession {
       resource.host().asSlice(offset, source.byteSize()).copyFrom(source);
       return;
     }
-    driver.setCurrent(context);
+    context.makeCurrent();
     if (source.isNative()) {
       driver.copyToDevice(resource.devicePointer() + offset, source, source.byteSize());
     } else {
@@ -265,7 +262,7 @@ final class CudaSession implements KernelSession {
       target.copyFrom(resource.host().asSlice(offset, target.byteSize()));
       return;
     }
-    driver.setCurrent(context);
+    context.makeCurrent();
     if (target.isNative()) {
       driver.copyToHost(target, resource.devicePointer() + offset, target.byteSize());
     } else {
@@ -283,7 +280,7 @@ final class CudaSession implements KernelSession {
     if (!TRACE || closed) {
       return Map.of();
     }
-    driver.setCurrent(context);
+    context.makeCurrent();
     return deviceState.trace(reset);
   }
 
@@ -342,7 +339,7 @@ final class CudaSession implements KernelSession {
   @Override
   public synchronized void clearDebugLog() {
     checkOpen();
-    driver.setCurrent(context);
+    context.makeCurrent();
     driver.memset(deviceDebugLog, 0, memory.debugLog().byteSize());
     awaitLegacyStream();
     // The mapped copy only receives copies out; keep it in step.
@@ -363,7 +360,7 @@ final class CudaSession implements KernelSession {
     if (closed || !launched) {
       return Words.toBytes(mapped);
     }
-    driver.setCurrent(context);
+    context.makeCurrent();
     int state = driver.queryStream(stream);
     if (state == CudaDriver.CUDA_ERROR_NOT_READY) {
       try (Arena scratch = Arena.ofConfined()) {
@@ -386,7 +383,7 @@ final class CudaSession implements KernelSession {
   @Override
   public synchronized void launch() {
     checkOpen();
-    driver.setCurrent(context);
+    context.makeCurrent();
     // The host encoded the control block in the mapped copy; the device copy starts equal to it.
     driver.copyToDevice(deviceControl, memory.control(), memory.control().byteSize());
     MemorySegment args = views.allocate(KernelArgsLayout.BYTES, KernelArgsLayout.ALIGNMENT);
@@ -431,7 +428,7 @@ final class CudaSession implements KernelSession {
     if (!launched || released) {
       return true;
     }
-    driver.setCurrent(context);
+    context.makeCurrent();
     return driver.queryStream(stream) != CudaDriver.CUDA_ERROR_NOT_READY;
   }
 
@@ -480,11 +477,16 @@ final class CudaSession implements KernelSession {
     }
     abortRequested = true;
     try {
-      driver.setCurrent(context);
+      context.makeCurrent();
       deviceState.writeWord(DeviceStateLayout.ABORT_OFFSET, 1);
     } catch (DeviceException e) {
       // The context already holds a sticky error: the kernel is gone, which is what abort wants.
     }
+  }
+
+  @Override
+  public int device() {
+    return device.ordinal();
   }
 
   @Override
@@ -505,7 +507,7 @@ final class CudaSession implements KernelSession {
   @Override
   public synchronized void setActiveWorkerGroups(int active) {
     checkOpen();
-    driver.setCurrent(context);
+    context.makeCurrent();
     deviceState.writeWord(DeviceStateLayout.ACTIVE_BLOCKS_OFFSET, active == grid ? 0 : active);
   }
 
@@ -514,7 +516,7 @@ final class CudaSession implements KernelSession {
     if (!launched || closed) {
       return;
     }
-    driver.setCurrent(context);
+    context.makeCurrent();
     int result = driver.queryStream(stream);
     if (result != CudaDriver.CUDA_SUCCESS && result != CudaDriver.CUDA_ERROR_NOT_READY) {
       // Any error of the persistent kernel's stream is the kernel's own fault, sticky to the context.
@@ -524,7 +526,7 @@ final class CudaSession implements KernelSession {
 
   @Override
   public String describe() {
-    return "cuda: " + device.describe() + ", " + grid + " blocks x " + BLOCK_SIZE + " threads"
+    return "cuda: device " + device.ordinal() + ", " + device.describe() + ", " + grid + " blocks x " + BLOCK_SIZE + " threads"
         + (cooperative ? " (cooperative launch)" : "") + ", " + Words.count(memory.ring()) / SlotLayout.SLOT_WORDS + " slots, kernel "
         + switch (cacheOutcome) {
           case HIT -> "from the pipeline cache";
@@ -542,9 +544,8 @@ final class CudaSession implements KernelSession {
     if (closed) {
       return;
     }
-    driver.setCurrent(context);
+    context.makeCurrent();
     Words.setVolatile(memory.control(), ControlLayout.SHUTDOWN, 1);
-    int device = driver.device(this.device.ordinal());
     if (launched && !awaitExit(Duration.ofSeconds(2))) {
       abort();
       if (!awaitExit(Duration.ofSeconds(5))) {
@@ -566,8 +567,7 @@ final class CudaSession implements KernelSession {
       }
       released = true;
       releases.forget();
-      driver.resetPrimaryContext(device);
-      driver.releasePrimaryContextRaw(device);
+      context.resetAndRelease();
       return;
     }
     if (!endViews(snapshotControl(), snapshotDebugLog())) {

@@ -5,7 +5,12 @@ import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.MegakernelBackend;
 
-/** The CPU reference backend: the megakernel protocol run by Java threads over the same bytes. */
+/**
+ * The CPU reference backend: the megakernel protocol run by Java threads over the same bytes. It
+ * has one device, the CPU, and takes any device ordinal as a label (each kernel still gets its own
+ * buffers and workers), so that code which spreads work over several devices runs, and is tested,
+ * without a GPU.
+ */
 public final class ReferenceBackend implements MegakernelBackend {
 
   /** The service instance; {@link java.util.ServiceLoader} calls this. */

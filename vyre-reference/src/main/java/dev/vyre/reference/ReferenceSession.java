@@ -330,8 +330,15 @@ final class ReferenceSession implements KernelSession {
 
   @Override
   public String describe() {
-    return "reference: " + workers.length + " worker thread(s), " + spec.slotCount() + " slots, "
+    return "reference" + (spec.device() > 0 ? " (device " + spec.device() + ", a label: every device is this CPU)" : "")
+        + ": " + workers.length + " worker thread(s), " + spec.slotCount() + " slots, "
         + spec.observableSlots() + " observables";
+  }
+
+  /** The device label {@link KernelSpec#device()} gave: every reference "device" is this machine's CPU. */
+  @Override
+  public int device() {
+    return Math.max(0, spec.device());
   }
 
   /** Idempotent; a second call after a handler kept its worker alive tries to free the memory again. */

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.KernelException;
+import dev.vyre.runtime.Megakernel;
 
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.KernelSpec;
@@ -27,6 +29,22 @@ import org.junit.jupiter.api.Test;
 
 /** The reference session's own contract, without a kernel launched on it. */
 class ReferenceSessionTest {
+
+  /** A device ordinal is a label on the reference backend: any is taken and reported; a negative one is refused. */
+  @Test
+  void aDeviceIsALabelOfTheCpu() {
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).device(3).slots(8).workers(1).bootstrap()) {
+      assertEquals(3, kernel.device());
+      assertTrue(kernel.describe().startsWith("reference (device 3, a label: every device is this CPU): "), kernel.describe());
+    }
+    try (Megakernel kernel = Megakernel.builder().backend(new ReferenceBackend()).slots(8).workers(1).bootstrap()) {
+      assertEquals(0, kernel.device());
+    }
+    InputException negative = assertThrows(InputException.class, () -> Megakernel.builder().device(-1));
+    assertTrue(negative.getMessage().contains("Fix: "), negative.getMessage());
+    assertEquals(List.of(new ReferenceBackend().availability().detail()),
+        new ReferenceBackend().devices().stream().map(a -> a.detail()).toList());
+  }
 
   @Test
   void resourcesAllocatedConcurrentlyGetDistinctHandles() throws Exception {

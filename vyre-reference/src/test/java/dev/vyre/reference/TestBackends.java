@@ -2,6 +2,7 @@ package dev.vyre.reference;
 
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.spi.MegakernelBackend;
+import java.util.stream.IntStream;
 
 /**
  * The backend the backend-neutral suites run on: the reference backend by default, or the one
@@ -14,5 +15,18 @@ public final class TestBackends {
   public static MegakernelBackend selected() {
     String name = System.getProperty("vyre.test.backend", "reference");
     return name.equals("reference") ? new ReferenceBackend() : Backends.select(name).backend();
+  }
+
+  /**
+   * Devices for a test that spreads work over several: three labels of the CPU on the reference
+   * backend; every usable device of another backend (CUDA: each GPU).
+   */
+  public static int[] shardDevices() {
+    MegakernelBackend backend = selected();
+    if (backend instanceof ReferenceBackend) {
+      return new int[] {0, 1, 2};
+    }
+    var devices = backend.devices();
+    return IntStream.range(0, devices.size()).filter(ordinal -> devices.get(ordinal).usable()).toArray();
   }
 }

@@ -59,4 +59,42 @@ public final class Backends {
     throw InputException.of("--backend", "unknown backend \"" + name + "\"",
         "use auto or one of " + backends.stream().map(MegakernelBackend::name).toList());
   }
+
+  /**
+   * The device ordinals {@code --devices} names on {@code backend}: {@code all} (every usable
+   * device, in order) or a comma-separated list ({@code 0,2}) of distinct ordinals, in the order
+   * given. An ordinal the backend does not have fails when its kernel starts, saying why; the
+   * reference backend takes any as a label of the CPU.
+   */
+  public static List<Integer> devices(MegakernelBackend backend, String spec) {
+    if (spec.strip().equalsIgnoreCase("all")) {
+      List<Availability> devices = backend.devices();
+      List<Integer> usable = new ArrayList<>();
+      for (int ordinal = 0; ordinal < devices.size(); ordinal++) {
+        if (devices.get(ordinal).usable()) {
+          usable.add(ordinal);
+        }
+      }
+      if (usable.isEmpty()) {
+        throw InputException.of("--devices", "backend " + backend.name() + " has no usable device",
+            "run `vyre doctor` to see why");
+      }
+      return usable;
+    }
+    List<Integer> ordinals = new ArrayList<>();
+    for (String part : spec.split(",", -1)) {
+      int ordinal;
+      try {
+        ordinal = Integer.parseInt(part.strip());
+      } catch (NumberFormatException e) {
+        ordinal = -1;
+      }
+      if (ordinal < 0 || ordinals.contains(ordinal)) {
+        throw InputException.of("--devices", "\"" + spec + "\" is not all or a list of distinct device ordinals"
+            + " (\"" + part.strip() + "\")", "pass all, or ordinals such as 0,2 (`vyre doctor` lists the devices)");
+      }
+      ordinals.add(ordinal);
+    }
+    return ordinals;
+  }
 }

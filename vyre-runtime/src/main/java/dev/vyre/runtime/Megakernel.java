@@ -84,7 +84,7 @@ public final class Megakernel implements AutoCloseable {
     this.tenantCount = builder.tenants;
     int[] offsets = RingPartition.offsets(builder.priorityOffsets, builder.slots);
     this.session = backend.open(new KernelSpec(builder.slots, offsets, builder.tenants, builder.observables,
-        builder.userOpcodes, builder.workers));
+        builder.userOpcodes, builder.workers, builder.device));
     try {
       this.activeWorkerGroups = session.workerGroups();
       KernelViews views = KernelViews.bootstrap(session.memory(), builder.tenants, offsets);
@@ -308,6 +308,11 @@ public final class Megakernel implements AutoCloseable {
 
   public String describe() {
     return session.describe();
+  }
+
+  /** The ordinal of the device the kernel runs on ({@link MegakernelBuilder#device}, else the backend's default). */
+  public int device() {
+    return session.device();
   }
 
   public int slotCount() {

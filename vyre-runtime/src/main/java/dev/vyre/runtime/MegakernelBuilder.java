@@ -1,5 +1,7 @@
 package dev.vyre.runtime;
 
+import dev.vyre.driver.error.InputException;
+import dev.vyre.runtime.spi.KernelSpec;
 import dev.vyre.runtime.spi.MegakernelBackend;
 import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.ControlLayout;
@@ -19,6 +21,7 @@ public final class MegakernelBuilder {
   int workers;
   Duration publishTimeout = Duration.ofSeconds(10);
   Duration stallTimeout = Duration.ofSeconds(30);
+  int device = KernelSpec.DEFAULT_DEVICE;
 
   MegakernelBuilder() {}
 
@@ -93,6 +96,21 @@ public final class MegakernelBuilder {
   /** How long in-flight work may make no progress before the watchdog tears the kernel down. */
   public MegakernelBuilder stallTimeout(Duration value) {
     this.stallTimeout = value;
+    return this;
+  }
+
+  /**
+   * The device the kernel runs on, overriding the backend's default (CUDA: {@code VYRE_CUDA_DEVICE},
+   * else 0), so that kernels in one process can run on different GPUs, each with its own context,
+   * ring and resources. The reference backend takes any ordinal as a label: every one of its
+   * "devices" is this machine's CPU (docs/MULTI-GPU.md).
+   */
+  public MegakernelBuilder device(int ordinal) {
+    if (ordinal < 0) {
+      throw InputException.of("device", "device " + ordinal + " is not a device ordinal",
+          "pass 0, 1, ... (`vyre doctor` lists the devices)");
+    }
+    this.device = ordinal;
     return this;
   }
 

@@ -19,6 +19,8 @@ import java.util.Arrays;
 final class ChunkSlot implements HitResources.HitSink {
 
   final int index;
+  /** The kernel whose resources these are, and which scans the chunk. */
+  final ScanLane lane;
   /** The HOST_MAPPED buffer the reader fills. */
   final int inputHandle;
   /** The resource DFA_STEP reads: the buffer itself, or its DEVICE copy. */
@@ -57,8 +59,9 @@ final class ChunkSlot implements HitResources.HitSink {
   private static final int PLACE = 1;
   private static final int APPEND = 2;
 
-  ChunkSlot(int index, int inputHandle, int scanHandle, int hitHandle, long hitCapacity, int maxSegments) {
+  ChunkSlot(int index, ScanLane lane, int inputHandle, int scanHandle, int hitHandle, long hitCapacity, int maxSegments) {
     this.index = index;
+    this.lane = lane;
     this.inputHandle = inputHandle;
     this.scanHandle = scanHandle;
     this.hitHandle = hitHandle;
@@ -169,10 +172,10 @@ final class ChunkSlot implements HitResources.HitSink {
    * Counts the {@code count} hit records of a chunk of several files per segment ({@link
    * #segmentHits}), reading them back from the hit resource.
    */
-  void countHits(HitResources hits, long count) {
+  void countHits(long count) {
     Arrays.fill(segmentHits, 0, segments + 1, 0);
     mode = COUNT;
-    hits.collect(hitHandle, count, this);
+    lane.hits.collect(hitHandle, count, this);
   }
 
   /** The hits of {@code segment} that {@link #countHits} counted. */
@@ -184,15 +187,15 @@ final class ChunkSlot implements HitResources.HitSink {
    * Reads the {@link #hitCount} records back into {@code into}, sorted: a single chunk after the hits
    * carried from the file's previous chunk, several files each in its own range ({@link #hitsFrom}).
    */
-  void loadHits(HitResources hits, HitOrder into) {
+  void loadHits(HitOrder into) {
     order = into;
     if (segments == 1) {
       into.begin(hitCount, true);
       mode = APPEND;
-      hits.collect(hitHandle, hitCount, this);
+      lane.hits.collect(hitHandle, hitCount, this);
       into.sort(0, into.size());
     } else {
-      countHits(hits, hitCount);
+      countHits(hitCount);
       int begin = 0;
       for (int segment = 0; segment <= segments; segment++) {
         int count = segmentHits[segment];
@@ -202,7 +205,7 @@ final class ChunkSlot implements HitResources.HitSink {
       into.begin(hitCount, false);
       mode = PLACE;
       foreignHits = 0;
-      hits.replay(hitCount, this);
+      lane.hits.replay(hitCount, this);
       for (int segment = 0; segment < segments; segment++) {
         into.sort(hitsFrom(segment), hitsFrom(segment + 1));
       }
@@ -238,6 +241,11 @@ final class ChunkSlot implements HitResources.HitSink {
     } else {
       order.set(segmentHits[segment]++, start, patternId);
     }
+  }
+
+  /** Empties the hit resource for the slot's next chunk. */
+  void resetHits() {
+    lane.hits.reset(hitHandle, hitCapacity);
   }
 
   /** Fails the scan if hit records named no segment's file ({@link #foreignHits}): a backend bug. */

@@ -15,7 +15,6 @@ import java.util.function.Consumer;
 final class InOrderDelivery {
 
   private final ChunkSlot[] slots;
-  private final HitResources hitResources;
   private final int overlap;
   private final BooleanSupplier stopping;
   private final Consumer<ChunkSlot> release;
@@ -35,10 +34,9 @@ final class InOrderDelivery {
    * @param release frees a slot whose hits were handed on or dropped
    * @param closeIfRead closes a stopped file once no read of it is in flight
    */
-  InOrderDelivery(ChunkSlot[] slots, HitResources hitResources, int overlap, BooleanSupplier stopping,
-      Consumer<ChunkSlot> release, Consumer<FileScan> closeIfRead) {
+  InOrderDelivery(ChunkSlot[] slots, int overlap, BooleanSupplier stopping, Consumer<ChunkSlot> release,
+      Consumer<FileScan> closeIfRead) {
     this.slots = slots;
-    this.hitResources = hitResources;
     this.overlap = overlap;
     this.stopping = stopping;
     this.release = release;
@@ -109,8 +107,8 @@ final class InOrderDelivery {
   private void pass(ChunkSlot slot) {
     long started = System.nanoTime();
     if (slot.delivered == 0) {
-      slot.loadHits(hitResources, order);
-      hitResources.reset(slot.hitHandle, slot.hitCapacity);
+      slot.loadHits(order);
+      slot.resetHits();
       slot.requireOwnHits();
     }
     int segment = slot.delivered;
@@ -158,7 +156,7 @@ final class InOrderDelivery {
     }
     for (ChunkSlot slot : slots) {
       if (slot.collected && slot.delivered < slot.segments() && slot.file(slot.delivered) == file) {
-        hitResources.reset(slot.hitHandle, slot.hitCapacity);
+        slot.resetHits();
         release.accept(slot);
       }
     }
@@ -172,7 +170,7 @@ final class InOrderDelivery {
   void dropUnfinished(ChunkReader reader) {
     for (ChunkSlot slot : slots) {
       if (slot.collected) {
-        hitResources.reset(slot.hitHandle, slot.hitCapacity);
+        slot.resetHits();
         release.accept(slot);
       }
     }

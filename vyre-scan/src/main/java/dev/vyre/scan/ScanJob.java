@@ -1,7 +1,6 @@
 package dev.vyre.scan;
 
 import dev.vyre.driver.error.InputException;
-import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.io.BufferPool;
 import dev.vyre.io.ChunkReader;
@@ -9,8 +8,6 @@ import dev.vyre.io.IoBackends;
 import dev.vyre.io.ReadCompletion;
 import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.Priority;
-import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.dfa.DfaStepArgs;
 import dev.vyre.runtime.dfa.DfaTableLayout;
 import dev.vyre.runtime.spi.ResourcePlacement;
@@ -43,6 +40,13 @@ import java.util.function.Consumer;
  * its tasks finished. The job owns the megakernel's DFA_STEP work while it runs (a
  * fault in any task fails the job). Resources are taken once, when the job is created, from a
  * {@link KernelResourcePool} they go back to when it closes.
+ *
+ * <p>A job may drive several kernels, one per device ({@link ScanLane}): one walk, one reader and
+ * one in-order delivery feed them all. Each kernel gets {@link ScanOptions#buffers()} chunk buffers
+ * of its own (pinned memory of its device), and a chunk is read into whichever buffer is free next,
+ * so chunks of one file and small files alike spread over the devices, a faster one taking more.
+ * What reaches the sink does not depend on which kernel scanned a chunk: byte for byte the output of
+ * one kernel (docs/MULTI-GPU.md).
  */
 public final class ScanJob implements AutoCloseable {
 
@@ -53,13 +57,10 @@ public final class ScanJob implements AutoCloseable {
 
   private static final Duration TASK_TIMEOUT = Duration.ofMinutes(2);
 
-  private final Megakernel kernel;
-  private final KernelResourcePool pool;
+  private final ScanLane[] lanes;
   private final DfaTable table;
   private final ScanOptions options;
   private final int overlap;
-  private final int dfaHandle;
-  private final HitResources hitResources;
   private final ChunkSlot[] slots;
   private final long bufferBytes;
   /**
@@ -68,7 +69,6 @@ public final class ScanJob implements AutoCloseable {
    */
   private final long packedBytes;
   private final ChunkReader reader;
-  private final TaskBatch batch;
   private final int[] taskArgs = new int[DfaStepArgs.SLOT_ARGS];
   /**
    * The wait when nothing was ready: spins first (a GPU finishes a step in µs), then yields (on a
@@ -76,9 +76,6 @@ public final class ScanJob implements AutoCloseable {
    */
   private final IdleStrategy.Backoff idleWait = IdleStrategy.backoff(64, 192, 20_000, 20_000);
   private final ArrayDeque<ChunkSlot> free = new ArrayDeque<>();
-  /** Chunks read and being copied to the device, oldest first (copies finish in order). */
-  private final ArrayDeque<ChunkSlot> copying = new ArrayDeque<>();
-  private final ArrayDeque<ChunkSlot> scanning = new ArrayDeque<>();
   private final InOrderDelivery delivery;
   /** Collected slots whose hits wait for an earlier chunk to be passed on. */
   private int waiting;
@@ -86,7 +83,6 @@ public final class ScanJob implements AutoCloseable {
   private ChunkSlot packing;
   private volatile long bytesScanned;
   private long rescans;
-  private long faultsSeen;
   private long readNanos;
   private long copyNanos;
   private long taskNanos;
@@ -113,32 +109,43 @@ public final class ScanJob implements AutoCloseable {
    * kernel that runs many jobs (one after another or at once, each from its own thread).
    */
   public ScanJob(KernelResourcePool pool, DfaTable table, ScanOptions options) {
-    this.kernel = pool.kernel();
-    this.pool = pool;
+    this(List.of(pool), table, options);
+  }
+
+  /**
+   * A job over several kernels, one per device, whose resources come from {@code pools} (one per
+   * kernel) and go back to them when the job closes; its results are those of a job on one kernel.
+   * Each kernel's ring must hold {@link ScanOptions#tasksPerChunk()} tasks of priority NORMAL.
+   */
+  public ScanJob(List<KernelResourcePool> pools, DfaTable table, ScanOptions options) {
+    if (pools.isEmpty()) {
+      throw PipelineException.invalidArgument("scan", "a scan job needs a kernel and was given none", "pass at least one kernel's pool");
+    }
     this.table = table;
     this.options = options;
     this.overlap = table.maxPatternLength() - 1;
     DfaTableLayout.validate(table.segment(), "DFA table");
     checkHitsCountable(table, options.chunkBytes() + overlap);
-    this.dfaHandle = pool.take(table.byteSize(), ResourcePlacement.DEVICE);
-    kernel.writeResource(dfaHandle, 0, table.segment());
-    this.hitResources = new HitResources(pool);
+    this.lanes = new ScanLane[pools.size()];
+    for (int k = 0; k < lanes.length; k++) {
+      lanes[k] = new ScanLane(pools.get(k), table, options.tasksPerChunk());
+    }
     long capacity = Math.min(options.hitCapacity(), MAX_HIT_CAPACITY);
     this.bufferBytes = Math.ceilDiv(options.chunkBytes() + overlap, BufferPool.ALIGNMENT) * BufferPool.ALIGNMENT;
     this.packedBytes = Math.min(bufferBytes, MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
-    this.slots = new ChunkSlot[options.buffers()];
+    this.slots = new ChunkSlot[options.buffers() * lanes.length];
     List<MemorySegment> buffers = new ArrayList<>();
     for (int i = 0; i < slots.length; i++) {
-      int input = pool.take(bufferBytes, ResourcePlacement.HOST_MAPPED);
-      buffers.add(pool.hostView(input, bufferBytes));
-      int scanned = options.stageOnDevice() ? pool.take(bufferBytes, ResourcePlacement.DEVICE) : input;
-      slots[i] = new ChunkSlot(i, input, scanned, hitResources.allocate(capacity), capacity, options.tasksPerChunk());
+      // Round robin, so the first reads go to every kernel in turn.
+      ScanLane lane = lanes[i % lanes.length];
+      int input = lane.pool.take(bufferBytes, ResourcePlacement.HOST_MAPPED);
+      buffers.add(lane.pool.hostView(input, bufferBytes));
+      int scanned = options.stageOnDevice() ? lane.pool.take(bufferBytes, ResourcePlacement.DEVICE) : input;
+      slots[i] = new ChunkSlot(i, lane, input, scanned, lane.hits.allocate(capacity), capacity, options.tasksPerChunk());
       free.add(slots[i]);
     }
     this.reader = IoBackends.open(BufferPool.of(buffers), options.parallelReads());
-    this.batch = new TaskBatch(options.tasksPerChunk()).priority(Priority.NORMAL);
-    this.faultsSeen = kernel.stats().faults();
-    this.delivery = new InOrderDelivery(slots, hitResources, overlap, () -> stopping, this::release, this::closeIfRead);
+    this.delivery = new InOrderDelivery(slots, overlap, () -> stopping, this::release, this::closeIfRead);
   }
 
   /**
@@ -206,26 +213,23 @@ public final class ScanJob implements AutoCloseable {
    * @throws KernelException when the kernel is shut down (or failed) before or during the run
    */
   public ScanSummary run(List<ScanFile> targets, ScanSink sink) {
-    // The chunk and hit buffers are the kernel's resources, freed by its shutdown: no read may be
+    // The chunk and hit buffers are the kernels' resources, freed by their shutdown: no read may be
     // started into them after that.
-    if (!kernel.isKernelRunning()) {
-      throw kernelStopped();
+    ScanLane stopped = ScanLane.stopped(lanes);
+    if (stopped != null) {
+      throw stopped.stopped();
     }
     try {
       return scan(targets, sink);
     } catch (IllegalStateException e) {
       // A shutdown on another thread ended the buffers' views under this run, which is the kernel
-      // shut down to the caller; an IllegalStateException while it runs is a bug.
-      if (kernel.isKernelRunning()) {
+      // shut down to the caller; an IllegalStateException while they all run is a bug.
+      stopped = ScanLane.stopped(lanes);
+      if (stopped == null) {
         throw e;
       }
-      throw kernelStopped();
+      throw stopped.stopped();
     }
-  }
-
-  private KernelException kernelStopped() {
-    KernelException failure = kernel.failure();
-    return failure != null ? failure : KernelException.closed(kernel.backendName());
   }
 
   private ScanSummary scan(List<ScanFile> targets, ScanSink sink) {
@@ -246,7 +250,7 @@ public final class ScanJob implements AutoCloseable {
     while (true) {
       readIntoFreeBuffers();
       int steps = delivery.passReady();
-      if (reader.inFlight() == 0 && scanning.isEmpty() && copying.isEmpty() && packing == null) {
+      if (reader.inFlight() == 0 && ScanLane.allIdle(lanes) && packing == null) {
         if (stopping || delivery.pending.isEmpty() && nextFile == files.size()) {
           break;
         }
@@ -284,13 +288,15 @@ public final class ScanJob implements AutoCloseable {
    */
   private boolean advance() {
     boolean progress = false;
-    while (!copying.isEmpty() && kernel.copyFinished(copying.peek().copy)) {
-      publish(copying.poll());
-      progress = true;
-    }
-    while (!scanning.isEmpty() && kernel.await(scanning.peek().lastTicket, Duration.ZERO)) {
-      collect(scanning.poll());
-      progress = true;
+    for (ScanLane lane : lanes) {
+      while (!lane.copying.isEmpty() && lane.kernel.copyFinished(lane.copying.peek().copy)) {
+        publish(lane.copying.poll());
+        progress = true;
+      }
+      while (!lane.scanning.isEmpty() && lane.kernel.await(lane.scanning.peek().lastTicket, Duration.ZERO)) {
+        collect(lane.scanning.poll());
+        progress = true;
+      }
     }
     ReadCompletion read;
     while ((read = reader.poll()) != null) {
@@ -308,16 +314,19 @@ public final class ScanJob implements AutoCloseable {
   private void idle(long idleSince, long now) {
     boolean parks = idleWait.parking();
     idleWait.idle();
-    if (parks) {
-      if (!scanning.isEmpty() && (now - idleSince > TASK_TIMEOUT.toNanos() || !kernel.isKernelRunning())) {
-        throw PipelineException.backend("DFA_STEP tasks of " + scanning.peek().file(0).file.path() + " did not finish within "
-            + TASK_TIMEOUT.toSeconds() + " s (" + kernel.summary() + "). Fix: check `vyre doctor` and the backend");
+    boolean copies = false;
+    boolean tasks = false;
+    for (ScanLane lane : lanes) {
+      copies |= !lane.copying.isEmpty();
+      tasks |= !lane.scanning.isEmpty();
+      if (parks) {
+        lane.checkProgress(now - idleSince, TASK_TIMEOUT);
       }
     }
     long waited = System.nanoTime() - now;
-    if (!copying.isEmpty()) {
+    if (copies) {
       copyNanos += waited;
-    } else if (!scanning.isEmpty()) {
+    } else if (tasks) {
       taskNanos += waited;
     } else {
       readNanos += waited;
@@ -446,36 +455,25 @@ public final class ScanJob implements AutoCloseable {
     if (slot.segments() == 0) {
       release(slot);
     } else if (options.stageOnDevice()) {
-      slot.copy = kernel.startCopy(slot.inputHandle, slot.scanHandle, slot.readEnd());
-      copying.add(slot);
+      slot.copy = slot.lane.kernel.startCopy(slot.inputHandle, slot.scanHandle, slot.readEnd());
+      slot.lane.copying.add(slot);
     } else {
       publish(slot);
     }
   }
 
   /**
-   * One DFA_STEP per task of the chunk's segments, in one batch ({@link ChunkSlot#addTasks}).
+   * Publishes the chunk's tasks on its lane's kernel ({@link ScanLane#publish}), or frees it when
+   * there is nothing to scan. Only a file's single chunks can be in flight when it stops: packed
+   * files stop once passed on.
    */
   private void publish(ChunkSlot slot) {
     long started = System.nanoTime();
-    publishTasks(slot);
+    if (slot.segments() == 1 && slot.file(0).stopped
+        || !slot.lane.publish(slot, taskArgs, options.tasksPerChunk(), table.startState())) {
+      release(slot);
+    }
     publishNanos += System.nanoTime() - started;
-  }
-
-  private void publishTasks(ChunkSlot slot) {
-    if (slot.segments() == 1 && slot.file(0).stopped) {
-      // Only a file's single chunks can be in flight when it stops: packed files stop once passed on.
-      release(slot);
-      return;
-    }
-    batch.clear();
-    slot.addTasks(batch, taskArgs, options.tasksPerChunk(), dfaHandle, table.startState());
-    if (batch.size() == 0) {
-      release(slot);
-      return;
-    }
-    slot.lastTicket = Megakernel.batchTicket(kernel.publish(batch), batch.size() - 1);
-    scanning.add(slot);
   }
 
   /**
@@ -492,16 +490,13 @@ public final class ScanJob implements AutoCloseable {
   }
 
   private void collectHits(ChunkSlot slot) {
-    long faults = kernel.stats().faults();
-    if (faults != faultsSeen) {
-      throw PipelineException.backend((faults - faultsSeen) + " DFA_STEP task(s) faulted while scanning "
-          + slot.file(0).file.path() + ". Fix: report this; the scan validates every range and table it publishes");
-    }
+    slot.lane.checkFaults(slot);
+    HitResources hitResources = slot.lane.hits;
     if (slot.segments() == 1) {
       slot.file(0).scannedChunks++;
     }
     if (slot.segments() == 1 && slot.file(0).stopped) {
-      hitResources.reset(slot.hitHandle, slot.hitCapacity);
+      slot.resetHits();
       bytesScanned += slot.scannedBytes();
       release(slot);
       return;
@@ -511,14 +506,14 @@ public final class ScanJob implements AutoCloseable {
     long cursor = hitResources.fetch(slot.hitHandle, slot.hitCapacity, records);
     if (!records) {
       // Counting one file needs only the cursor, which counts the hits that did not fit too: no rescan.
-      hitResources.reset(slot.hitHandle, slot.hitCapacity);
+      slot.resetHits();
       bytesScanned += slot.scannedBytes();
       FileScan file = slot.file(0);
       release(slot);
       delivery.counted(file, cursor);
       return;
     } else if (cursor > slot.hitCapacity) {
-      hitResources.reset(slot.hitHandle, slot.hitCapacity);
+      slot.resetHits();
       if (cursor <= MAX_HIT_CAPACITY) {
         if (slot.segments() == 1) {
           // Not scanned yet: the file's next chunks wait for it (FileScan.rampsUp).
@@ -543,8 +538,8 @@ public final class ScanJob implements AutoCloseable {
       waiting++;
       return;
     } else {
-      slot.countHits(hitResources, cursor);
-      hitResources.reset(slot.hitHandle, slot.hitCapacity);
+      slot.countHits(cursor);
+      slot.resetHits();
       slot.requireOwnHits();
       bytesScanned += slot.scannedBytes();
       for (int segment = 0; segment < slot.segments(); segment++) {
@@ -569,24 +564,26 @@ public final class ScanJob implements AutoCloseable {
   }
 
   /**
-   * Closes the chunk reader once its reads finished, and gives the job's resources back to its
-   * pool, unless tasks or copies may still use them (a run that threw): those stay the kernel's
-   * until it shuts down.
+   * Closes the chunk reader once its reads finished, and gives the job's resources back to their
+   * pools, unless tasks or copies may still use them (a run that threw): those stay the kernels'
+   * until they shut down.
    */
   @Override
   public void close() {
     reader.close();
-    if (!scanning.isEmpty() || !copying.isEmpty()) {
+    if (!ScanLane.allIdle(lanes)) {
       return;
     }
-    pool.giveBack(dfaHandle);
-    hitResources.close();
+    for (ScanLane lane : lanes) {
+      lane.close();
+    }
     for (ChunkSlot slot : slots) {
+      KernelResourcePool pool = slot.lane.pool;
       pool.giveBack(slot.inputHandle);
       if (slot.scanHandle != slot.inputHandle) {
         pool.giveBack(slot.scanHandle);
       }
-      hitResources.free(slot.hitHandle);
+      slot.lane.hits.free(slot.hitHandle);
     }
   }
 }

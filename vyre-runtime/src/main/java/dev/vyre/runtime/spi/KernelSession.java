@@ -51,6 +51,11 @@ public interface KernelSession extends AutoCloseable {
     return 0;
   }
 
+  /** The ordinal of the device this kernel runs on ({@link KernelSpec#device()} resolved); 0 on a backend of one device. */
+  default int device() {
+    return 0;
+  }
+
   /**
    * Backend-specific timings of the device side of a task (a GPU backend built for tracing), by
    * name; empty when the backend has none. {@code reset} starts a new measurement.

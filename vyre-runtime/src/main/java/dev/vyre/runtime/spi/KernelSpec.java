@@ -12,9 +12,20 @@ import java.util.List;
  * @param observableSlots observable words after the 160 control words
  * @param userOpcodes opcodes beyond the built-ins
  * @param workers worker threads of the reference backend (0: one per spare core); GPU backends size their own grid
+ * @param device the device ordinal to run on, or {@link #DEFAULT_DEVICE} for the backend's default (CUDA:
+ *     {@code VYRE_CUDA_DEVICE}, else 0)
  */
 public record KernelSpec(int slotCount, int[] priorityOffsets, int tenantCount, int observableSlots,
-    List<UserOpcode> userOpcodes, int workers) {
+    List<UserOpcode> userOpcodes, int workers, int device) {
+
+  /** No device asked for: the backend picks its default. */
+  public static final int DEFAULT_DEVICE = -1;
+
+  /** A spec on the backend's default device. */
+  public KernelSpec(int slotCount, int[] priorityOffsets, int tenantCount, int observableSlots,
+      List<UserOpcode> userOpcodes, int workers) {
+    this(slotCount, priorityOffsets, tenantCount, observableSlots, userOpcodes, workers, DEFAULT_DEVICE);
+  }
 
   public KernelSpec {
     priorityOffsets = priorityOffsets.clone();

@@ -15,6 +15,15 @@ public interface MegakernelBackend {
   /** Probes the machine; never throws. */
   Availability availability();
 
+  /**
+   * Every device of this backend by ordinal (the list's index), each usable or not and why, for
+   * {@code vyre doctor} and {@code --devices all}; one entry, {@link #availability()}, for a
+   * backend with a single device. Never throws.
+   */
+  default java.util.List<Availability> devices() {
+    return java.util.List.of(availability());
+  }
+
   /** Allocates the resident buffers and prepares (but does not start) the kernel. */
   KernelSession open(KernelSpec spec);
 }

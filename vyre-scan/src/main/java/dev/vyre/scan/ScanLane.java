@@ -1,0 +1,105 @@
+package dev.vyre.scan;
+
+import dev.vyre.driver.error.KernelException;
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskBatch;
+import dev.vyre.runtime.spi.ResourcePlacement;
+import java.time.Duration;
+import java.util.ArrayDeque;
+
+/**
+ * One kernel of a {@link ScanJob} (one device): the DFA table and hit resources on it, and the
+ * chunks it copies and scans. A job of several lanes shares one reader, one set of files and one
+ * {@link InOrderDelivery} between them; each {@link ChunkSlot} belongs to one lane, and a chunk
+ * goes to whichever slot is free next, so a device that finishes sooner gets more chunks. Used by
+ * the job's thread only.
+ */
+final class ScanLane {
+
+  final Megakernel kernel;
+  final KernelResourcePool pool;
+  final int dfaHandle;
+  final HitResources hits;
+  /** Chunks read and being copied to the device, oldest first (one kernel's copies finish in order). */
+  final ArrayDeque<ChunkSlot> copying = new ArrayDeque<>();
+  final ArrayDeque<ChunkSlot> scanning = new ArrayDeque<>();
+  private final TaskBatch batch;
+  private long faultsSeen;
+
+  /** Uploads {@code table} to the pool's kernel (DEVICE) and takes the host copies of its hit resources. */
+  ScanLane(KernelResourcePool pool, DfaTable table, int tasksPerChunk) {
+    this.kernel = pool.kernel();
+    this.pool = pool;
+    this.dfaHandle = pool.take(table.byteSize(), ResourcePlacement.DEVICE);
+    kernel.writeResource(dfaHandle, 0, table.segment());
+    this.hits = new HitResources(pool);
+    this.batch = new TaskBatch(tasksPerChunk).priority(Priority.NORMAL);
+    this.faultsSeen = kernel.stats().faults();
+  }
+
+  /** Whether no lane has a chunk being copied or scanned. */
+  static boolean allIdle(ScanLane[] lanes) {
+    for (ScanLane lane : lanes) {
+      if (!lane.copying.isEmpty() || !lane.scanning.isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A lane whose kernel is not running, or null. */
+  static ScanLane stopped(ScanLane[] lanes) {
+    for (ScanLane lane : lanes) {
+      if (!lane.kernel.isKernelRunning()) {
+        return lane;
+      }
+    }
+    return null;
+  }
+
+  /** Why the kernel stopped: its failure, or closed. */
+  KernelException stopped() {
+    KernelException failure = kernel.failure();
+    return failure != null ? failure : KernelException.closed(kernel.backendName());
+  }
+
+  /**
+   * Publishes one DFA_STEP per task of the chunk's segments, in one batch ({@link
+   * ChunkSlot#addTasks}); false when there was nothing to scan (the caller frees the slot).
+   */
+  boolean publish(ChunkSlot slot, int[] taskArgs, int tasksPerChunk, int startState) {
+    batch.clear();
+    slot.addTasks(batch, taskArgs, tasksPerChunk, dfaHandle, startState);
+    if (batch.size() == 0) {
+      return false;
+    }
+    slot.lastTicket = Megakernel.batchTicket(kernel.publish(batch), batch.size() - 1);
+    scanning.add(slot);
+    return true;
+  }
+
+  /** Fails the job when a task of this kernel faulted since the last look. */
+  void checkFaults(ChunkSlot slot) {
+    long faults = kernel.stats().faults();
+    if (faults != faultsSeen) {
+      throw PipelineException.backend((faults - faultsSeen) + " DFA_STEP task(s) faulted while scanning "
+          + slot.file(0).file.path() + ". Fix: report this; the scan validates every range and table it publishes");
+    }
+  }
+
+  /** Fails the job when this lane has tasks in flight and its kernel stopped, or made no progress for {@code limit}. */
+  void checkProgress(long idleNanos, Duration limit) {
+    if (!scanning.isEmpty() && (idleNanos > limit.toNanos() || !kernel.isKernelRunning())) {
+      throw PipelineException.backend("DFA_STEP tasks of " + scanning.peek().file(0).file.path() + " did not finish within "
+          + limit.toSeconds() + " s (" + kernel.summary() + "). Fix: check `vyre doctor` and the backend");
+    }
+  }
+
+  /** Gives the table and the hit resources' host copies back to the pool. */
+  void close() {
+    pool.giveBack(dfaHandle);
+    hits.close();
+  }
+}
