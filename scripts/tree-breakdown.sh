@@ -2,6 +2,7 @@
 # Where a scan of a real tree spends its time, one-shot and through `vyre serve`: each run's wall time and its
 # --verbose lines (walk, compile, scan, phases), through the ./vyre launcher as a user runs it.
 # Usage: scripts/tree-breakdown.sh TREE PATTERN_FILE [RUNS] [BACKEND]   (BACKEND of the service: auto)
+# SERVE_JFR=FILE records the service with JFR's profiling settings into FILE (written when it stops).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 tree=$1 patterns=$2 runs=${3:-3} backend=${4:-auto}
@@ -15,11 +16,12 @@ timed() { # label, command...
   ended=$(date +%s.%N)
   echo "$label: wall $(awk "BEGIN { print $ended - $started }") s"
 }
-./vyre serve --backend "$backend" 2>"$(dirname "$VYRE_SOCKET")/serve.log" &
+JAVA_TOOL_OPTIONS=${SERVE_JFR:+-XX:StartFlightRecording=filename=$SERVE_JFR,settings=profile} \
+  ./vyre serve --backend "$backend" 2>"$(dirname "$VYRE_SOCKET")/serve.log" &
 service=$!
 for _ in $(seq 300); do [ -S "$VYRE_SOCKET" ] && break; sleep 0.1; done
 [ -S "$VYRE_SOCKET" ] || { echo "tree-breakdown: vyre serve did not start:"; cat "$(dirname "$VYRE_SOCKET")/serve.log"; exit 2; }
-head -1 "$(dirname "$VYRE_SOCKET")/serve.log"
+grep -m1 listening "$(dirname "$VYRE_SOCKET")/serve.log"
 for run in $(seq "$runs"); do
   timed "served $run" ./vyre scan --verbose --count -f "$patterns" "$tree"
 done
