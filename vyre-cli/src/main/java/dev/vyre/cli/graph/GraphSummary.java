@@ -15,9 +15,9 @@ import java.util.stream.Collectors;
 
 /**
  * What {@code vyre graph bfs} and {@code cc} report about a run: the graph, the backend, what was
- * reached, the levels and their topologies, the time and, for BFS, GTEPS in Graph500's convention
- * (the input edges within the traversed component over the time; an undirected edge, stored from
- * both ends, counts once).
+ * reached, the levels and their topologies (or Afforest's phases), the time and, for BFS, GTEPS in
+ * Graph500's convention (the input edges within the traversed component over the time; an
+ * undirected edge, stored from both ends, counts once).
  *
  * @param graphName the GRAPH argument
  * @param vertices the graph's vertices

@@ -23,12 +23,13 @@ import java.util.Optional;
 
 /**
  * The CUDA frontier engine (docs/FRONTIER.md): one cooperative launch a traversal, levels (or
- * Afforest's phases) advancing on the device. It keeps its kernel, its buffers (grown, never shrunk) and the last graph's copy
- * between runs, so a benchmark's runs over one graph upload it once; close frees them all. The
- * per-level-launch baseline ({@link FrontierOptions#launchPerLevel()}) runs the same level code one
- * launch a level, deciding on the host with {@link FrontierPolicy}; its run's and levels' nanos are
- * host time (launch, synchronize, reading the counter back), the cost that baseline pays. Runs are
- * serial: the methods hold the engine's lock.
+ * Afforest's phases) advancing on the device. It keeps its kernel, its buffers (grown, never
+ * shrunk) and the last graph's copy between runs, so a benchmark's runs over one graph upload it
+ * once; close frees them all. The per-level-launch baseline ({@link
+ * FrontierOptions#launchPerLevel()}) runs the same level code one launch a level, deciding on the
+ * host with {@link FrontierPolicy}; its run's and levels' nanos are host time (launch,
+ * synchronize, reading the counter back), the cost that baseline pays. Runs are serial: the
+ * methods hold the engine's lock.
  */
 final class CudaFrontierEngine implements FrontierEngine {
 

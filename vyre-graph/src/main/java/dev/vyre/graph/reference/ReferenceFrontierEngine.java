@@ -134,10 +134,10 @@ public final class ReferenceFrontierEngine implements FrontierEngine {
         .orElseGet(() -> Math.max(1, runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory())));
   }
 
-  /** Hands {@code traversal} to every worker and waits until all have finished it. */
-  private FrontierRun execute(WorkerJob traversal) {
+  /** Hands {@code run} to every worker and waits until all have finished it. */
+  private FrontierRun execute(WorkerJob run) {
     caller = Thread.currentThread();
-    job = traversal;
+    job = run;
     remaining.set(threads.length);
     generation++;
     for (Thread thread : threads) {
@@ -153,7 +153,7 @@ public final class ReferenceFrontierEngine implements FrontierEngine {
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
-    return traversal.result(NAME);
+    return run.result(NAME);
   }
 
   /** A worker: parked until a run is handed out, then its part of the run. */
