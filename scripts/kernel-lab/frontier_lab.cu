@@ -1,9 +1,10 @@
 // Frontier lab: the production frontier kernel (vyre-cuda/.../frontier/*.cu) without the JVM. Builds
-// graphs in C++, runs the persistent kernel (and the per-level baseline) as CudaFrontierEngine does,
-// checks depths, parents and labels against serial code, and times traversals and barriers.
+// graphs in C++, runs the persistent kernel (and the per-level baseline) and Afforest's kernel as
+// CudaFrontierEngine does, checks depths, parents, labels and Afforest's phase counts against serial
+// code, and times traversals, components and barriers.
 //   build: nvcc -O3 -arch=sm_90 -std=c++17 -Xcompiler -fopenmp scripts/kernel-lab/frontier_lab.cu -o frontier_lab
 //   run:   frontier_lab check [block]          every topology on small graphs (exit 1 on a mismatch)
-//          frontier_lab bench SCALE EF ROWS [block]   Kronecker SCALE/EF BFS and a ROWS x ROWS grid
+//          frontier_lab bench SCALE EF ROWS [block]   Kronecker SCALE/EF BFS and components, a ROWS x ROWS grid
 //          frontier_lab small [block]          the first graph of `check` alone (for compute-sanitizer)
 //          frontier_lab barrier [block]        this barrier against cooperative groups' grid.sync
 #include <cooperative_groups.h>
@@ -22,11 +23,15 @@
 #include "../../vyre-cuda/src/main/resources/dev/vyre/cuda/frontier/levels.cu"
 #include "../../vyre-cuda/src/main/resources/dev/vyre/cuda/frontier/barrier.cu"
 #include "../../vyre-cuda/src/main/resources/dev/vyre/cuda/frontier/entry.cu"
+#include "../../vyre-cuda/src/main/resources/dev/vyre/cuda/frontier/afforest.cu"
 
 #define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
   std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); std::exit(2); } } while (0)
 
 static const char* NAMES[] = {"WarpSparse", "Sparse", "BlockDense", "Dense", "Hybrid", "Fused"};
+// AfforestPhase.Step's names, by the VF_STEP_* ordinals.
+static const char* STEPS[] = {"init", "link-neighbour", "compress", "sample", "link-rest", "final-compress"};
+#define AFFOREST_PHASES 8
 
 struct Csr {
   int n = 0;
@@ -103,6 +108,16 @@ static Csr randomGraph(int n, long long m, bool undirected, unsigned long long s
   return build(n, edges, undirected);
 }
 
+// CudaFrontierGpuTest's graph: stars around 3000 (the largest), 9000 (a hub outside it) and 12000 (a
+// warp's vertex outside it), a triangle 0-1-2 with a tail, isolated vertices between.
+static Csr starsAndStrays() {
+  std::vector<std::pair<int, int>> edges{{0, 1}, {1, 2}, {2, 0}, {2, 5}};
+  for (int leaf = 4000; leaf < 9000; leaf++) edges.push_back({3000, leaf});
+  for (int leaf = 9001; leaf < 11001; leaf++) edges.push_back({9000, leaf});
+  for (int leaf = 12001; leaf < 12101; leaf++) edges.push_back({12000, leaf});
+  return build(12200, edges, true);
+}
+
 static Csr transpose(const Csr& g) {
   std::vector<std::pair<int, int>> edges;
   for (int u = 0; u < g.n; u++) for (long long e = g.row[u]; e < g.row[u + 1]; e++) edges.push_back({g.col[e], u});
@@ -130,6 +145,41 @@ static std::vector<int> serialComponents(const Csr& g) {
   std::vector<int> label(g.n);
   for (int v = 0; v < g.n; v++) label[v] = find(v);
   return label;
+}
+
+// What Afforest's deterministic phases count on g: {vertices, edges} of each of the AFFOREST_PHASES
+// phases but link-rest's, whose count of the sampled root is racy (-1 there). The trees after the
+// neighbour rounds are the components of the sampled edges, whatever order the links ran in.
+static std::vector<std::pair<long long, long long>> serialAfforestCounts(const Csr& g) {
+  std::vector<int> parent(g.n);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](int x) { while (parent[x] != x) x = parent[x] = parent[parent[x]]; return x; };
+  std::vector<std::pair<long long, long long>> counts{{g.n, 0}};
+  for (int r = 0; r < VF_NEIGHBOR_ROUNDS; r++) {
+    long long linked = 0;
+    for (int v = 0; v < g.n; v++) {
+      if (g.row[v + 1] - g.row[v] <= r) continue;
+      linked++;
+      int a = find(v), b = find(g.col[g.row[v] + r]);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+    counts.push_back({linked, linked});
+    counts.push_back({g.n, 0});
+  }
+  std::vector<int> sampled;
+  for (int i = 0; g.n > 0 && i < VF_SAMPLES; i++) sampled.push_back(find(vf_sample_vertex(i, g.n)));
+  std::sort(sampled.begin(), sampled.end());
+  long long best = 0;
+  for (size_t i = 0; i < sampled.size();) {
+    size_t j = i;
+    while (j < sampled.size() && sampled[j] == sampled[i]) j++;
+    best = std::max(best, (long long)(j - i));
+    i = j;
+  }
+  counts.push_back({best, 0});
+  counts.push_back({-1, -1});
+  counts.push_back({g.n, 0});
+  return counts;
 }
 
 struct DeviceGraph { long long* row; int* col; long long* inRow; int* inCol; };
@@ -165,7 +215,7 @@ struct Result {
 };
 
 struct Engine {
-  int block, grid;
+  int block, grid, afforestGrid;
   int* value; int* parent; int* q0; int* q1; unsigned* bits; vf_u64* state; vf_u64* log;
   long long capacity, logLevels = 65536;
 
@@ -175,6 +225,8 @@ struct Engine {
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, vyre_frontier_run, block, 0));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     grid = perSm * sms;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, vyre_afforest_run, block, 0));
+    afforestGrid = perSm * sms;
     long long words = ((n + 31) / 32 + 3) / 4 * 4;
     CK(cudaMalloc(&value, n * 4 + 16)); CK(cudaMalloc(&parent, n * 4 + 16));
     long long queueInts = n + 2 * (m / (VF_HUB_DEGREE + 1));
@@ -193,6 +245,32 @@ struct Engine {
     p.fitting = 0x3F; p.forced = forced; p.algorithm = algorithm; p.source = source;
     p.logLevels = logLevels; p.probeEdges = 4ll << 20; p.calibrateOnly = 0;
     return p;
+  }
+
+  // Afforest's kernel as CudaFrontierEngine.afforest runs it: labels, the phases' counts and times.
+  Result afforest(const DeviceGraph& g, int n, long long m, std::vector<std::pair<long long, long long>>* counts = nullptr) {
+    VfParams p = params(g, n, m, VF_AFFOREST, 0, -1);
+    p.logLevels = AFFOREST_PHASES;
+    CK(cudaMemset(state, 0, VF_STATE_WORDS * 8));
+    CK(cudaMemset(log, 0, AFFOREST_PHASES * VF_LOG_WORDS * 8));
+    void* args[] = {&p};
+    CK(cudaLaunchCooperativeKernel((void*)vyre_afforest_run, afforestGrid, block, args, 0, 0));
+    CK(cudaDeviceSynchronize());
+    std::vector<vf_u64> st(VF_STATE_WORDS), lg(AFFOREST_PHASES * VF_LOG_WORDS);
+    CK(cudaMemcpy(st.data(), state, st.size() * 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(lg.data(), log, lg.size() * 8, cudaMemcpyDeviceToHost));
+    Result r;
+    r.levels = st[VF_STATE_LEVELS];
+    r.nanos = (double)(st[VF_STATE_T_END] - st[VF_STATE_T_START]);
+    for (long long i = 0; i < r.levels; i++) {
+      const vf_u64* e = &lg[i * VF_LOG_WORDS];
+      if (counts) counts->push_back({(long long)e[2], (long long)e[3]});
+      r.detail += std::string(" ") + STEPS[e[0]] + ((long long)e[1] >= 0 ? " " + std::to_string(e[1]) : "") + ":"
+          + std::to_string(e[2]) + "v/" + std::to_string(e[3]) + "e/" + std::to_string(e[4] / 1000.0).substr(0, 6) + "us";
+    }
+    r.value.resize(n);
+    CK(cudaMemcpy(r.value.data(), value, n * 4ll, cudaMemcpyDeviceToHost));
+    return r;
   }
 
   // The persistent kernel, or (replay non-empty) the per-level baseline running those topologies.
@@ -294,6 +372,15 @@ static void checkGraph(const std::string& name, const Csr& g, bool directed, int
         expect(b.value == c.value, name + " components per-level");
       }
     }
+    std::vector<std::pair<long long, long long>> counts;
+    Result a = engine.afforest(dc, cg.n, cg.m(), &counts);
+    std::string what = name + " afforest" + (mapped ? " mapped" : "");
+    expect(a.value == serialComponents(cg), what + " labels");
+    auto expected = serialAfforestCounts(cg);
+    expect(counts.size() == expected.size(), what + " phases");
+    for (size_t i = 0; i < std::min(counts.size(), expected.size()); i++) {
+      if (expected[i].first >= 0) expect(counts[i] == expected[i], what + " phase " + std::to_string(i) + " counts");
+    }
   }
   std::printf("checked %-28s n=%d m=%lld%s\n", name.c_str(), g.n, g.m(), directed ? " directed" : "");
 }
@@ -347,12 +434,28 @@ static void bench(int scale, int ef, int rows, int block) {
       std::printf("kronecker bfs src 0: device levels %.1f us, per-level launches %.1f us (%lld levels)\n", b.nanos / 1e3,
                   pl.nanos / 1e3, b.levels);
       Result c = engine.run(d, k.n, k.m(), VF_COMPONENTS, 0, -1);
-      std::printf("kronecker components: %lld levels, %.1f us |%s\n", c.levels, c.nanos / 1e3, c.detail.c_str());
+      std::printf("kronecker label propagation: %lld levels, %.1f us |%s\n", c.levels, c.nanos / 1e3, c.detail.c_str());
+      std::vector<int> labels = serialComponents(k);
+      expect(c.value == labels, "kronecker label propagation");
+      std::vector<double> times;
+      Result a;
+      for (int i = 0; i < 9; i++) {
+        a = engine.afforest(d, k.n, k.m());
+        if (i == 0) expect(a.value == labels, "kronecker afforest");
+        times.push_back(a.nanos);
+      }
+      std::sort(times.begin(), times.end());
+      std::printf("kronecker afforest (grid %d x %d): median %.1f us (min %.1f, max %.1f) over 9 runs, %.1fx label propagation |%s\n",
+                  engine.afforestGrid, block, times[4] / 1e3, times[0] / 1e3, times[8] / 1e3, c.nanos / times[4],
+                  a.detail.c_str());
     }
   }
   Csr gr = grid(rows, rows);
   Engine ge(gr.n, gr.m(), block);
   DeviceGraph dg = uploadGraph(gr, nullptr, false);
+  Result ga = ge.afforest(dg, gr.n, gr.m());
+  expect(ga.value == serialComponents(gr), "grid afforest");
+  std::printf("grid %dx%d afforest: %.1f us |%s\n", rows, rows, ga.nanos / 1e3, ga.detail.c_str());
   for (int forced : {-1, VF_HYBRID, VF_SPARSE, VF_FUSED}) {
     Result r = ge.run(dg, gr.n, gr.m(), VF_BFS, 0, forced);
     if (forced == -1) expect(r.value == serialBfs(gr, 0), "grid depths");
@@ -444,6 +547,7 @@ int main(int argc, char** argv) {
       checkGraph("no edges 100", build(100, {}, true), false, block);
       checkGraph("one vertex", build(1, {}, true), false, block);
       checkGraph("path 40", grid(1, 40), false, block);
+      checkGraph("stars and strays", starsAndStrays(), false, block);
     }
   }
   std::printf("%s: %d failures\n", mode.c_str(), failures);

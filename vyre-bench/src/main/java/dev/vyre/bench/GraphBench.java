@@ -4,6 +4,7 @@ import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.planner.MegakernelExecutionTopology;
 import dev.vyre.graph.CsrGraph;
 import dev.vyre.graph.GraphGenerators;
+import dev.vyre.graph.frontier.FrontierAlgorithm;
 import dev.vyre.graph.frontier.FrontierEngine;
 import dev.vyre.graph.frontier.FrontierLevel;
 import dev.vyre.graph.frontier.FrontierOptions;
@@ -15,6 +16,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -24,8 +26,9 @@ import java.util.function.Function;
  * What {@code vyre bench graph} measures: BFS from the same sources on generated graphs (Kronecker,
  * grid, uniform random) by four contenders, the frontier engine on the best backend ({@code
  * auto}), the same backend launching once per level (CUDA's baseline), the reference backend on
- * all cores and a plain serial BFS, then connected components once on the engine and the
- * reference backend. Every answer is checked against the serial traversal's; a wrong one ends the
+ * all cores and a plain serial BFS, then connected components on the engine (Afforest, then label
+ * propagation for comparison) and on the reference backend (Afforest), each timed once after an
+ * untimed run. Every answer is checked against the serial traversal's; a wrong one ends the
  * bench with an error. Sources are random vertices of the largest component, as Graph500 draws
  * them, and the same for every contender; a contender's GTEPS is the harmonic mean over the
  * sources of the input edges within the traversed component over the run's time. Each contender
@@ -96,8 +99,18 @@ public final class GraphBench {
    */
   public record BfsResult(String contender, String backend, String skipped, BfsMeasure measure) {}
 
-  /** Connected components by one contender: levels, time, and the components found. */
-  public record ComponentsResult(String contender, String backend, int levels, double seconds, long components) {}
+  /**
+   * Connected components by one contender and algorithm.
+   *
+   * @param contender {@link #ENGINE} or {@link #REFERENCE}
+   * @param backend the backend that ran it
+   * @param algorithm {@code afforest} or {@code label-propagation}
+   * @param steps the phases (Afforest) or levels (label propagation) it took
+   * @param seconds the run's time
+   * @param components the components found
+   */
+  public record ComponentsResult(String contender, String backend, String algorithm, int steps, double seconds,
+      long components) {}
 
   /**
    * One graph's results.
@@ -205,9 +218,12 @@ public final class GraphBench {
       }
       bfs.add(new BfsResult(SERIAL, "java", null, serialTally.measure()));
       List<ComponentsResult> components = new ArrayList<>();
-      components.add(measureComponents(name, graph, ENGINE, engine, labels, progress));
+      components.add(measureComponents(name, graph, ENGINE, engine, FrontierAlgorithm.AFFOREST, labels, progress));
+      components.add(measureComponents(name, graph, ENGINE, engine, FrontierAlgorithm.LABEL_PROPAGATION, labels,
+          progress));
       if (reference != null) {
-        components.add(measureComponents(name, graph, REFERENCE, reference, labels, progress));
+        components.add(measureComponents(name, graph, REFERENCE, reference, FrontierAlgorithm.AFFOREST, labels,
+            progress));
       }
       Map<String, Double> ratios = new LinkedHashMap<>();
       double engineGteps = bfs.getFirst().measure().gteps();
@@ -221,22 +237,32 @@ public final class GraphBench {
     }
   }
 
+  /** Components by {@code algorithm}: one untimed run checked against union-find, then the timed run, checked too. */
   private static ComponentsResult measureComponents(String graphName, CsrGraph graph, String contender,
-      FrontierEngine engine, int[] labels, PrintStream progress) {
-    FrontierRun run = engine.components(graph, FrontierOptions.defaults());
-    int[] got = run.values();
+      FrontierEngine engine, FrontierAlgorithm algorithm, int[] labels, PrintStream progress) {
+    String method = algorithm.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    FrontierRun run = null;
+    for (int pass = 0; pass < 2; pass++) {
+      run = algorithm == FrontierAlgorithm.AFFOREST ? engine.afforest(graph, FrontierOptions.defaults())
+          : engine.labelPropagation(graph, FrontierOptions.defaults());
+      checkLabels(graphName, contender + " " + method, engine.backend(), run.values(), labels);
+    }
+    long count = run.componentCount();
+    double seconds = run.nanos() / 1e9;
+    int steps = algorithm == FrontierAlgorithm.AFFOREST ? run.phases().size() : run.levels().size();
+    progress.printf("  components on %s (%s), %s: %,d components, %d %s, %.6f s%n", contender, engine.backend(),
+        method, count, steps, algorithm == FrontierAlgorithm.AFFOREST ? "phases" : "levels", seconds);
+    return new ComponentsResult(contender, engine.backend(), method, steps, seconds, count);
+  }
+
+  private static void checkLabels(String graphName, String contender, String backend, int[] got, int[] labels) {
     for (int v = 0; v < labels.length; v++) {
       if (got.length != labels.length || got[v] != labels[v]) {
-        throw wrong(graphName, "components", contender, engine.backend(), got.length != labels.length
+        throw wrong(graphName, "components", contender, backend, got.length != labels.length
             ? got.length + " labels for " + labels.length + " vertices"
             : "vertex " + v + " labelled " + got[v] + ", the serial traversal says " + labels[v]);
       }
     }
-    long count = run.componentCount();
-    double seconds = run.nanos() / 1e9;
-    progress.printf("  components on %s (%s): %,d components, %d levels, %.6f s%n", contender, engine.backend(), count,
-        run.levels().size(), seconds);
-    return new ComponentsResult(contender, engine.backend(), run.levels().size(), seconds, count);
   }
 
   /**

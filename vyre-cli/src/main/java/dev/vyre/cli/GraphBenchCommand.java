@@ -109,8 +109,8 @@ final class GraphBenchCommand implements Callable<Integer> {
             mix(measure.topologyMix()));
       }
       out.println("  components: " + graph.components().stream()
-          .map(cc -> String.format("%s (%s) %,d in %d levels, %.6f s", cc.contender(), cc.backend(), cc.components(),
-              cc.levels(), cc.seconds()))
+          .map(cc -> String.format("%s (%s) %s %,d in %d %s, %.6f s", cc.contender(), cc.backend(), cc.algorithm(),
+              cc.components(), cc.steps(), cc.algorithm().equals("afforest") ? "phases" : "levels", cc.seconds()))
           .collect(Collectors.joining("; ")));
     }
   }

@@ -76,9 +76,30 @@ class GraphCommandTest {
     assertEquals(0, run.status(), run.err());
     assertEquals("0\t0\n1\t0\n2\t0\n3\t0\n4\t4\n5\t4\n", Files.readString(out));
     assertTrue(run.out().contains("components: 2"), run.out());
+    assertTrue(run.out().contains("algorithm: afforest\n") && run.out().contains("phases: 8\n"), run.out());
+    CliRun propagated = CliRun.of("graph", "cc", mtx.toString(), "--output", out.toString(), "--algorithm",
+        "label-propagation", "--topology", "SparseFrontier");
+    assertEquals(0, propagated.status(), propagated.err());
+    assertEquals("0\t0\n1\t0\n2\t0\n3\t0\n4\t4\n5\t4\n", Files.readString(out));
+    assertTrue(propagated.out().contains("algorithm: label-propagation\n") && propagated.out().contains("levels: "),
+        propagated.out());
     CliRun weak = CliRun.of("graph", "cc", edges.toString(), "--output", out.toString());
     assertEquals(0, weak.status(), weak.err());
     assertEquals("0\t0\n1\t0\n2\t0\n3\t0\n4\t4\n5\t5\n", Files.readString(out));
+  }
+
+  @Test
+  void ccVerboseTellsWhatEachAfforestPhaseDid() {
+    CliRun run = CliRun.of("graph", "cc", mtx.toString(), "--verbose");
+    assertEquals(0, run.status(), run.err());
+    List<String> phases = run.err().lines().filter(line -> line.startsWith("vyre graph cc: phase ")).toList();
+    assertEquals(List.of("init", "link neighbour 0", "compress 0", "link neighbour 1", "compress 1", "sample",
+        "link rest", "final compress"), phases.stream()
+        .map(line -> line.substring("vyre graph cc: phase ".length(), line.indexOf(':', "vyre graph cc: phase ".length())))
+        .toList(), run.err());
+    assertTrue(phases.getFirst().matches("vyre graph cc: phase init: 6 vertices, 0 edges, [0-9.]+ ms"), run.err());
+    assertTrue(run.err().contains("vyre graph cc: 8 phases in "), run.err());
+    assertTrue(run.err().lines().noneMatch(line -> line.contains("calibration")), run.err());
   }
 
   @Test
@@ -119,8 +140,14 @@ class GraphCommandTest {
     CliRun cc = CliRun.of("graph", "cc", mtx.toString(), "--json");
     JsonNode components = Json.MAPPER.readTree(cc.out());
     assertEquals("cc", components.get("algorithm").asText());
+    assertEquals("afforest", components.get("method").asText());
     assertEquals(2, components.get("components").asInt());
-    assertTrue(!components.has("gteps") && !components.has("source"), cc.out());
+    assertTrue(!components.has("gteps") && !components.has("source") && !components.has("calibration"), cc.out());
+    JsonNode phases = components.get("per_phase");
+    assertEquals(8, phases.size());
+    assertEquals("LINK_NEIGHBOUR", phases.get(1).get("step").asText());
+    assertEquals(6, phases.get(1).get("vertices").asInt(), cc.out());
+    assertEquals(0, phases.get(1).get("round").asInt());
   }
 
   @Test
@@ -202,11 +229,14 @@ class GraphCommandTest {
         List.of("cc", mtx.toString(), "--memory-budget", "1"),
         List.of("cc", mtx.toString(), "--undirected"),
         List.of("cc", dir.resolve("missing.mtx").toString()),
-        List.of("bfs", mtx.toString()));
+        List.of("bfs", mtx.toString()),
+        List.of("cc", mtx.toString(), "--algorithm", "magic"),
+        List.of("cc", mtx.toString(), "--topology", "DenseFrontier"));
     List<String> starts = List.of("vyre: --source: 6 is not a vertex of ", "vyre graph bfs: Invalid value for option"
         + " '--topology'", "vyre: --backend: unknown backend 'gpu'", "vyre: --memory-budget: 0 bytes",
         "vyre: ", "vyre: --undirected: ", "vyre: " + dir.resolve("missing.mtx") + ": cannot read the file",
-        "vyre graph bfs: Missing required option: '--source=VERTEX'");
+        "vyre graph bfs: Missing required option: '--source=VERTEX'", "vyre: --algorithm: unknown algorithm 'magic'",
+        "vyre: --topology: DenseFrontier was forced, but a topology is how a level runs");
     for (int i = 0; i < cases.size(); i++) {
       List<String> args = new ArrayList<>(List.of("graph"));
       args.addAll(cases.get(i));

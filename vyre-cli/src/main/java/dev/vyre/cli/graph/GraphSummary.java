@@ -4,18 +4,20 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vyre.cli.conform.Json;
 import dev.vyre.graph.CsrGraph;
+import dev.vyre.graph.frontier.AfforestPhase;
 import dev.vyre.graph.frontier.FrontierAlgorithm;
 import dev.vyre.graph.frontier.FrontierLevel;
 import dev.vyre.graph.frontier.FrontierRun;
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
  * What {@code vyre graph bfs} and {@code cc} report about a run: the graph, the backend, what was
- * reached, the levels and their topologies, the time and, for BFS, GTEPS in Graph500's convention
- * (the input edges within the traversed component over the time; an undirected edge, stored from
- * both ends, counts once).
+ * reached, the levels and their topologies (or Afforest's phases), the time and, for BFS, GTEPS in
+ * Graph500's convention (the input edges within the traversed component over the time; an
+ * undirected edge, stored from both ends, counts once).
  *
  * @param graphName the GRAPH argument
  * @param vertices the graph's vertices
@@ -32,7 +34,7 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
   /** The summary of {@code run} on {@code graph}, a BFS from {@code source} or components (-1). */
   static GraphSummary of(String graphName, CsrGraph graph, FrontierRun run, int source) {
     long edges = graph.inputEdgeCount();
-    if (run.algorithm() == FrontierAlgorithm.COMPONENTS) {
+    if (run.algorithm().labelsComponents()) {
       return new GraphSummary(graphName, graph.vertexCount(), edges, graph.undirected(), run, -1, run.componentCount(),
           0);
     }
@@ -43,6 +45,15 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
 
   private boolean bfs() {
     return run.algorithm() == FrontierAlgorithm.BFS;
+  }
+
+  private boolean afforest() {
+    return run.algorithm() == FrontierAlgorithm.AFFOREST;
+  }
+
+  /** How {@code --json} and the text name the algorithm. */
+  private String algorithmName() {
+    return run.algorithm().name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   private double seconds() {
@@ -64,15 +75,22 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
       text.append("source: ").append(source).append('\n');
       text.append(String.format("reached: %,d of %,d vertices%n", reached, vertices));
     } else {
+      text.append("algorithm: ").append(algorithmName()).append('\n');
       text.append(String.format("components: %,d%n", reached));
     }
-    text.append("levels: ").append(run.levels().size()).append('\n');
+    if (afforest()) {
+      text.append("phases: ").append(run.phases().size()).append('\n');
+    } else {
+      text.append("levels: ").append(run.levels().size()).append('\n');
+    }
     text.append(String.format("time: %.6f s%n", seconds()));
     if (bfs()) {
       text.append(String.format("GTEPS: %.6f (%,d edges in the traversed component)%n", gteps(), traversedEdges));
     }
-    text.append("topologies: ").append(run.topologyMix().entrySet().stream()
-        .map(e -> e.getKey().name() + " " + e.getValue()).collect(Collectors.joining(", "))).append('\n');
+    if (!afforest()) {
+      text.append("topologies: ").append(run.topologyMix().entrySet().stream()
+          .map(e -> e.getKey().name() + " " + e.getValue()).collect(Collectors.joining(", "))).append('\n');
+    }
     return text.toString();
   }
 
@@ -89,6 +107,7 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
       node.put("source", source);
       node.put("reached", reached);
     } else {
+      node.put("method", algorithmName());
       node.put("components", reached);
     }
     node.put("levels", run.levels().size());
@@ -100,10 +119,12 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
     ObjectNode mix = node.putObject("topology_mix");
     run.topologyMix().forEach((topology, count) -> mix.put(topology.name(), count));
     node.put("memory_plan", run.residency().describe());
-    ObjectNode calibration = node.putObject("calibration");
-    calibration.put("barrier_ns", run.calibration().barrierNanos());
-    calibration.put("edge_ns", run.calibration().edgeNanos());
-    calibration.put("fused_edge_ns", run.calibration().fusedEdgeNanos());
+    run.calibration().ifPresent(measured -> {
+      ObjectNode calibration = node.putObject("calibration");
+      calibration.put("barrier_ns", measured.barrierNanos());
+      calibration.put("edge_ns", measured.edgeNanos());
+      calibration.put("fused_edge_ns", measured.fusedEdgeNanos());
+    });
     ArrayNode levels = node.putArray("per_level");
     for (FrontierLevel level : run.levels()) {
       ObjectNode entry = levels.addObject();
@@ -114,20 +135,38 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
       entry.put("explanation", level.decision().stableExplanation());
       entry.put("seconds", level.nanos() / 1e9);
     }
+    if (afforest()) {
+      ArrayNode phases = node.putArray("per_phase");
+      for (AfforestPhase phase : run.phases()) {
+        ObjectNode entry = phases.addObject();
+        entry.put("step", phase.step().name());
+        entry.put("round", phase.round());
+        entry.put("vertices", phase.vertices());
+        entry.put("edges", phase.edges());
+        entry.put("seconds", phase.nanos() / 1e9);
+      }
+    }
     return node.toString();
   }
 
-  /** The {@code --verbose} lines after the run: the memory plan, the calibration, each level, the totals. */
+  /**
+   * The {@code --verbose} lines after the run: the memory plan, the calibration, each level (or
+   * Afforest's phases), the totals.
+   */
   void verbose(String command, PrintStream err) {
     err.println(command + ": " + run.residency().describe());
-    err.printf("%s: calibration: barrier %.1f ns, edge %.3f ns, fused edge %.3f ns%n", command,
-        run.calibration().barrierNanos(), run.calibration().edgeNanos(), run.calibration().fusedEdgeNanos());
+    run.calibration().ifPresent(measured -> err.printf("%s: calibration: barrier %.1f ns, edge %.3f ns, fused edge"
+        + " %.3f ns%n", command, measured.barrierNanos(), measured.edgeNanos(), measured.fusedEdgeNanos()));
+    for (AfforestPhase phase : run.phases()) {
+      err.println(command + ": phase " + phase.describe());
+    }
     for (FrontierLevel level : run.levels()) {
       err.printf("%s: level %d: frontier %,d vertices (%,d edges), %s, %.3f ms, %s%n", command, level.level(),
           level.frontierVertices(), level.frontierEdges(), level.decision().topology().name(), level.nanos() / 1e6,
           level.decision().stableExplanation());
     }
-    err.printf("%s: %d levels in %.6f s%s%n", command, run.levels().size(), seconds(),
+    err.printf("%s: %d %s in %.6f s%s%n", command, afforest() ? run.phases().size() : run.levels().size(),
+        afforest() ? "phases" : "levels", seconds(),
         bfs() ? String.format(", %.6f GTEPS (%,d edges)", gteps(), traversedEdges) : "");
   }
 }

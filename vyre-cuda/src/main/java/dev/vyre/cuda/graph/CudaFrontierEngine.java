@@ -5,6 +5,8 @@ import dev.vyre.driver.error.PipelineException;
 import dev.vyre.driver.planner.MegakernelExecutionTopology;
 import dev.vyre.driver.planner.MegakernelTopologyDecision;
 import dev.vyre.graph.CsrGraph;
+import dev.vyre.graph.frontier.Afforest;
+import dev.vyre.graph.frontier.AfforestPhase;
 import dev.vyre.graph.frontier.FrontierAlgorithm;
 import dev.vyre.graph.frontier.FrontierCalibration;
 import dev.vyre.graph.frontier.FrontierEngine;
@@ -17,15 +19,17 @@ import dev.vyre.graph.frontier.FrontierRun;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * The CUDA frontier engine (docs/FRONTIER.md): one cooperative launch a traversal, levels advancing
- * on the device. It keeps its kernel, its buffers (grown, never shrunk) and the last graph's copy
- * between runs, so a benchmark's runs over one graph upload it once; close frees them all. The
- * per-level-launch baseline ({@link FrontierOptions#launchPerLevel()}) runs the same level code one
- * launch a level, deciding on the host with {@link FrontierPolicy}; its run's and levels' nanos are
- * host time (launch, synchronize, reading the counter back), the cost that baseline pays. Runs are
- * serial: the methods hold the engine's lock.
+ * The CUDA frontier engine (docs/FRONTIER.md): one cooperative launch a traversal, levels (or
+ * Afforest's phases) advancing on the device. It keeps its kernel, its buffers (grown, never
+ * shrunk) and the last graph's copy between runs, so a benchmark's runs over one graph upload it
+ * once; close frees them all. The per-level-launch baseline ({@link
+ * FrontierOptions#launchPerLevel()}) runs the same level code one launch a level, deciding on the
+ * host with {@link FrontierPolicy}; its run's and levels' nanos are host time (launch,
+ * synchronize, reading the counter back), the cost that baseline pays. Runs are serial: the
+ * methods hold the engine's lock.
  */
 final class CudaFrontierEngine implements FrontierEngine {
 
@@ -71,10 +75,48 @@ final class CudaFrontierEngine implements FrontierEngine {
   }
 
   @Override
-  public synchronized FrontierRun components(CsrGraph graph, FrontierOptions options) {
+  public synchronized FrontierRun afforest(CsrGraph graph, FrontierOptions options) {
+    FrontierEngines.requireAfforestOptions(options);
     enter();
     CsrGraph symmetric = graph.undirected() ? graph : graph.symmetrized();
-    return run(FrontierAlgorithm.COMPONENTS, symmetric, symmetric, 0, options);
+    int n = symmetric.vertexCount();
+    long m = symmetric.edgeCount();
+    FrontierResidency residency = plan(FrontierAlgorithm.AFFOREST, n, m, false, options);
+    GraphPointers pointers = upload(new GraphCopy(symmetric, symmetric, residency.placement()));
+    long parent = buffers.device("value", 4L * n);
+    long state = buffers.device("state", FrontierLog.STATE_WORDS * Long.BYTES);
+    long logBytes = (long) Afforest.PLAN.size() * FrontierLog.LOG_WORDS * Long.BYTES;
+    long log = buffers.device("log", logBytes);
+    // Afforest reads the graph, the parents, queue 0 (its hub list), the state and the log; no
+    // bitmaps, second queue, decision inputs or calibration.
+    FrontierKernelParams params = new FrontierKernelParams(pointers.row(), pointers.col(), pointers.inRow(),
+        pointers.inCol(), parent, 0, buffers.device("queue0", 4L * (m / (FrontierLog.HUB_DEGREE + 1))), 0, 0, state,
+        log, n, m, 0, residency.requiredBytes(), residency.budgetBytes(), 4L * n, 0, -1,
+        FrontierKernelParams.AFFOREST, 0, Afforest.PLAN.size(), 0, 0);
+    // The kernel adds its counts to zeroed phase entries and its hub count to a zeroed state word.
+    kernel.driver().memset(state, 0, FrontierLog.STATE_WORDS * Long.BYTES);
+    kernel.driver().memset(log, 0, logBytes);
+    kernel.runAfforest(params);
+    long[] words = kernel.readLongs(state, FrontierLog.STATE_WORDS);
+    long phases = words[FrontierLog.STATE_LEVELS];
+    List<AfforestPhase> decoded = FrontierLog.decodePhases(kernel.readLongs(log, phases * FrontierLog.LOG_WORDS),
+        phases);
+    return new FrontierRun(FrontierAlgorithm.AFFOREST, backend(), kernel.readInts(parent, n), new int[0], List.of(),
+        decoded, words[FrontierLog.STATE_T_END] - words[FrontierLog.STATE_T_START], residency, Optional.empty());
+  }
+
+  @Override
+  public synchronized FrontierRun labelPropagation(CsrGraph graph, FrontierOptions options) {
+    enter();
+    CsrGraph symmetric = graph.undirected() ? graph : graph.symmetrized();
+    return run(FrontierAlgorithm.LABEL_PROPAGATION, symmetric, symmetric, 0, options);
+  }
+
+  /** The memory plan of a run, remembered for the next run of the same shape on this device. */
+  private FrontierResidency plan(FrontierAlgorithm algorithm, int n, long m, boolean transposed,
+      FrontierOptions options) {
+    return plans.plan(new ResidencyPlans.Key(kernel.device().name() + " #" + kernel.device().ordinal(), algorithm, n,
+        m, transposed, options.memoryBudgetBytes().orElse(defaultBudget)));
   }
 
   /** The device's answers of the decision port to {@code rows} (see {@link PolicyRows}), for the agreement test. */
@@ -104,9 +146,7 @@ final class CudaFrontierEngine implements FrontierEngine {
     int n = out.vertexCount();
     long m = out.edgeCount();
     boolean bfs = algorithm == FrontierAlgorithm.BFS;
-    long budget = options.memoryBudgetBytes().orElse(defaultBudget);
-    FrontierResidency residency = plans.plan(new ResidencyPlans.Key(kernel.device().name() + " #"
-        + kernel.device().ordinal(), algorithm, n, m, in != out, budget));
+    FrontierResidency residency = plan(algorithm, n, m, in != out, options);
     GraphPointers graph = upload(new GraphCopy(out, in, residency.placement()));
     long readback = (bfs ? 8L : 4L) * n;
     long words = FrontierKernelParams.bitmapWords(n);
@@ -122,8 +162,8 @@ final class CudaFrontierEngine implements FrontierEngine {
         value, bfs ? buffers.device("parent", 4L * n) : 0, buffers.device("queue0", queueBytes),
         buffers.device("queue1", queueBytes), buffers.device("bitmaps", 3 * words * Integer.BYTES), state, log, n, m,
         words, residency.requiredBytes(), residency.budgetBytes(), readback, fitting,
-        options.forcedTopology().map(t -> (long) t.ordinal()).orElse(-1L), bfs ? 0 : 1, source, LOG_LEVELS,
-        PROBE_EDGES, 0);
+        options.forcedTopology().map(t -> (long) t.ordinal()).orElse(-1L),
+        bfs ? FrontierKernelParams.BFS : FrontierKernelParams.LABEL_PROPAGATION, source, LOG_LEVELS, PROBE_EDGES, 0);
     // The kernel starts from a zeroed state block (the barrier's arrival word, level 0's hub count, the
     // explored edges); a run that failed part way may have left it otherwise.
     kernel.driver().memset(state, 0, FrontierLog.STATE_WORDS * Long.BYTES);
@@ -133,8 +173,8 @@ final class CudaFrontierEngine implements FrontierEngine {
         : onDevice(params);
     int[] values = kernel.readInts(value, n);
     int[] parents = bfs ? kernel.readInts(params.parent(), n) : new int[0];
-    return new FrontierRun(algorithm, backend(), values, parents, traversal.levels(), traversal.nanos(), residency,
-        traversal.calibration());
+    return new FrontierRun(algorithm, backend(), values, parents, traversal.levels(), List.of(), traversal.nanos(),
+        residency, Optional.of(traversal.calibration()));
   }
 
   private record Traversal(List<FrontierLevel> levels, long nanos, FrontierCalibration calibration) {}

@@ -16,7 +16,7 @@ import java.util.List;
 
 /**
  * The compiled frontier kernel on the selected device: the primary context retained, the module
- * (NVRTC through the pipeline cache, so a warm start skips the compiler), its three entry points,
+ * (NVRTC through the pipeline cache, so a warm start skips the compiler), its four entry points,
  * and the launches and copies the engine makes. Everything runs on the context's default stream, so
  * copies, memsets and launches are ordered without events. Not thread-safe: the engine calls it
  * under its lock.
@@ -34,7 +34,9 @@ final class FrontierKernel implements AutoCloseable {
   private final MemorySegment run;
   private final MemorySegment level;
   private final MemorySegment decide;
+  private final MemorySegment afforest;
   private final int grid;
+  private final int afforestGrid;
 
   FrontierKernel() {
     driver = CudaDriver.load();
@@ -55,8 +57,10 @@ final class FrontierKernel implements AutoCloseable {
       run = driver.function(module, "vyre_frontier_run");
       level = driver.function(module, "vyre_frontier_level");
       decide = driver.function(module, "vyre_frontier_decide_batch");
+      afforest = driver.function(module, "vyre_afforest_run");
       grid = driver.maxActiveBlocksPerSm(run, BLOCK) * device.multiprocessors();
-      if (grid == 0) {
+      afforestGrid = driver.maxActiveBlocksPerSm(afforest, BLOCK) * device.multiprocessors();
+      if (grid == 0 || afforestGrid == 0) {
         throw PipelineException.backend("the frontier kernel fits no block of " + BLOCK + " threads on "
             + device.describe() + ". Fix: use --backend reference");
       }
@@ -90,6 +94,16 @@ final class FrontierKernel implements AutoCloseable {
       MemorySegment args = arena.allocate(ADDRESS, 1);
       args.setAtIndex(ADDRESS, 0, params.pack(arena));
       driver.launchCooperative(run, grid, BLOCK, MemorySegment.NULL, args);
+      driver.synchronizeContext();
+    }
+  }
+
+  /** Afforest's cooperative kernel, every phase in one launch (as many blocks as fit of its own); waits for it. */
+  void runAfforest(FrontierKernelParams params) {
+    try (Arena arena = Arena.ofConfined()) {
+      MemorySegment args = arena.allocate(ADDRESS, 1);
+      args.setAtIndex(ADDRESS, 0, params.pack(arena));
+      driver.launchCooperative(afforest, afforestGrid, BLOCK, MemorySegment.NULL, args);
       driver.synchronizeContext();
     }
   }

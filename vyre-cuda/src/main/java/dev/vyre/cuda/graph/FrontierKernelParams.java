@@ -29,7 +29,7 @@ import java.lang.foreign.MemorySegment;
  * @param readbackBytes the result bytes read back
  * @param fitting bit t set when topology t (its ordinal) fits the budget
  * @param forced the forced topology's ordinal, or -1
- * @param algorithm 0 BFS, 1 components
+ * @param algorithm 0 BFS, 1 label propagation, 2 Afforest (which has an entry point of its own)
  * @param source the BFS source
  * @param logLevels levels the log holds before it wraps
  * @param probeEdges most edges the calibration's pass reads
@@ -39,6 +39,11 @@ record FrontierKernelParams(long row, long col, long inRow, long inCol, long val
     long queue1, long bitmaps, long state, long log, long n, long m, long words, long requiredBytes, long budgetBytes,
     long readbackBytes, long fitting, long forced, long algorithm, long source, long logLevels, long probeEdges,
     long calibrateOnly) {
+
+  /** The algorithm field's values ({@code VF_BFS}, {@code VF_COMPONENTS}, {@code VF_AFFOREST}). */
+  static final long BFS = 0;
+  static final long LABEL_PROPAGATION = 1;
+  static final long AFFOREST = 2;
 
   /** Fields of the block. */
   static final int FIELDS = FrontierKernelParams.class.getRecordComponents().length;

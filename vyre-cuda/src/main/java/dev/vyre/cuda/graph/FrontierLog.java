@@ -2,6 +2,7 @@ package dev.vyre.cuda.graph;
 
 import dev.vyre.driver.planner.MegakernelExecutionTopology;
 import dev.vyre.driver.planner.MegakernelTopologyDecision;
+import dev.vyre.graph.frontier.AfforestPhase;
 import dev.vyre.graph.frontier.FrontierCalibration;
 import dev.vyre.graph.frontier.FrontierLevel;
 import dev.vyre.graph.frontier.FrontierResidency;
@@ -11,7 +12,9 @@ import java.util.List;
 /**
  * What the frontier kernel leaves for the host: the state block's words ({@code VF_STATE_*} in
  * {@code frontier/frontier.cu}) and the level log, a {@link #LOG_WORDS}-long entry a level that
- * wraps after its capacity, read back into {@link FrontierLevel} records.
+ * wraps after its capacity, read back into {@link FrontierLevel} records. Afforest's kernel keeps
+ * its phases in the same log, an entry a phase (step, round, vertices, edges, nanos), and their
+ * count where a traversal keeps its levels.
  */
 final class FrontierLog {
 
@@ -66,6 +69,17 @@ final class FrontierLog {
       MegakernelTopologyDecision decision = new MegakernelTopologyDecision(
           MegakernelExecutionTopology.values()[(int) log[at + 2]], log[at + 3], log[at + 4], log[at + 5]);
       decoded.add(new FrontierLevel((int) level, log[at], log[at + 1], decision, log[at + 6]));
+    }
+    return decoded;
+  }
+
+  /** Afforest's {@code phases} phases from the first entries of its log. */
+  static List<AfforestPhase> decodePhases(long[] log, long phases) {
+    List<AfforestPhase> decoded = new ArrayList<>((int) phases);
+    for (int phase = 0; phase < phases; phase++) {
+      int at = phase * LOG_WORDS;
+      decoded.add(new AfforestPhase(AfforestPhase.Step.values()[(int) log[at]], (int) log[at + 1], log[at + 2],
+          log[at + 3], log[at + 4]));
     }
     return decoded;
   }

@@ -32,8 +32,10 @@ __device__ __forceinline__ vf_u64 vf_block_sum(vf_u64 x, vf_u64* scratch) {
   return x;
 }
 
+// VfParams.algorithm: what vyre_frontier_run traverses (vyre_afforest_run is Afforest's own entry point).
 #define VF_BFS 0
 #define VF_COMPONENTS 1
+#define VF_AFFOREST 2
 
 // Edges whose loads a thread issues together.
 #define VF_BATCH 4

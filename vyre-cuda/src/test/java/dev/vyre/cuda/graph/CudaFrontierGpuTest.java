@@ -9,9 +9,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.planner.MegakernelExecutionTopology;
 import dev.vyre.graph.CsrGraph;
+import dev.vyre.graph.EdgeList;
 import dev.vyre.graph.GraphGenerators;
+import dev.vyre.graph.frontier.Afforest;
+import dev.vyre.graph.frontier.AfforestPhase;
 import dev.vyre.graph.frontier.FrontierAlgorithm;
 import dev.vyre.graph.frontier.FrontierEngine;
+import dev.vyre.graph.frontier.FrontierEngines;
 import dev.vyre.graph.frontier.FrontierLevel;
 import dev.vyre.graph.frontier.FrontierOptions;
 import dev.vyre.graph.frontier.FrontierResidency;
@@ -19,6 +23,7 @@ import dev.vyre.graph.frontier.FrontierRun;
 import dev.vyre.runtime.spi.Availability;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -27,7 +32,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The CUDA frontier engine against serial BFS and union-find, on every topology, both placements and both modes. */
+/**
+ * The CUDA frontier engine against serial BFS and union-find, on every topology, both placements and both modes;
+ * Afforest against union-find and the reference backend's phase counts.
+ */
 @Tag("gpu")
 class CudaFrontierGpuTest {
 
@@ -109,11 +117,78 @@ class CudaFrontierGpuTest {
     graphs.forEach((name, graph) -> {
       int[] expected = GraphOracle.components(graph);
       for (FrontierOptions options : everyTopologyAndAuto()) {
-        FrontierRun run = engine.components(graph, options);
+        FrontierRun run = engine.labelPropagation(graph, options);
         assertArrayEquals(expected, run.values(), name + ", " + name(options));
         assertEquals(graph.vertexCount(), run.levels().getFirst().frontierVertices(), name);
         assertEquals(0, run.parents().length);
       }
+    });
+  }
+
+  /**
+   * Stars around 3,000 (5,000 leaves: the largest component), 9,000 (2,000 leaves: a hub outside it,
+   * linked by a block) and 12,000 (100 leaves: a warp's vertex outside it), a triangle 0-1-2 with a
+   * tail (vertex 2 has a third neighbour), and isolated vertices in between. Linking the rest takes
+   * the two outer centres and vertex 2, past their first two neighbours.
+   */
+  private static CsrGraph starsAndStrays() {
+    try (EdgeList edges = EdgeList.create()) {
+      for (int leaf = 4000; leaf < 9000; leaf++) {
+        edges.add(3000, leaf);
+      }
+      for (int leaf = 9001; leaf < 11001; leaf++) {
+        edges.add(9000, leaf);
+      }
+      for (int leaf = 12001; leaf < 12101; leaf++) {
+        edges.add(12000, leaf);
+      }
+      edges.add(0, 1);
+      edges.add(1, 2);
+      edges.add(2, 0);
+      edges.add(2, 5);
+      return CsrGraph.build(edges, 12_200, true);
+    }
+  }
+
+  @Test
+  void afforestGivesEachVertexTheSmallestIdOfItsComponentAndCountsItsPhasesAsTheReferenceBackend() {
+    Map<String, CsrGraph> all = new LinkedHashMap<>(graphs);
+    try (CsrGraph stars = starsAndStrays(); CsrGraph kronecker = GraphGenerators.kronecker(14, 16, 3);
+        FrontierEngine reference = FrontierEngines.open("reference")) {
+      all.put("stars and strays", stars);
+      all.put("kronecker 14/16", kronecker);
+      all.forEach((name, graph) -> {
+        FrontierRun run = engine.afforest(graph, FrontierOptions.defaults());
+        assertArrayEquals(GraphOracle.components(graph), run.values(), name);
+        assertEquals(FrontierAlgorithm.AFFOREST, run.algorithm());
+        assertTrue(run.nanos() > 0, name);
+        FrontierRun expected = reference.afforest(graph, FrontierOptions.defaults());
+        assertEquals(Afforest.PLAN.size(), run.phases().size(), name);
+        for (int i = 0; i < run.phases().size(); i++) {
+          AfforestPhase got = run.phases().get(i);
+          AfforestPhase want = expected.phases().get(i);
+          assertEquals(want.step(), got.step(), name);
+          assertEquals(want.round(), got.round(), name);
+          // Linking the rest may count the sampled root itself when a link hooks it mid-phase.
+          if (want.step() != AfforestPhase.Step.LINK_REST) {
+            assertEquals(want.vertices(), got.vertices(), name + " " + want);
+            assertEquals(want.edges(), got.edges(), name + " " + want);
+          }
+        }
+      });
+      AfforestPhase rest = engine.afforest(stars, FrontierOptions.defaults()).phases().get(6);
+      assertEquals(new AfforestPhase(AfforestPhase.Step.LINK_REST, -1, 3, 2000 - 2 + 100 - 2 + 1, rest.nanos()), rest);
+    }
+  }
+
+  @Test
+  void afforestOverTheBudgetReadsTheGraphFromMappedHostMemory() {
+    graphs.forEach((name, graph) -> {
+      long resident = FrontierResidency.plan(FrontierAlgorithm.AFFOREST, graph.vertexCount(),
+          graph.symmetrized().edgeCount(), false, Long.MAX_VALUE).requiredBytes();
+      FrontierRun run = engine.afforest(graph, FrontierOptions.defaults().withMemoryBudget(resident - 1));
+      assertEquals(FrontierResidency.Placement.HOST_MAPPED, run.residency().placement(), name);
+      assertArrayEquals(GraphOracle.components(graph), run.values(), name);
     });
   }
 
@@ -124,7 +199,7 @@ class CudaFrontierGpuTest {
           FrontierOptions.defaults().forcing(MegakernelExecutionTopology.FusedWave).launchingPerLevel(),
           FrontierOptions.defaults().forcing(MegakernelExecutionTopology.BlockDenseFrontier).launchingPerLevel())) {
         checkBfs(graph, graph.vertexCount() / 2, options, name + ", " + name(options));
-        assertArrayEquals(GraphOracle.components(graph), engine.components(graph, options).values(), name);
+        assertArrayEquals(GraphOracle.components(graph), engine.labelPropagation(graph, options).values(), name);
       }
     });
   }
@@ -177,7 +252,8 @@ class CudaFrontierGpuTest {
       checkBfs(graph, 1, FrontierOptions.defaults().forcing(MegakernelExecutionTopology.BlockDenseFrontier),
           "small directed block-dense");
       checkBfs(graph, 1, FrontierOptions.defaults().launchingPerLevel(), "small directed per level");
-      assertArrayEquals(GraphOracle.components(graph), engine.components(graph, FrontierOptions.defaults()).values());
+      assertArrayEquals(GraphOracle.components(graph), engine.labelPropagation(graph, FrontierOptions.defaults()).values());
+      assertArrayEquals(GraphOracle.components(graph), engine.afforest(graph, FrontierOptions.defaults()).values());
     }
   }
 

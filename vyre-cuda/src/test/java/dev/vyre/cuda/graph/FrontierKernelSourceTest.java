@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.cuda.KernelSource;
 import dev.vyre.driver.planner.MegakernelExecutionTopology;
+import dev.vyre.graph.frontier.Afforest;
+import dev.vyre.graph.frontier.AfforestPhase;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -80,6 +82,24 @@ class FrontierKernelSourceTest {
     }
     String entries = Pattern.compile("extern \"C\" __global__ void (?:__launch_bounds__\\(\\d+\\) )?(\\w+)")
         .matcher(SOURCE).results().map(r -> r.group(1)).sorted().collect(Collectors.joining(","));
-    assertEquals("vyre_frontier_decide_batch,vyre_frontier_level,vyre_frontier_run", entries);
+    assertEquals("vyre_afforest_run,vyre_frontier_decide_batch,vyre_frontier_level,vyre_frontier_run", entries);
+  }
+
+  @Test
+  void afforestsConstantsStepsAndAlgorithmsMatch() {
+    assertEquals(Afforest.NEIGHBOR_ROUNDS, define("VF_NEIGHBOR_ROUNDS"));
+    assertEquals(Afforest.SAMPLES, define("VF_SAMPLES"));
+    Matcher seed = Pattern.compile("#define VF_SAMPLE_SEED 0x([0-9A-F]+)ull").matcher(SOURCE);
+    assertTrue(seed.find());
+    assertEquals(Afforest.SAMPLE_SEED, Long.parseUnsignedLong(seed.group(1), 16));
+    Map<AfforestPhase.Step, String> steps = Map.of(AfforestPhase.Step.INIT, "VF_STEP_INIT",
+        AfforestPhase.Step.LINK_NEIGHBOUR, "VF_STEP_LINK_NEIGHBOUR", AfforestPhase.Step.COMPRESS, "VF_STEP_COMPRESS",
+        AfforestPhase.Step.SAMPLE, "VF_STEP_SAMPLE", AfforestPhase.Step.LINK_REST, "VF_STEP_LINK_REST",
+        AfforestPhase.Step.FINAL_COMPRESS, "VF_STEP_FINAL_COMPRESS");
+    assertEquals(AfforestPhase.Step.values().length, steps.size());
+    steps.forEach((step, name) -> assertEquals(step.ordinal(), define(name), name));
+    assertEquals(FrontierKernelParams.BFS, define("VF_BFS"));
+    assertEquals(FrontierKernelParams.LABEL_PROPAGATION, define("VF_COMPONENTS"));
+    assertEquals(FrontierKernelParams.AFFOREST, define("VF_AFFOREST"));
   }
 }

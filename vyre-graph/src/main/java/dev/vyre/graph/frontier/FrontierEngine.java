@@ -18,8 +18,17 @@ public interface FrontierEngine extends AutoCloseable {
    */
   FrontierRun bfs(CsrGraph graph, int source, FrontierOptions options);
 
-  /** Connected components: weak ones on a directed graph. */
-  FrontierRun components(CsrGraph graph, FrontierOptions options);
+  /**
+   * Connected components (weak ones on a directed graph) by Afforest, in phases rather than levels:
+   * the engine's fast components. Its options' memory budget applies; it has no topology to force
+   * and no per-level launches.
+   *
+   * @throws dev.vyre.driver.error.InputException if the options force a topology or launch per level
+   */
+  FrontierRun afforest(CsrGraph graph, FrontierOptions options);
+
+  /** Connected components (weak ones on a directed graph) by label propagation, level by level. */
+  FrontierRun labelPropagation(CsrGraph graph, FrontierOptions options);
 
   @Override
   void close();

@@ -26,6 +26,22 @@ public final class FrontierEngines {
     }
   }
 
+  /**
+   * The check every Afforest run makes of its options: Afforest runs phases, not levels.
+   *
+   * @throws InputException if {@code options} force a topology or ask for per-level launches
+   */
+  public static void requireAfforestOptions(FrontierOptions options) {
+    if (options.forcedTopology().isPresent()) {
+      throw InputException.of("--topology", options.forcedTopology().get() + " was forced, but a topology is how a"
+          + " level runs and Afforest has phases, not levels", "drop --topology, or add --algorithm label-propagation");
+    }
+    if (options.launchPerLevel()) {
+      throw InputException.of("per-level launch", "Afforest has phases, not levels, and runs them in one launch",
+          "run label propagation for the per-level baseline");
+    }
+  }
+
   /** Every backend on the class path, highest precedence first. */
   public static List<FrontierBackend> backends() {
     List<FrontierBackend> found = new ArrayList<>();

@@ -20,7 +20,9 @@ import java.util.Set;
  * pull needs on a directed graph), per edge the column (4; 8 with the transpose); frontier state
  * of two vertex queues (4 bytes a vertex each, with room for the hub lists) and three frontier
  * bitmaps; scratch of the level log; output of the results (4 bytes a vertex, 8 for BFS with
- * parents).
+ * parents). Afforest keeps no frontier: its state is the hub list alone (the vertices of more
+ * than {@link #HUB_DEGREE} edges, which the CUDA kernel links a block each) and its scratch a log
+ * entry a phase.
  *
  * @param placement where the graph is read from
  * @param plan the sparse plan under the placement
@@ -62,11 +64,14 @@ public record FrontierResidency(Placement placement, MegakernelMemoryPlan plan, 
       long budgetBytes) {
     MegakernelGraphShape shape = new MegakernelGraphShape(vertices, edges);
     long bitmapBytes = ((vertices + 31L) / 32) * 4;
-    long frontier = 2L * 4 * (vertices + 2 * (edges / (HUB_DEGREE + 1))) + 3 * bitmapBytes;
+    boolean afforest = algorithm == FrontierAlgorithm.AFFOREST;
+    long frontier = afforest ? 4L * (edges / (HUB_DEGREE + 1))
+        : 2L * 4 * (vertices + 2 * (edges / (HUB_DEGREE + 1))) + 3 * bitmapBytes;
+    long scratch = afforest ? 64L * Afforest.PLAN.size() : LEVEL_LOG_BYTES;
     long output = (algorithm == FrontierAlgorithm.BFS ? 8L : 4L) * vertices;
     long perVertex = transposed ? 16 : 8;
     long perEdge = transposed ? 8 : 4;
-    MegakernelByteLayout resident = new MegakernelByteLayout(perVertex, perEdge, frontier, LEVEL_LOG_BYTES, output,
+    MegakernelByteLayout resident = new MegakernelByteLayout(perVertex, perEdge, frontier, scratch, output,
         budgetBytes);
     try {
       return planned(Placement.RESIDENT, shape, resident);
@@ -76,7 +81,7 @@ public record FrontierResidency(Placement placement, MegakernelMemoryPlan plan, 
       }
     }
     return planned(Placement.HOST_MAPPED, shape,
-        new MegakernelByteLayout(0, 0, frontier, LEVEL_LOG_BYTES, output, budgetBytes));
+        new MegakernelByteLayout(0, 0, frontier, scratch, output, budgetBytes));
   }
 
   private static FrontierResidency planned(Placement placement, MegakernelGraphShape shape, MegakernelByteLayout layout) {

@@ -5,6 +5,7 @@ import dev.vyre.graph.CsrGraph;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The result of one traversal.
@@ -13,17 +14,21 @@ import java.util.Map;
  * @param backend the backend that ran it ({@code cuda}, {@code reference})
  * @param values per vertex: the BFS depth (-1 unreachable) or the component label (smallest id)
  * @param parents per vertex for BFS (-1 unreachable, the source itself), empty for components
- * @param levels every level in order
- * @param nanos the traversal's time on the device or the workers, from the first level's start to
- *     the last level's end (not the graph's upload or the results' download)
+ * @param levels every level in order (none for Afforest)
+ * @param phases Afforest's phases in order (none for the level-by-level algorithms)
+ * @param nanos the traversal's time on the device or the workers, from the first level's (or
+ *     phase's) start to the last one's end (not the graph's upload or the results' download)
  * @param residency the memory plan the run followed
- * @param calibration the costs measured before the first level
+ * @param calibration the costs measured before the first level; empty for Afforest, which has no
+ *     levels to decide
  */
 public record FrontierRun(FrontierAlgorithm algorithm, String backend, int[] values, int[] parents,
-    List<FrontierLevel> levels, long nanos, FrontierResidency residency, FrontierCalibration calibration) {
+    List<FrontierLevel> levels, List<AfforestPhase> phases, long nanos, FrontierResidency residency,
+    Optional<FrontierCalibration> calibration) {
 
   public FrontierRun {
     levels = List.copyOf(levels);
+    phases = List.copyOf(phases);
   }
 
   /** Levels per topology, in the topologies' order. */

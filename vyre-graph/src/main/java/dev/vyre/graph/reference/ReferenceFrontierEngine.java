@@ -16,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The reference frontier engine: persistent worker threads, parked between runs, that run every
- * level of a traversal together and meet at a barrier between levels (docs/FRONTIER.md). The
+ * level of a traversal (or every phase of Afforest) together and meet at a barrier between levels
+ * (docs/FRONTIER.md). The
  * graph is read where it is, off-heap; the per-vertex state lives on the heap, whose free memory is
  * the default memory budget.
  */
@@ -28,7 +29,7 @@ public final class ReferenceFrontierEngine implements FrontierEngine {
   private final Thread[] threads;
   private final FrontierCalibration pinned;
   private final AtomicInteger remaining = new AtomicInteger();
-  private volatile Traversal job;
+  private volatile WorkerJob job;
   private volatile int generation;
   private volatile boolean closed;
   private volatile Thread caller;
@@ -83,12 +84,23 @@ public final class ReferenceFrontierEngine implements FrontierEngine {
   }
 
   @Override
-  public synchronized FrontierRun components(CsrGraph graph, FrontierOptions options) {
+  public synchronized FrontierRun afforest(CsrGraph graph, FrontierOptions options) {
+    FrontierEngines.requireAfforestOptions(options);
     checkRunnable(options);
     CsrGraph undirected = graph.symmetrized();
-    FrontierResidency residency = FrontierResidency.plan(FrontierAlgorithm.COMPONENTS, undirected.vertexCount(),
-        undirected.edgeCount(), false, budget(options));
-    return execute(new ComponentsTraversal(undirected, threads.length, residency, options.forcedTopology(), pinned));
+    return execute(new AfforestRun(undirected, threads.length, plan(FrontierAlgorithm.AFFOREST, undirected, options)));
+  }
+
+  @Override
+  public synchronized FrontierRun labelPropagation(CsrGraph graph, FrontierOptions options) {
+    checkRunnable(options);
+    CsrGraph undirected = graph.symmetrized();
+    return execute(new ComponentsTraversal(undirected, threads.length,
+        plan(FrontierAlgorithm.LABEL_PROPAGATION, undirected, options), options.forcedTopology(), pinned));
+  }
+
+  private static FrontierResidency plan(FrontierAlgorithm algorithm, CsrGraph undirected, FrontierOptions options) {
+    return FrontierResidency.plan(algorithm, undirected.vertexCount(), undirected.edgeCount(), false, budget(options));
   }
 
   /** Stops the workers and waits for them; a second call does nothing. */
@@ -122,10 +134,10 @@ public final class ReferenceFrontierEngine implements FrontierEngine {
         .orElseGet(() -> Math.max(1, runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory())));
   }
 
-  /** Hands {@code traversal} to every worker and waits until all have finished it. */
-  private FrontierRun execute(Traversal traversal) {
+  /** Hands {@code run} to every worker and waits until all have finished it. */
+  private FrontierRun execute(WorkerJob run) {
     caller = Thread.currentThread();
-    job = traversal;
+    job = run;
     remaining.set(threads.length);
     generation++;
     for (Thread thread : threads) {
@@ -141,7 +153,7 @@ public final class ReferenceFrontierEngine implements FrontierEngine {
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
-    return traversal.result(NAME);
+    return run.result(NAME);
   }
 
   /** A worker: parked until a run is handed out, then its part of the run. */

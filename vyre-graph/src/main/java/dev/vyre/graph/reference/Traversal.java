@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * wait at the barrier. Subclasses give the algorithm: the level-0 frontier, a push over some of one
  * vertex's edges, and a pull over one 64-vertex bitmap word.
  */
-abstract class Traversal {
+abstract class Traversal implements WorkerJob {
 
   /** Hybrid levels split the edges of vertices above this degree among all workers (a warp's work on CUDA). */
   static final int HEAVY_DEGREE = 32;
@@ -143,8 +143,8 @@ abstract class Traversal {
   /** Per vertex, the BFS parents; empty for components. */
   abstract int[] parents();
 
-  /** Runs worker {@code id}'s part of the whole run; every worker passes the same barriers. */
-  final void work(int id) {
+  @Override
+  public final void work(int id) {
     WorkerContext me = contexts[id];
     try {
       setup(me, (int) Math.min(vertices, slice(words, id, workers) << 6),
@@ -175,19 +175,11 @@ abstract class Traversal {
     }
   }
 
-  /** The run's result; the first failure of any worker is rethrown instead. */
-  final FrontierRun result(String backend) {
-    Throwable t = failure.get();
-    if (t instanceof RuntimeException e) {
-      throw e;
-    }
-    if (t instanceof Error e) {
-      throw e;
-    }
-    if (t != null) {
-      throw new IllegalStateException(t);
-    }
-    return new FrontierRun(algorithm, backend, values, parents(), log, runNanos, residency, calibration);
+  @Override
+  public final FrontierRun result(String backend) {
+    WorkerJob.rethrow(failure.get());
+    return new FrontierRun(algorithm, backend, values, parents(), log, List.of(), runNanos, residency,
+        Optional.ofNullable(calibration));
   }
 
   /** Queues {@code v} for the next level. */

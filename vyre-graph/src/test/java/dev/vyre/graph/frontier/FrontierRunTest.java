@@ -9,6 +9,7 @@ import dev.vyre.graph.EdgeList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,8 @@ class FrontierRunTest {
     for (MegakernelExecutionTopology topology : topologies) {
       levels.add(new FrontierLevel(levels.size(), 1, 1, new MegakernelTopologyDecision(topology, 0, 0, 0), 1));
     }
-    return new FrontierRun(algorithm, "test", values, new int[0], levels, 10, RESIDENCY, CALIBRATION);
+    return new FrontierRun(algorithm, "test", values, new int[0], levels, List.of(), 10, RESIDENCY,
+        Optional.of(CALIBRATION));
   }
 
   @Test
@@ -45,7 +47,7 @@ class FrontierRunTest {
 
   @Test
   void componentsAreTheVerticesThatLabelThemselves() {
-    assertEquals(2, run(FrontierAlgorithm.COMPONENTS, new int[] {0, 0, 2, 2, 0}).componentCount());
+    assertEquals(2, run(FrontierAlgorithm.LABEL_PROPAGATION, new int[] {0, 0, 2, 2, 0}).componentCount());
   }
 
   @Test

@@ -38,7 +38,7 @@ class ReferenceBackendTest {
       PipelineException e = assertThrows(PipelineException.class, () -> engine.bfs(graph, 0, perLevel));
       assertEquals(PipelineException.Variant.InvalidArgument, e.variant());
       assertTrue(e.getMessage().endsWith("Fix: use --launch-per-level with --backend cuda"), e.getMessage());
-      assertThrows(PipelineException.class, () -> engine.components(graph, perLevel));
+      assertThrows(PipelineException.class, () -> engine.labelPropagation(graph, perLevel));
     }
   }
 

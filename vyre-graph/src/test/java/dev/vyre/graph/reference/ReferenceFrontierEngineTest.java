@@ -21,7 +21,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
-/** The engine's answers on every topology, forced or decided, with 1, 2 and 4 workers, against the oracles. */
+/**
+ * The engine's answers on every topology, forced or decided, and Afforest's, with 1, 2 and 4 workers, against the
+ * oracles.
+ */
 class ReferenceFrontierEngineTest {
 
   private static final int[] WORKERS = {1, 2, 4};
@@ -73,7 +76,9 @@ class ReferenceFrontierEngineTest {
     try (CsrGraph graph = shape.build(); ReferenceFrontierEngine engine = new ReferenceFrontierEngine(workers)) {
       int source = Math.floorMod(shape.seed(), shape.n());
       Oracles.checkBfs(graph, source, engine.bfs(graph, source, options));
-      assertArrayEquals(Oracles.components(graph), engine.components(graph, options).values(), "labels");
+      int[] labels = Oracles.components(graph);
+      assertArrayEquals(labels, engine.labelPropagation(graph, options).values(), "labels");
+      assertArrayEquals(labels, engine.afforest(graph, FrontierOptions.defaults()).values(), "Afforest's labels");
     }
   }
 
@@ -96,10 +101,12 @@ class ReferenceFrontierEngineTest {
         try (ReferenceFrontierEngine engine = new ReferenceFrontierEngine(workers)) {
           for (CsrGraph graph : graphs) {
             int[] labels = Oracles.components(graph);
+            assertArrayEquals(labels, engine.afforest(graph, FrontierOptions.defaults()).values(),
+                graph + " Afforest, " + workers + " workers");
             for (Optional<MegakernelExecutionTopology> topology : topologies) {
               FrontierOptions options = options(topology);
               Oracles.checkBfs(graph, 1, engine.bfs(graph, 1, options));
-              FrontierRun components = engine.components(graph, options);
+              FrontierRun components = engine.labelPropagation(graph, options);
               assertArrayEquals(labels, components.values(), graph + " " + topology + " " + workers + " workers");
               assertEquals(graph.vertexCount(), components.levels().getFirst().frontierVertices());
               assertEquals(graph.symmetrized().edgeCount(), components.levels().getFirst().frontierEdges());
@@ -125,7 +132,7 @@ class ReferenceFrontierEngineTest {
   void aGraphWithoutVerticesHasNoComponentsAndNoLevels() {
     try (EdgeList edges = EdgeList.create(); CsrGraph graph = CsrGraph.build(edges, 0, true);
         ReferenceFrontierEngine engine = new ReferenceFrontierEngine(2)) {
-      FrontierRun run = engine.components(graph, FrontierOptions.defaults());
+      FrontierRun run = engine.labelPropagation(graph, FrontierOptions.defaults());
       assertEquals(0, run.values().length);
       assertEquals(List.of(), run.levels());
       assertEquals("reference", run.backend());

@@ -35,7 +35,7 @@ class ReferencePolicyTest {
       for (CsrGraph graph : List.of(kronecker, grid, directed)) {
         FrontierRun bfs = engine.bfs(graph, 0, FrontierOptions.defaults());
         assertReplays(bfs, graph.vertexCount(), graph.edgeCount());
-        FrontierRun components = engine.components(graph, FrontierOptions.defaults());
+        FrontierRun components = engine.labelPropagation(graph, FrontierOptions.defaults());
         assertReplays(components, graph.vertexCount(), graph.symmetrized().edgeCount());
       }
     }
@@ -79,12 +79,12 @@ class ReferencePolicyTest {
         ReferenceFrontierEngine engine = new ReferenceFrontierEngine(4, new FrontierCalibration(100, 1, 2))) {
       FrontierRun bfs = engine.bfs(grid, 0, FrontierOptions.defaults());
       Oracles.checkBfs(grid, 0, bfs);
-      assertEquals(new FrontierCalibration(100, 1, 2), bfs.calibration());
+      assertEquals(new FrontierCalibration(100, 1, 2), bfs.calibration().orElseThrow());
       List<MegakernelExecutionTopology> topologies = bfs.levels().stream().map(l -> l.decision().topology()).toList();
       assertEquals(MegakernelExecutionTopology.FusedWave, topologies.getFirst());
       assertTrue(topologies.stream().anyMatch(t -> t != MegakernelExecutionTopology.FusedWave), topologies::toString);
       assertReplays(bfs, grid.vertexCount(), grid.edgeCount());
-      FrontierRun components = engine.components(grid, FrontierOptions.defaults());
+      FrontierRun components = engine.labelPropagation(grid, FrontierOptions.defaults());
       assertArrayEquals(Oracles.components(grid), components.values());
       assertReplays(components, grid.vertexCount(), grid.edgeCount());
     }
@@ -93,7 +93,7 @@ class ReferencePolicyTest {
   @Test
   void everyRunMeasuresItsCalibration() {
     try (CsrGraph graph = GraphGenerators.uniform(4000, 8, 1); ReferenceFrontierEngine engine = new ReferenceFrontierEngine(2)) {
-      FrontierCalibration calibration = engine.bfs(graph, 0, FrontierOptions.defaults()).calibration();
+      FrontierCalibration calibration = engine.bfs(graph, 0, FrontierOptions.defaults()).calibration().orElseThrow();
       assertTrue(calibration.barrierNanos() > 0, calibration::toString);
       assertTrue(calibration.edgeNanos() >= 0, calibration::toString);
       assertTrue(Double.isFinite(calibration.edgeNanos()), calibration::toString);
@@ -125,7 +125,7 @@ class ReferencePolicyTest {
       assertTrue(bfs.isOverBudget());
       assertTrue(bfs.getMessage().contains("Fix: "), bfs.getMessage());
       MegakernelMemoryException components = assertThrows(MegakernelMemoryException.class,
-          () -> engine.components(graph, tiny));
+          () -> engine.labelPropagation(graph, tiny));
       assertTrue(components.isOverBudget());
       Oracles.checkBfs(graph, 0, engine.bfs(graph, 0, FrontierOptions.defaults()));
     }
@@ -149,7 +149,7 @@ class ReferencePolicyTest {
   /** Replays the policy over the run's logged frontiers; the decisions must be the logged ones. */
   private static void assertReplays(FrontierRun run, int vertices, long edges) {
     FrontierPolicy policy = new FrontierPolicy(vertices, edges, run.residency(), run.residency().plan().outputBytes(),
-        run.calibration(), Optional.empty());
+        run.calibration().orElseThrow(), Optional.empty());
     MegakernelExecutionTopology previous = null;
     for (FrontierLevel level : run.levels()) {
       MegakernelTopologyDecision expected = policy.decide(level.frontierVertices(), level.frontierEdges(), previous);
