@@ -33,7 +33,8 @@ final class SparkCluster {
           .master("local-cluster[2,1,1024]")
           .appName("vyre-spark-test")
           .config("spark.plugins", VyrePlugin.class.getName())
-          .config("spark.executor.extraJavaOptions", "--enable-native-access=ALL-UNNAMED")
+          // C1 only and the serial collector: short-lived executors on a small machine start faster.
+          .config("spark.executor.extraJavaOptions", "--enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
           .config("spark.executor.extraClassPath", String.join(File.pathSeparator, directories))
           .config(VyreScan.SPLIT_BYTES, Long.toString(SPLIT_BYTES))
           .config("spark.ui.enabled", "false")
