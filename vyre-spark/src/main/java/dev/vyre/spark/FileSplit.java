@@ -17,8 +17,4 @@ public record FileSplit(String path, long size, long from, long to) implements S
   public ScanFile toScanFile() {
     return new ScanFile(Path.of(path), size).range(from, to);
   }
-
-  public long length() {
-    return to - from;
-  }
 }

@@ -52,7 +52,7 @@ public final class VyreScan {
   /** How many matches each file under {@code paths} holds: (path, matches), files without one included. */
   public static Dataset<Row> count(SparkSession spark, List<String> paths, List<String> patterns) {
     return spark.createDataFrame(run(spark, paths, patterns, false), COUNTS)
-        .groupBy("path").agg(functions.sum("matches").cast(DataTypes.LongType).as("matches"));
+        .groupBy("path").agg(functions.sum("matches").as("matches"));
   }
 
   /** Registers the SQL functions {@code vyre_count(path, patterns)} and {@code vyre_matches(path, patterns)} ({@link ScanFunctions}). */
