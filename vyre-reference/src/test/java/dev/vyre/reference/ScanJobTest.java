@@ -162,6 +162,56 @@ class ScanJobTest {
     });
   }
 
+  /**
+   * Each file scanned as ranges cut at random points, one after another in one job (small ranges
+   * packed into shared chunks): their matches together are the file's, each once, and counting
+   * them gives the same numbers.
+   */
+  @Property(tries = 40)
+  void rangesThatTileAFileFindItsMatchesOnce(@ForAll("cases") Case c, @ForAll("cuts") List<Integer> cuts)
+      throws Exception {
+    inTempDir(dir -> {
+      PatternSet patterns = PatternSet.of(c.patterns(), c.caseInsensitive(), "test");
+      List<ScanFile> ranges = new ArrayList<>();
+      List<Integer> fileOf = new ArrayList<>();
+      for (int i = 0; i < c.files().size(); i++) {
+        Path path = Files.write(dir.resolve("f" + i), c.files().get(i));
+        ScanFile file = new ScanFile(path, c.files().get(i).length);
+        long from = 0;
+        for (int cut : cuts) {
+          long to = Math.min(file.size(), from + cut);
+          ranges.add(file.range(from, to));
+          fileOf.add(i);
+          from = to;
+        }
+        ranges.add(file.range(from, file.size()));
+        fileOf.add(i);
+      }
+      List<FileResult> results = scanFiles(patterns, c.options(), ranges).results();
+      List<FileResult> counted = scanFiles(patterns, c.options().withKeepHits(false), ranges).results();
+      assertEquals(ranges.size(), results.size());
+      for (int i = 0; i < c.files().size(); i++) {
+        List<Hit> found = new ArrayList<>();
+        long count = 0;
+        for (int r = 0; r < results.size(); r++) {
+          if (fileOf.get(r) == i) {
+            assertEquals(results.get(r).matches(), counted.get(r).matches(), "range " + ranges.get(r));
+            count += counted.get(r).matches();
+            hitsOf(results.get(r)).forEach(hit -> found.add(new Hit(0, hit.start(), hit.patternId())));
+          }
+        }
+        List<Hit> expected = NaiveMatcher.findAll(patterns, c.files().get(i), 0);
+        assertEquals(expected, found.stream().sorted().toList(), "file " + i);
+        assertEquals(expected.size(), count, "file " + i);
+      }
+    });
+  }
+
+  @Provide
+  Arbitrary<List<Integer>> cuts() {
+    return Arbitraries.integers().between(0, 120).list().ofMaxSize(4);
+  }
+
   @Property(tries = 15)
   void everyGrepMatchIsReported(@ForAll("cases") Case c) throws Exception {
     Assume.that(GREP_AVAILABLE);

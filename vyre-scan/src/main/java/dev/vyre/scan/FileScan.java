@@ -42,9 +42,9 @@ final class FileScan {
     this.inputId = inputId;
     this.toEndOfFile = file.size() == 0;
     // An empty regular file costs one read that returns nothing, as it does grep.
-    long planned = toEndOfFile ? HitList.MAX_START : file.size();
-    this.reads = new ChunkPlanner(planned, options.chunkBytes(), overlap);
-    this.tasks = new ChunkPlanner(planned, options.taskBytes(), overlap);
+    long end = toEndOfFile ? HitList.MAX_START : file.to();
+    this.reads = new ChunkPlanner(file.from(), end, options.chunkBytes(), overlap);
+    this.tasks = new ChunkPlanner(file.from(), end, options.taskBytes(), overlap);
     if (file.size() >= HitList.MAX_START) {
       error = "the file is " + file.size() + " bytes; vyre scan reads files below 8 TiB";
     }

@@ -351,7 +351,7 @@ public final class ScanJob implements AutoCloseable {
       }
       FileScan file = fileWithChunksLeft();
       if (packing != null && (file == null || !packs(file)
-          || !packing.fits(file.file.size(), file.tasks.chunkCount(), packedBytes, options.tasksPerChunk()))) {
+          || !packing.fits(file.reads.chunk(0).readLength(), file.tasks.chunkCount(), packedBytes, options.tasksPerChunk()))) {
         ChunkSlot sealed = packing;
         packing = null;
         seal(sealed);

@@ -57,6 +57,29 @@ class ChunkPlannerTest {
   }
 
   @Test
+  void aRangeOwnsTheMatchEndsInItAndReadsItsOverlapBeforeItsStart() {
+    ChunkPlanner plan = new ChunkPlanner(5, 12, 4, 2);
+    assertEquals(2, plan.chunkCount());
+    assertEquals(List.of(new ChunkPlanner.Chunk(0, 3, 6, 2), new ChunkPlanner.Chunk(1, 7, 5, 2)), plan.chunks());
+    assertEquals(new ChunkPlanner.Chunk(0, 0, 5, 1), new ChunkPlanner(1, 5, 8, 3).chunk(0), "overlap clamps at 0");
+    assertEquals(List.of(), new ChunkPlanner(7, 7, 4, 2).chunks());
+    InputException e = assertThrows(InputException.class, () -> new ChunkPlanner(8, 7, 4, 2));
+    assertTrue(e.getMessage().startsWith("chunk plan: the range 8..7 is not a range of bytes"), e.getMessage());
+  }
+
+  /** Ranges that tile an input, each planned on its own, find what one plan of the whole input finds. */
+  @Property(tries = 300)
+  void rangesThatTileAnInputReportEveryMatchOnce(@ForAll("cases") ScanFixtures.Case c,
+      @ForAll @IntRange(min = 1, max = 9) int chunkBytes, @ForAll @IntRange(min = 1, max = 12) int rangeBytes) {
+    PatternSet set = c.patternSet();
+    List<ChunkPlanner> ranges = new ArrayList<>();
+    for (long from = 0; from < c.input().length; from += rangeBytes) {
+      ranges.add(new ChunkPlanner(from, Math.min(c.input().length, from + rangeBytes), chunkBytes, set.maxLength() - 1));
+    }
+    assertEquals(NaiveMatcher.findAll(set, c.input(), 4), ScanFixtures.scanPlans(set, c.input(), ranges, 4));
+  }
+
+  @Test
   void rejectsPlansWhoseReadsDoNotFitAU32Range() {
     InputException e = assertThrows(InputException.class, () -> ChunkPlanner.of(10, 0, 3));
     assertTrue(e.getMessage().startsWith("chunk plan: input length 10, chunk size 0 and overlap 2"), e.getMessage());

@@ -64,8 +64,12 @@ final class ScanFixtures {
 
   /** Scans {@code input} in chunks as {@link ChunkPlanner} plans them and returns the sorted hits. */
   static List<Hit> scanChunked(PatternSet patterns, byte[] input, long chunkBytes, int inputId) {
+    return scanPlans(patterns, input, List.of(ChunkPlanner.of(input.length, chunkBytes, patterns.maxLength())), inputId);
+  }
+
+  /** Scans {@code input} in the chunks of every plan and returns the sorted hits of them all. */
+  static List<Hit> scanPlans(PatternSet patterns, byte[] input, List<ChunkPlanner> plans, int inputId) {
     DfaTable table = AhoCorasickCompiler.compile(patterns);
-    ChunkPlanner plan = ChunkPlanner.of(input.length, chunkBytes, patterns.maxLength());
     long capacity = (long) input.length * patterns.size() + 1;
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment in = arena.allocate(Math.max(1, input.length), 4096);
@@ -74,10 +78,12 @@ final class ScanFixtures {
       table.copyTo(dfa);
       MemorySegment hits = arena.allocate(HitBufferLayout.byteSize(capacity), 4096);
       HitBufferLayout.init(hits, capacity);
-      for (ChunkPlanner.Chunk chunk : plan.chunks()) {
-        int state = DfaStep.run(in, chunk.readOffset(), chunk.readLength(), dfa, table.startState(), hits, inputId,
-            chunk.readOffset(), chunk.reportFrom());
-        assertTrue(state >= 0, "fault " + state + " on " + chunk);
+      for (ChunkPlanner plan : plans) {
+        for (ChunkPlanner.Chunk chunk : plan.chunks()) {
+          int state = DfaStep.run(in, chunk.readOffset(), chunk.readLength(), dfa, table.startState(), hits, inputId,
+              chunk.readOffset(), chunk.reportFrom());
+          assertTrue(state >= 0, "fault " + state + " on " + chunk);
+        }
       }
       assertFalse(HitBufferLayout.overflowed(hits));
       return sorted(HitBufferLayout.readAll(hits));
