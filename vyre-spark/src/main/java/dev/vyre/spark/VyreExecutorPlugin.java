@@ -1,9 +1,9 @@
 package dev.vyre.spark;
 
 import dev.vyre.driver.error.InputException;
-import dev.vyre.driver.error.NotImplementedException;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.MegakernelBuilder;
 import java.util.Map;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.plugin.ExecutorPlugin;
@@ -25,30 +25,26 @@ final class VyreExecutorPlugin implements ExecutorPlugin {
       backend = gpu != null ? "cuda" : "reference";
     }
     Backends.Choice choice = Backends.select(backend);
+    MegakernelBuilder builder = Megakernel.builder();
     if (gpu != null && !choice.backend().name().equals("reference")) {
-      requireDefaultDevice(gpu);
+      builder.device(assignedDevice(gpu));
     }
     int cores = conf.getInt("spark.executor.cores", Runtime.getRuntime().availableProcessors());
-    kernel = ExecutorKernel.start(Megakernel.builder(), choice, conf.getInt(VyrePlugin.LANES, cores));
+    kernel = ExecutorKernel.start(builder, choice, conf.getInt(VyrePlugin.LANES, cores));
   }
 
-  /**
-   * The CUDA backend opens the device {@code VYRE_CUDA_DEVICE} names (default 0); a kernel on any
-   * device Spark assigns waits for {@code Megakernel.builder().device(i)} (issue #26, every GPU of a
-   * host). An executor whose one GPU is that device runs now, which is the case wherever each
-   * executor sees only its own GPU (containers, CUDA_VISIBLE_DEVICES).
-   */
-  private static void requireDefaultDevice(ResourceInformation gpu) {
+  /** The one GPU Spark's scheduling gave the executor, by its address (a CUDA device ordinal, as the discovery script lists them). */
+  private static int assignedDevice(ResourceInformation gpu) {
     String[] addresses = gpu.addresses();
     if (addresses.length != 1) {
       throw InputException.of("spark.executor.resource.gpu.amount", "the executor was given " + addresses.length
           + " GPUs (" + String.join(",", addresses) + ") and runs one kernel on one", "set it to 1");
     }
-    String opened = System.getenv().getOrDefault("VYRE_CUDA_DEVICE", "0");
-    if (!addresses[0].equals(opened)) {
-      throw NotImplementedException.of("a kernel on GPU " + addresses[0] + " while the CUDA backend opens device "
-          + opened + " (VYRE_CUDA_DEVICE)", 26, "give each executor one GPU that it sees as device 0 (a container,"
-          + " or CUDA_VISIBLE_DEVICES per executor), or run one executor on GPU 0");
+    try {
+      return Integer.parseInt(addresses[0].strip());
+    } catch (NumberFormatException e) {
+      throw InputException.of("spark.executor.resource.gpu.discoveryScript", "GPU address '" + addresses[0]
+          + "' is not a CUDA device ordinal", "list GPUs by their nvidia-smi index, as discover-gpus.sh does");
     }
   }
 
