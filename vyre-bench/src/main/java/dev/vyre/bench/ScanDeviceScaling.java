@@ -88,7 +88,7 @@ final class ScanDeviceScaling {
         return rates[rates.length / 2];
       }
     } finally {
-      kernels.forEach(Megakernel::close);
+      Megakernel.closeAll(kernels);
     }
   }
 }

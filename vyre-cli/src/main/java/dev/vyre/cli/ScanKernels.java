@@ -55,25 +55,32 @@ final class ScanKernels implements AutoCloseable {
     return kernels.stream().map(KernelResourcePool::new).toList();
   }
 
-  /** Closes every loop, then every kernel, even when one of them throws (the first failure is rethrown). */
+  /**
+   * Closes every loop, then every kernel (at once: {@link Megakernel#closeAll}), even when one of
+   * them throws (the first failure is rethrown).
+   */
   @Override
   public void close() {
     RuntimeException failure = null;
-    List<AutoCloseable> all = new ArrayList<>(policies);
-    all.addAll(kernels);
-    for (AutoCloseable closeable : all) {
+    for (WorkerGroupLoop policy : policies) {
       try {
-        closeable.close();
-      } catch (Exception e) {
-        if (failure == null) {
-          failure = e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
-        } else {
-          failure.addSuppressed(e);
-        }
+        policy.close();
+      } catch (RuntimeException e) {
+        failure = failure == null ? e : suppressing(failure, e);
       }
+    }
+    try {
+      Megakernel.closeAll(kernels);
+    } catch (RuntimeException e) {
+      failure = failure == null ? e : suppressing(failure, e);
     }
     if (failure != null) {
       throw failure;
     }
+  }
+
+  private static RuntimeException suppressing(RuntimeException first, RuntimeException next) {
+    first.addSuppressed(next);
+    return first;
   }
 }

@@ -94,7 +94,7 @@ class CudaMultiDeviceGpuTest {
         assertEquals(0, kernel.stats().faults(), "faults on device " + kernel.device());
       }
     } finally {
-      kernels.forEach(Megakernel::close);
+      Megakernel.closeAll(kernels);
     }
   }
 

@@ -151,4 +151,14 @@ class ReferenceSessionTest {
     Words.set(first, ControlLayout.EPOCH, 0);
     assertEquals(42, Words.get(MemorySegment.ofArray(session.snapshotControl()), ControlLayout.EPOCH), "each call gets its own copy");
   }
+
+  @Test
+  void closeAllClosesEveryKernel() {
+    List<Megakernel> kernels = new ArrayList<>();
+    for (int device = 0; device < 3; device++) {
+      kernels.add(Megakernel.builder().backend(new ReferenceBackend()).device(device).slots(8).workers(1).bootstrap());
+    }
+    Megakernel.closeAll(kernels);
+    assertTrue(kernels.stream().noneMatch(Megakernel::isKernelRunning));
+  }
 }

@@ -70,12 +70,15 @@ class ShardedScanJobTest {
 
   @AfterAll
   static void stop() {
+    // All at once: on CUDA a kernel closed while another device's kernel runs waits for that one (Megakernel.closeAll).
+    List<Megakernel> all = new ArrayList<>();
     if (single != null) {
-      single.close();
+      all.add(single);
     }
     if (sharded != null) {
-      sharded.forEach(Megakernel::close);
+      all.addAll(sharded);
     }
+    Megakernel.closeAll(all);
   }
 
   /** 150 small files (some empty), three of dozens of chunks, dense "ab" text, and a file that is gone. */

@@ -15,6 +15,9 @@ import dev.vyre.runtime.wire.DebugLogLayout;
 import dev.vyre.runtime.wire.SlotLayout;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -456,5 +459,32 @@ public final class Megakernel implements AutoCloseable {
   @Override
   public void close() {
     shutdown(Duration.ofSeconds(10));
+  }
+
+  /**
+   * Closes {@code kernels} at once, each on its own thread, and returns when all are closed; the
+   * first failure is thrown with the others suppressed. Not one after another: on CUDA, freeing a
+   * context's pinned memory waits for the work of every device that maps it, so a kernel closed
+   * while another device's kernel still ran never finished closing.
+   */
+  public static void closeAll(List<Megakernel> kernels) {
+    List<RuntimeException> failures = Collections.synchronizedList(new ArrayList<>());
+    Thread[] closing = new Thread[kernels.size()];
+    for (int k = 0; k < closing.length; k++) {
+      Megakernel kernel = kernels.get(k);
+      closing[k] = Thread.ofPlatform().name("vyre-close-" + k).start(() -> {
+        try {
+          kernel.close();
+        } catch (RuntimeException e) {
+          failures.add(e);
+        }
+      });
+    }
+    ThreadEnds.await(closing);
+    if (!failures.isEmpty()) {
+      RuntimeException first = failures.getFirst();
+      failures.stream().skip(1).forEach(first::addSuppressed);
+      throw first;
+    }
   }
 }
