@@ -29,8 +29,10 @@ import java.util.Arrays;
  * submitted with the next read.
  *
  * <p>A read of cached pages completes inline: io_uring_enter copies the bytes in the calling
- * thread, so reads run one after another. With {@code parallelReads} every read is handed to the
- * kernel's io-wq workers (IOSQE_ASYNC), which copy several chunks at once on other cores.
+ * thread, so reads run one after another. With {@code parallelReads} every read of at least
+ * {@link #ASYNC_MIN_BYTES} is handed to the kernel's io-wq workers (IOSQE_ASYNC), which copy several
+ * chunks at once on other cores; a smaller one (a small file of a tree) is still read inline, where
+ * the copy costs less than a worker's hand-off, for which the scan would wait file after file.
  */
 public final class IoUringChunkReader implements ChunkReader {
 
@@ -40,6 +42,8 @@ public final class IoUringChunkReader implements ChunkReader {
   public static final int MAX_BUFFERS = 1024;
   /** Files opened ahead at most: enough to batch a tree's small files, few enough to hold open. */
   static final int OPEN_AHEAD = 32;
+  /** The smallest read a parallel reader hands to io-wq workers. */
+  static final int ASYNC_MIN_BYTES = 128 << 10;
   /** Bytes of a path opened ahead, its NUL included (PATH_MAX); a longer one is opened when asked. */
   private static final int PATH_BYTES = 4096;
   /** user_data of an OPENAT (the entry's index in the low bits) and of a CLOSE; a read's is its buffer. */
@@ -292,8 +296,9 @@ public final class IoUringChunkReader implements ChunkReader {
   /** Each buffer has at most one entry queued and the ring has an entry per buffer, so this fits. */
   private void queueRest(int buffer) {
     int at = done[buffer];
-    boolean queued = ring.queueReadFixed(fds[file[buffer]], pool.buffer(buffer).address() + bufferOffset[buffer] + at, length[buffer] - at,
-        fileOffset[buffer] + at, buffer, buffer, parallelReads);
+    int rest = length[buffer] - at;
+    boolean queued = ring.queueReadFixed(fds[file[buffer]], pool.buffer(buffer).address() + bufferOffset[buffer] + at, rest,
+        fileOffset[buffer] + at, buffer, buffer, parallelReads && rest >= ASYNC_MIN_BYTES);
     if (!queued) {
       throw PipelineException.queueFull("submission", "the io_uring submission ring is full",
           "use a ring with an entry per buffer");
