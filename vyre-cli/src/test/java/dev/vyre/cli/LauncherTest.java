@@ -288,4 +288,47 @@ class LauncherTest {
     Map<String, String> gone = Map.of("VYRE_AOT", "on", "VYRE_SOCKET", socket.toString());
     assertEquals(new Launch(0, base + ".aot\n", ""), finish(launch(root, gone, List.of("scan", "-e", "x", "."))));
   }
+
+  /**
+   * A scan that a running service will take goes to vyre-client, without a JVM; what the client
+   * leaves (its exit 250) runs in the JVM with the service off.
+   */
+  @Test
+  void aServedScanRunsTheNativeClientAndTheJvmOnlyForWhatItLeaves() throws Exception {
+    Path root = dir.resolve("root");
+    Path target = Files.createDirectories(root.resolve("vyre-cli/target"));
+    Files.copy(Path.of("..", "vyre"), root.resolve("vyre"), StandardCopyOption.REPLACE_EXISTING);
+    touch(target.resolve("vyre.jar"), Instant.now().minusSeconds(60));
+    Path java = dir.resolve("jdk/bin/java");
+    Files.createDirectories(java.getParent());
+    Files.writeString(dir.resolve("jdk/release"), "JAVA_VERSION=\"25.0.3\"\n");
+    Files.writeString(java, """
+        #!/bin/sh
+        echo "java VYRE_SERVICE=${VYRE_SERVICE:-}"
+        """);
+    Path client = target.resolve("vyre-client");
+    Files.writeString(client, """
+        #!/bin/sh
+        echo "client $*"
+        exit $(cat "$(dirname "$0")/status")
+        """);
+    for (Path executable : List.of(java, client)) {
+      Files.setPosixFilePermissions(executable, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    Files.writeString(target.resolve("vyre-client.build"), "0.1 (commit abc)\n");
+    Path socket = dir.resolve("scan.sock");
+    try (ServerSocketChannel service = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      service.bind(UnixDomainSocketAddress.of(socket));
+      Map<String, String> env = Map.of("VYRE_AOT", "on", "VYRE_SOCKET", socket.toString());
+      List<String> scan = List.of("scan", "-c", "-e", "x y", ".");
+      Files.writeString(target.resolve("status"), "1");
+      assertEquals(new Launch(1, "client 0.1 (commit abc) " + socket + " -c -e x y .\n", ""), finish(launch(root, env, scan)));
+      Files.writeString(target.resolve("status"), "250");
+      assertEquals(new Launch(0, "client 0.1 (commit abc) " + socket + " -c -e x y .\njava VYRE_SERVICE=off\n", ""),
+          finish(launch(root, env, scan)));
+      assertEquals(new Launch(0, "java VYRE_SERVICE=\n", ""), finish(launch(root, env, List.of("scan", "--no-server", "."))));
+      assertEquals(new Launch(0, "java VYRE_SERVICE=\n", ""),
+          finish(launch(root, Map.of("VYRE_AOT", "off", "VYRE_SOCKET", socket.toString()), scan)));
+    }
+  }
 }
