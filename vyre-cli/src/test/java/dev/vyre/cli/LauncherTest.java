@@ -43,6 +43,24 @@ class LauncherTest {
     return root;
   }
 
+  /** A repository root holding the launcher and a jar built a minute ago. */
+  private Path rootWithJar() throws IOException {
+    Path root = dir.resolve("root");
+    Files.createDirectories(root.resolve("vyre-cli/target"));
+    Files.copy(Path.of("..", "vyre"), root.resolve("vyre"), StandardCopyOption.REPLACE_EXISTING);
+    touch(root.resolve("vyre-cli/target/vyre.jar"), Instant.now().minusSeconds(60));
+    return root;
+  }
+
+  /** The stub JDK's java, running {@code script}. */
+  private Path stubJava(String script) throws IOException {
+    Path java = dir.resolve("jdk/bin/java");
+    Files.createDirectories(java.getParent());
+    Files.writeString(java, script);
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return java;
+  }
+
   private Process launch(Path root, Map<String, String> env) throws IOException {
     return launch(root, env, List.of("doctor"));
   }
@@ -204,14 +222,9 @@ class LauncherTest {
    */
   @Test
   void theFirstCallMakesTheAheadOfTimeCacheAndLaterCallsUseIt() throws Exception {
-    Path root = dir.resolve("root");
-    Files.createDirectories(root.resolve("vyre-cli/target"));
-    Files.copy(Path.of("..", "vyre"), root.resolve("vyre"), StandardCopyOption.REPLACE_EXISTING);
-    touch(root.resolve("vyre-cli/target/vyre.jar"), Instant.now().minusSeconds(60));
-    Path java = dir.resolve("jdk/bin/java");
-    Files.createDirectories(java.getParent());
+    Path root = rootWithJar();
     // Logs each call's AOT options; a recording writes its configuration, a creation its cache.
-    Files.writeString(java, """
+    Path java = stubJava("""
         #!/bin/sh
         if [ "$1" = -version ]; then echo 'openjdk version "25" 2025-09-16' >&2; exit 0; fi
         log=$(dirname "$0")/calls
@@ -228,7 +241,6 @@ class LauncherTest {
           *) echo ran ;;
         esac
         """);
-    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
     Map<String, String> on = Map.of("VYRE_AOT", "on");
     Launch first = finish(launch(root, on));
     assertEquals(new Launch(0, "ran\n", ""), first);
@@ -255,19 +267,13 @@ class LauncherTest {
    */
   @Test
   void aScanForARunningServiceMapsTheClientsCache() throws Exception {
-    Path root = dir.resolve("root");
-    Files.createDirectories(root.resolve("vyre-cli/target"));
-    Files.copy(Path.of("..", "vyre"), root.resolve("vyre"), StandardCopyOption.REPLACE_EXISTING);
-    touch(root.resolve("vyre-cli/target/vyre.jar"), Instant.now().minusSeconds(60));
-    Path java = dir.resolve("jdk/bin/java");
-    Files.createDirectories(java.getParent());
-    Files.writeString(dir.resolve("jdk/release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"25.0.3\"\n");
-    Files.writeString(java, """
+    Path root = rootWithJar();
+    Path java = stubJava("""
         #!/bin/sh
         if [ "$1" = -version ]; then echo 'asked for its version' >&2; exit 1; fi
         for a in "$@"; do case "$a" in -XX:AOTCache=*) echo "${a##*/}" ;; esac; done
         """);
-    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.writeString(dir.resolve("jdk/release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"25.0.3\"\n");
     Process sum = new ProcessBuilder("bash", "-c", "printf %s \"$1\" | cksum | cut -d' ' -f1", "-", java.toString()).start();
     String base = "vyre-" + new String(sum.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
     for (String cache : List.of(base + ".aot", base + "-client.aot")) {
@@ -295,26 +301,20 @@ class LauncherTest {
    */
   @Test
   void aServedScanRunsTheNativeClientAndTheJvmOnlyForWhatItLeaves() throws Exception {
-    Path root = dir.resolve("root");
-    Path target = Files.createDirectories(root.resolve("vyre-cli/target"));
-    Files.copy(Path.of("..", "vyre"), root.resolve("vyre"), StandardCopyOption.REPLACE_EXISTING);
-    touch(target.resolve("vyre.jar"), Instant.now().minusSeconds(60));
-    Path java = dir.resolve("jdk/bin/java");
-    Files.createDirectories(java.getParent());
-    Files.writeString(dir.resolve("jdk/release"), "JAVA_VERSION=\"25.0.3\"\n");
-    Files.writeString(java, """
+    Path root = rootWithJar();
+    Path target = root.resolve("vyre-cli/target");
+    stubJava("""
         #!/bin/sh
         echo "java VYRE_SERVICE=${VYRE_SERVICE:-}"
         """);
+    Files.writeString(dir.resolve("jdk/release"), "JAVA_VERSION=\"25.0.3\"\n");
     Path client = target.resolve("vyre-client");
     Files.writeString(client, """
         #!/bin/sh
         echo "client $*"
         exit $(cat "$(dirname "$0")/status")
         """);
-    for (Path executable : List.of(java, client)) {
-      Files.setPosixFilePermissions(executable, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
+    Files.setPosixFilePermissions(client, PosixFilePermissions.fromString("rwxr-xr-x"));
     Files.writeString(target.resolve("vyre-client.build"), "0.1 (commit abc)\n");
     Path socket = dir.resolve("scan.sock");
     try (ServerSocketChannel service = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {

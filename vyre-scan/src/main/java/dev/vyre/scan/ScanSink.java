@@ -37,7 +37,7 @@ public interface ScanSink {
    * only counts), for callers that want every match of a file at once: its heap grows with a
    * file's matches, which a sink that streams them avoids.
    */
-  static ScanSink collecting(boolean keepHits, Consumer<FileResult> results) {
+  public static ScanSink collecting(boolean keepHits, Consumer<FileResult> results) {
     return new ScanSink() {
       private HitList hits = keepHits ? new HitList() : null;
 

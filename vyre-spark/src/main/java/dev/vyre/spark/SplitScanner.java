@@ -29,27 +29,12 @@ final class SplitScanner {
     List<Scanned> scanned = new ArrayList<>(splits.size());
     List<FileResult> failed = new ArrayList<>();
     TaskContext task = TaskContext.get();
-    ScanSink sink = new ScanSink() {
-      private HitList hits = keepHits ? new HitList() : null;
-
-      @Override
-      public boolean found(ScanFile file, HitList found, long total) {
-        if (found != null) {
-          // The job's view is valid during the call only.
-          hits.addAll(found);
-        }
-        return true;
+    ScanSink sink = ScanSink.collecting(keepHits, result -> {
+      if (result.failed()) {
+        failed.add(result);
       }
-
-      @Override
-      public void finished(FileResult result) {
-        if (result.failed()) {
-          failed.add(result);
-        }
-        scanned.add(new Scanned(splits.get(result.inputId()), result.matches(), hits));
-        hits = keepHits ? new HitList() : null;
-      }
-    };
+      scanned.add(new Scanned(splits.get(result.inputId()), result.matches(), result.hits()));
+    });
     ExecutorKernel.current().scan(files, patterns, keepHits, sink, () -> task != null && task.isInterrupted());
     if (!failed.isEmpty()) {
       FileResult first = failed.getFirst();
