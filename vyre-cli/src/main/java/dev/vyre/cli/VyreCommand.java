@@ -83,12 +83,21 @@ public final class VyreCommand implements Runnable {
 
   /** As {@link #execute(String...)}, with {@code vyre scan} reading {@code stdin}; null for the process's. */
   static int execute(StandardInput stdin, String... args) {
-    CommandLine commandLine = new CommandLine(new VyreCommand());
-    ((ScanCommand) commandLine.getSubcommands().get("scan").getCommand()).stdin = stdin;
-    // As in grep, the argument of -e is the pattern even when it looks like an option (-e -foo).
-    commandLine.getSubcommands().get("scan").setAllowOptionsAsOptionParameters(true);
-    inheritVersion(commandLine);
-    int status = run(commandLine, args);
+    int status;
+    if (args.length > 0 && args[0].equals("scan")) {
+      // The scan's command alone, as the service runs it: picocli reads every subcommand's annotations when
+      // it builds the whole command, which took longer than scanning a small file.
+      ScanCommand scan = new ScanCommand();
+      scan.stdin = stdin;
+      status = run(scanCommandLine(scan), Arrays.copyOfRange(args, 1, args.length));
+    } else {
+      CommandLine commandLine = new CommandLine(new VyreCommand());
+      ((ScanCommand) commandLine.getSubcommands().get("scan").getCommand()).stdin = stdin;
+      // As in grep, the argument of -e is the pattern even when it looks like an option (-e -foo).
+      commandLine.getSubcommands().get("scan").setAllowOptionsAsOptionParameters(true);
+      inheritVersion(commandLine);
+      status = run(commandLine, args);
+    }
     // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
     if (System.out.checkError() && status != 2) {
       if (ProcessStdout.closedPipe(System.out)) {
@@ -112,13 +121,20 @@ public final class VyreCommand implements Runnable {
     scan.environment = environment;
     // The client's stdin stays with the client: a scan that would read it is declined.
     scan.stdin = new StandardInput(InputStream.nullInputStream(), environment.stdinHoldsData());
-    CommandLine commandLine = new CommandLine(scan);
-    commandLine.setAllowOptionsAsOptionParameters(true);
-    commandLine.getCommandSpec().name("vyre scan");
-    commandLine.getCommandSpec().versionProvider(new VersionInfo());
+    CommandLine commandLine = scanCommandLine(scan);
     commandLine.setOut(new PrintWriter(new OutputStreamWriter(environment.stdout(), StandardCharsets.UTF_8), true));
     commandLine.setErr(new PrintWriter(new OutputStreamWriter(environment.stderr(), StandardCharsets.UTF_8), true));
     return run(commandLine, args);
+  }
+
+  /** {@code vyre scan}'s command on its own, named and versioned as under {@code vyre}. */
+  private static CommandLine scanCommandLine(ScanCommand scan) {
+    CommandLine commandLine = new CommandLine(scan);
+    // As in grep, the argument of -e is the pattern even when it looks like an option (-e -foo).
+    commandLine.setAllowOptionsAsOptionParameters(true);
+    commandLine.getCommandSpec().name("vyre scan");
+    commandLine.getCommandSpec().versionProvider(new VersionInfo());
+    return commandLine;
   }
 
   private static int run(CommandLine commandLine, String[] args) {
