@@ -68,13 +68,14 @@ final class DoctorCommand implements Callable<Integer> {
     jdk.put("arch", System.getProperty("os.arch"));
     ArrayNode backends = report.putArray("backends");
     for (MegakernelBackend backend : Backends.all()) {
-      ObjectNode entry = availability(backends.addObject(), backend.name(), backend.availability());
+      Availability availability = backend.availability();
+      ObjectNode entry = availability(backends.addObject(), backend.name(), availability);
       ArrayNode devices = entry.putArray("devices");
       List<Availability> each = backend.devices();
       for (int ordinal = 0; ordinal < each.size(); ordinal++) {
         availability(devices.addObject().put("ordinal", ordinal), null, each.get(ordinal));
       }
-      if (backend.availability().usable()) {
+      if (availability.usable()) {
         entry.set("policy", DoctorPolicy.of(backend));
       }
     }
