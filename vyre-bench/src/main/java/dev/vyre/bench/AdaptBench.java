@@ -1,36 +1,55 @@
 package dev.vyre.bench;
 
+import dev.vyre.driver.error.InputException;
 import dev.vyre.policy.adapt.WorkerGroupLoop;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.Priority;
+import java.io.IOException;
 import java.io.PrintStream;
-import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * {@code vyre bench adapt}: a load whose right configuration changes while it runs, measured with
- * each fixed configuration and with the launch policy's loop deciding (docs/POLICY.md), in the same
- * run on one kernel. The load is phases: one-task round trips (light: a few groups serve it, and
- * fewer polling warps may shorten it), a burst of tiny tasks from several publishers (saturated:
- * every group is needed), round trips again. The configurations: every worker group claiming (the
- * default), one group claiming, and the loop. Each cycle runs the three in turn; medians over the
- * cycles are reported.
+ * {@code vyre bench adapt}: loads whose right configuration changes while they run, each measured
+ * with each fixed configuration and with the launch policy's loop deciding (docs/POLICY.md), in the
+ * same run on one kernel per load. The loads ({@link #WORKLOADS}): one-task round trips around a
+ * burst of tiny tasks ({@link RoundTripPhases}), a scan whose match density jumps from sparse to dense
+ * ({@link DensityScanPhases}), and task cost that changes by 100x ({@link TaskCostPhases}). The
+ * configurations: every worker group claiming (the default), one group claiming, and the loop. Each
+ * cycle runs the three in turn; medians over the cycles are reported.
  */
 public final class AdaptBench {
 
+  /** Every load, in the order they run. */
+  public static final List<String> WORKLOADS = List.of("round_trips", "density", "cost");
+
   /**
    * @param backend the backend to measure
+   * @param workloads the loads to run, of {@link #WORKLOADS}
    * @param roundTrips one-task round trips in each light phase (after the round trip's own warm-up)
-   * @param tasks tasks in the saturated phase
-   * @param publishers publisher threads in the saturated phase (0: one per core, at most 8)
+   * @param tasks tasks in the round-trip load's burst and in each cheap phase of the cost load
+   * @param publishers publisher threads in the bursts (0: one per core, at most 8)
    * @param batch tasks per published batch
-   * @param slots ring slots
+   * @param slots ring slots of the round-trip and cost loads' kernels
    * @param cycles times each configuration runs the phases
+   * @param corpusBytes bytes of the density load's corpus
+   * @param costSteps steps of a cheap task of the cost load (a costly one has 100 times as many)
    */
-  public record Settings(String backend, int roundTrips, long tasks, int publishers, int batch, int slots, int cycles) {}
+  public record Settings(String backend, List<String> workloads, int roundTrips, long tasks, int publishers, int batch,
+      int slots, int cycles, long corpusBytes, int costSteps) {
+
+    public Settings {
+      for (String workload : workloads) {
+        if (!WORKLOADS.contains(workload)) {
+          throw InputException.of("--workloads", "no workload \"" + workload + "\"", "use some of " + String.join(",", WORKLOADS));
+        }
+      }
+      workloads = List.copyOf(workloads);
+    }
+  }
 
   /** The configurations, in the order each cycle runs them. */
   private enum Configuration {
@@ -45,65 +64,100 @@ public final class AdaptBench {
 
   private AdaptBench() {}
 
-  /** Measures, printing a line per configuration and cycle to {@code out}, and returns the measures. */
-  public static Map<String, Object> run(Settings settings, PrintStream out) throws InterruptedException {
+  /**
+   * Measures, printing a line per load, configuration and cycle to {@code out}, and returns the
+   * measures: the round-trip load's under their own names ({@code fixed_all_phases_s}, ...), the
+   * others' prefixed with the load's name ({@code density_fixed_all_phases_s}, ...).
+   */
+  public static Map<String, Object> run(Settings settings, PrintStream out) throws IOException, InterruptedException {
     int threads = settings.publishers() > 0 ? settings.publishers() : Math.min(8, Runtime.getRuntime().availableProcessors());
     Map<String, Object> results = new LinkedHashMap<>();
     results.put("date", Instant.now().toString());
-    int configurations = Configuration.values().length;
-    double[][] light = new double[configurations][settings.cycles()];
-    double[][] heavy = new double[configurations][settings.cycles()];
-    double[][] seconds = new double[configurations][settings.cycles()];
-    try (Megakernel kernel = Megakernel.builder().backend(settings.backend()).slots(settings.slots())
-        .singlePriority(Priority.NORMAL).publishTimeout(Duration.ofSeconds(60)).bootstrap()) {
-      results.put("backend", kernel.backendName());
-      results.put("device", kernel.describe());
-      results.put("worker_groups", kernel.workerGroups());
-      out.println("vyre bench adapt: " + kernel.describe());
-      // Untimed: the JIT compiles the publish and retire paths first.
-      DispatchMeasurements.throughput(kernel, Math.max(1, settings.tasks() / 5), threads, settings.batch());
-      for (int cycle = 0; cycle < settings.cycles(); cycle++) {
-        for (Configuration configuration : Configuration.values()) {
-          int c = configuration.ordinal();
-          kernel.setActiveWorkerGroups(configuration == Configuration.FIXED_ONE ? 1 : kernel.workerGroups());
-          WorkerGroupLoop loop = configuration == Configuration.ADAPTIVE
-              ? WorkerGroupLoop.start(kernel, WorkerGroupLoop.Options.defaults(), change -> {}) : null;
-          try {
-            long start = System.nanoTime();
-            double first = DispatchMeasurements.roundTrip(kernel, settings.roundTrips()).p50Micros();
-            heavy[c][cycle] = DispatchMeasurements.throughput(kernel, settings.tasks(), threads, settings.batch()).millionsPerSecond();
-            double second = DispatchMeasurements.roundTrip(kernel, settings.roundTrips()).p50Micros();
-            seconds[c][cycle] = (System.nanoTime() - start) / 1e9;
-            light[c][cycle] = (first + second) / 2;
-          } finally {
-            if (loop != null) {
-              loop.close();
-            }
-          }
-          out.printf("  cycle %d, %-9s round trip p50 %.3f us, burst %.1f M tasks/s, phases %.3f s%n", cycle + 1,
-              configuration.key, light[c][cycle], heavy[c][cycle], seconds[c][cycle]);
-        }
+    for (String name : settings.workloads()) {
+      try (AdaptWorkload workload = workload(name, settings, threads)) {
+        measure(workload, settings.cycles(), results, out);
       }
-      kernel.setActiveWorkerGroups(kernel.workerGroups());
     }
     results.put("round_trips_per_light_phase", settings.roundTrips());
     results.put("burst_tasks", settings.tasks());
     results.put("burst_publishers", threads);
     results.put("cycles", settings.cycles());
+    results.put("density_corpus_bytes", settings.corpusBytes());
+    results.put("cost_cheap_steps", settings.costSteps());
+    return results;
+  }
+
+  private static AdaptWorkload workload(String name, Settings settings, int publishers) throws IOException {
+    return switch (name) {
+      case "round_trips" -> new RoundTripPhases(settings, publishers);
+      case "density" -> new DensityScanPhases(settings);
+      default -> new TaskCostPhases(settings, publishers);
+    };
+  }
+
+  private static void measure(AdaptWorkload workload, int cycles, Map<String, Object> results, PrintStream out)
+      throws InterruptedException {
+    String prefix = workload.name().equals("round_trips") ? "" : workload.name() + "_";
+    int configurations = Configuration.values().length;
+    double[][] seconds = new double[configurations][cycles];
+    List<Map<String, double[]>> measures = new ArrayList<>();
+    for (int c = 0; c < configurations; c++) {
+      measures.add(new LinkedHashMap<>());
+    }
+    Megakernel kernel = workload.boot();
+    try {
+      results.put(prefix + "backend", kernel.backendName());
+      results.put(prefix + "device", kernel.describe());
+      results.put(prefix + "worker_groups", kernel.workerGroups());
+      out.println("vyre bench adapt: " + workload.name() + ": " + kernel.describe());
+      // Untimed: the JIT compiles the load's paths first.
+      workload.warmUp(kernel);
+      for (int cycle = 0; cycle < cycles; cycle++) {
+        for (Configuration configuration : Configuration.values()) {
+          int c = configuration.ordinal();
+          kernel.setActiveWorkerGroups(configuration == Configuration.FIXED_ONE ? 1 : kernel.workerGroups());
+          WorkerGroupLoop loop = configuration == Configuration.ADAPTIVE
+              ? WorkerGroupLoop.start(kernel, WorkerGroupLoop.Options.defaults(), change -> {}) : null;
+          AdaptWorkload.Pass pass;
+          try {
+            pass = workload.run(kernel);
+          } finally {
+            if (loop != null) {
+              loop.close();
+            }
+          }
+          seconds[c][cycle] = pass.seconds();
+          StringBuilder line = new StringBuilder(String.format("  cycle %d, %-11s %-9s", cycle + 1, workload.name(),
+              configuration.key));
+          for (Map.Entry<String, Double> measure : pass.measures().entrySet()) {
+            measures.get(c).computeIfAbsent(measure.getKey(), key -> new double[cycles])[cycle] = measure.getValue();
+            line.append(' ').append(workload.describe(measure.getKey(), measure.getValue())).append(',');
+          }
+          out.println(line.append(String.format(" phases %.3f s", pass.seconds())));
+        }
+      }
+      kernel.setActiveWorkerGroups(kernel.workerGroups());
+    } finally {
+      try {
+        workload.detach();
+      } finally {
+        kernel.close();
+      }
+    }
     double best = Double.MAX_VALUE;
     for (Configuration configuration : Configuration.values()) {
       int c = configuration.ordinal();
-      results.put(configuration.key + "_round_trip_p50_us", median(light[c]));
-      results.put(configuration.key + "_burst_mtasks_per_s", median(heavy[c]));
-      results.put(configuration.key + "_phases_s", median(seconds[c]));
+      for (Map.Entry<String, double[]> measure : measures.get(c).entrySet()) {
+        results.put(prefix + configuration.key + "_" + measure.getKey(), median(measure.getValue()));
+      }
+      results.put(prefix + configuration.key + "_phases_s", median(seconds[c]));
       if (configuration != Configuration.ADAPTIVE) {
         best = Math.min(best, median(seconds[c]));
       }
     }
     double adaptive = median(seconds[Configuration.ADAPTIVE.ordinal()]);
-    results.put("adaptive_over_best_fixed_time", adaptive / best);
-    results.put("fixed_all_over_adaptive_time", median(seconds[Configuration.FIXED_ALL.ordinal()]) / adaptive);
-    return results;
+    results.put(prefix + "adaptive_over_best_fixed_time", adaptive / best);
+    results.put(prefix + "fixed_all_over_adaptive_time", median(seconds[Configuration.FIXED_ALL.ordinal()]) / adaptive);
   }
 
   private static double median(double[] values) {

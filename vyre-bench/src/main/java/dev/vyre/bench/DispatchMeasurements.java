@@ -119,6 +119,27 @@ final class DispatchMeasurements {
    * near 0: the kernel, or the publishers, do).
    */
   static Throughput throughput(Megakernel kernel, long total, int publishers, int batchSize) throws InterruptedException {
+    return throughput(kernel, total, publishers, batchSize, (batch, publisher, take) -> {
+      int store = ControlLayout.OBSERVABLE_BASE + publisher % 8;
+      for (int i = 0; i < take; i++) {
+        if ((i & 1) == 0) {
+          batch.add3(0, Opcodes.NOP, 0, 0, 0);
+        } else {
+          batch.add3(0, Opcodes.STORE_U32, i, store, 0);
+        }
+      }
+    });
+  }
+
+  /** Fills a cleared batch with {@code take} tasks of publisher {@code publisher}. */
+  @FunctionalInterface
+  interface BatchFill {
+    void fill(TaskBatch batch, int publisher, int take);
+  }
+
+  /** {@link #throughput(Megakernel, long, int, int)} with tasks of the caller's. */
+  static Throughput throughput(Megakernel kernel, long total, int publishers, int batchSize, BatchFill fill)
+      throws InterruptedException {
     AtomicLong remaining = new AtomicLong(total);
     Megakernel.Stats before = kernel.stats();
     Thread[] threads = new Thread[publishers];
@@ -130,20 +151,13 @@ final class DispatchMeasurements {
       threads[p] = Thread.ofPlatform().name("vyre-bench-publisher-" + p)
           .uncaughtExceptionHandler((thread, error) -> failed.compareAndSet(null, error)).start(() -> {
         TaskBatch batch = new TaskBatch(batchSize);
-        int store = ControlLayout.OBSERVABLE_BASE + publisher % 8;
         while (true) {
           long take = Math.min(batchSize, remaining.getAndAdd(-batchSize));
           if (take <= 0) {
             return;
           }
           batch.clear();
-          for (int i = 0; i < take; i++) {
-            if ((i & 1) == 0) {
-              batch.add3(0, Opcodes.NOP, 0, 0, 0);
-            } else {
-              batch.add3(0, Opcodes.STORE_U32, i, store, 0);
-            }
-          }
+          fill.fill(batch, publisher, (int) take);
           kernel.publish(batch);
         }
       });

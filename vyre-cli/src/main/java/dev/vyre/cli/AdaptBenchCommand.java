@@ -4,6 +4,7 @@ import dev.vyre.bench.AdaptBench;
 import dev.vyre.driver.error.InputException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -11,15 +12,21 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code vyre bench adapt}: a load that changes phase (one-task round trips, a burst of tiny tasks,
- * round trips again) with every worker group claiming, with one, and with the launch policy's loop
- * deciding, in one run. The measuring is {@link AdaptBench}'s.
+ * {@code vyre bench adapt}: loads that change phase (one-task round trips around a burst of tiny
+ * tasks; a scan whose match density jumps from sparse to dense; task cost that changes by 100x) with
+ * every worker group claiming, with one, and with the launch policy's loop deciding, in one run. The
+ * measuring is {@link AdaptBench}'s.
  */
 @Command(name = "adapt", mixinStandardHelpOptions = true,
-    description = "A load that changes phase, on fixed worker groups and with the launch policy deciding.")
+    description = "Loads that change phase, on fixed worker groups and with the launch policy deciding.")
 final class AdaptBenchCommand implements Callable<Integer> {
 
   @Mixin BackendOption backendOption;
+
+  @Option(names = "--workloads", defaultValue = "round_trips,density,cost", split = ",",
+      description = "The loads to run: round_trips (round trips, a burst, round trips), density (a scan whose matches "
+          + "jump from sparse to dense), cost (task cost that changes by 100x) (default: ${DEFAULT-VALUE}).")
+  List<String> workloads;
 
   @Option(names = "--round-trips", defaultValue = "200000", description = "One-task round trips in each light phase (default: ${DEFAULT-VALUE}).")
   int roundTrips;
@@ -39,6 +46,14 @@ final class AdaptBenchCommand implements Callable<Integer> {
   @Option(names = "--cycles", defaultValue = "3", description = "Times each configuration runs the phases; medians are reported (default: ${DEFAULT-VALUE}).")
   int cycles;
 
+  @Option(names = "--corpus-size", defaultValue = "268435456", paramLabel = "BYTES",
+      description = "Bytes of the density load's corpus, a temporary file (default: ${DEFAULT-VALUE}).")
+  long corpusBytes;
+
+  @Option(names = "--cost-steps", defaultValue = "64", paramLabel = "N",
+      description = "Steps of a cheap task of the cost load; a costly one takes 100 times as many (default: ${DEFAULT-VALUE}).")
+  int costSteps;
+
   @Option(names = "--json", description = "Also write the results as JSON to this file.")
   Path json;
 
@@ -49,13 +64,19 @@ final class AdaptBenchCommand implements Callable<Integer> {
     BenchResults.atLeast("vyre bench adapt", "--publishers", publishers, 0);
     BenchResults.atLeast("vyre bench adapt", "--batch", batch, 1);
     BenchResults.atLeast("vyre bench adapt", "--cycles", cycles, 1);
+    BenchResults.atLeast("vyre bench adapt", "--corpus-size", corpusBytes, 1);
+    BenchResults.atLeast("vyre bench adapt", "--cost-steps", costSteps, 1);
+    if (costSteps > Integer.MAX_VALUE / 100) {
+      throw InputException.of("--cost-steps", costSteps + " steps make a costly task of more than 2^31 - 1",
+          "pass at most " + Integer.MAX_VALUE / 100);
+    }
     if (batch > slots) {
       throw InputException.of("--batch", batch + " tasks do not fit the ring of " + slots + " slots", "pass a --batch of at most --slots");
     }
     OutputFiles.requireWritable("--json", json);
     PrintStream out = System.out;
-    Map<String, Object> results = AdaptBench.run(new AdaptBench.Settings(backendOption.backend, roundTrips, tasks, publishers,
-        batch, slots, cycles), out);
+    Map<String, Object> results = AdaptBench.run(new AdaptBench.Settings(backendOption.backend, workloads, roundTrips, tasks,
+        publishers, batch, slots, cycles, corpusBytes, costSteps), out);
     BenchResults.print(out, results);
     BenchResults.writeJson(json, results);
     return 0;

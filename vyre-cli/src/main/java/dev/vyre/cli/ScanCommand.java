@@ -213,7 +213,8 @@ final class ScanCommand implements Callable<Integer> {
     long bootStarted = System.nanoTime();
     try (output;
         ScanKernels own = environment.served() ? null : ScanKernels.start(choice, devices(choice), options,
-            expectedTasks(targets, options), verbose ? line -> err.println("vyre scan: " + line) : line -> {});
+            expectedTasks(targets.files().size(), targets.totalBytes(), options),
+            verbose ? line -> err.println("vyre scan: " + line) : line -> {});
         ScanJob job = new ScanJob(environment.served() ? List.of(environment.sharedKernel()) : own.pools(), table,
             options)) {
       // Kernels of its own: each one's context, its kernel from the pipeline cache, the job's buffers.
@@ -236,6 +237,8 @@ final class ScanCommand implements Callable<Integer> {
             + options.chunkBytes() + " bytes in tasks of " + options.taskBytes() + ", " + options.buffers() + " buffers"
             + (kernels.size() > 1 ? " per device" : "")
             + (options.stageOnDevice() ? ", each chunk copied to device memory" : ", scanned in place"));
+        err.println("vyre scan: policy: hit buffers of " + ScanJob.hitCapacity(options) + " records a chunk, the hit capacity for "
+            + options.tasksPerChunk() + " tasks of " + options.hitCapacityRequest().expectedHitsPerItem() + " expected hits");
       }
       try (ScanProgress progress = ScanProgress.start(job::bytesScanned, targets.totalBytes(), err,
           environment.stderrIsTerminal())) {
@@ -363,8 +366,8 @@ final class ScanCommand implements Callable<Integer> {
   }
 
   /** Tasks the job has in flight at once: a task per file and per task-sized piece of it, up to the ring's slots. */
-  private static long expectedTasks(ScanTargets targets, ScanOptions options) {
-    return Math.min(targets.files().size() + targets.totalBytes() / options.taskBytes(), options.ringSlots());
+  static long expectedTasks(long files, long bytes, ScanOptions options) {
+    return Math.min(files + bytes / options.taskBytes(), options.ringSlots());
   }
 
   /**

@@ -7,30 +7,67 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code vyre bench adapt} on the reference backend, small: every configuration runs every phase. */
+/** {@code vyre bench adapt} on the reference backend, small: every load runs every configuration and reports it. */
 class AdaptBenchCommandTest {
+
+  private static final List<String> CONFIGURATIONS = List.of("fixed_all", "fixed_one", "adaptive");
 
   @TempDir Path dir;
 
   @Test
-  void eachConfigurationRunsThePhasesAndTheRatiosCompareThem() throws IOException {
+  void everyLoadRunsEachConfigurationAndTheRatiosCompareThem() throws IOException {
     Path json = dir.resolve("adapt.json");
     CliRun run = CliRun.of("bench", "adapt", "--backend", "reference", "--round-trips", "500", "--tasks", "20000",
-        "--cycles", "1", "--json", json.toString());
+        "--cycles", "1", "--corpus-size", "300000", "--cost-steps", "4", "--json", json.toString());
     String text = run.out();
     assertEquals(0, run.status(), text + run.err());
     JsonNode results = Json.MAPPER.readTree(json.toFile());
-    for (String configuration : new String[] {"fixed_all", "fixed_one", "adaptive"}) {
+    for (String configuration : CONFIGURATIONS) {
       assertTrue(results.get(configuration + "_round_trip_p50_us").asDouble() > 0, text);
       assertTrue(results.get(configuration + "_burst_mtasks_per_s").asDouble() > 0, text);
       assertTrue(results.get(configuration + "_phases_s").asDouble() > 0, text);
-      assertTrue(text.contains("cycle 1, " + configuration), text);
+      assertTrue(row(text, "round_trips", configuration, "round trip p50 "), text);
+
+      assertTrue(results.get("density_" + configuration + "_scan_gb_per_s").asDouble() > 0, text);
+      assertTrue(results.get("density_" + configuration + "_phases_s").asDouble() > 0, text);
+      // Every configuration finds every planted match: one per 64 KiB of the sparse half, one per 16 bytes of the dense half.
+      assertEquals(3 + 150_000 / 16, results.get("density_" + configuration + "_matches").asLong(), text);
+      assertTrue(results.has("density_" + configuration + "_rescans"), text);
+      assertTrue(row(text, "density", configuration, " matches, "), text);
+
+      assertTrue(results.get("cost_" + configuration + "_cheap_mtasks_per_s").asDouble() > 0, text);
+      assertTrue(results.get("cost_" + configuration + "_costly_mtasks_per_s").asDouble() > 0, text);
+      assertTrue(results.get("cost_" + configuration + "_phases_s").asDouble() > 0, text);
+      assertTrue(row(text, "cost", configuration, "costly "), text);
     }
-    assertTrue(results.get("adaptive_over_best_fixed_time").asDouble() > 0, text);
+    for (String prefix : List.of("", "density_", "cost_")) {
+      assertTrue(results.get(prefix + "adaptive_over_best_fixed_time").asDouble() > 0, prefix + text);
+      assertTrue(results.get(prefix + "fixed_all_over_adaptive_time").asDouble() > 0, prefix + text);
+      assertEquals("reference", results.get(prefix + "backend").asText(), prefix);
+    }
     assertEquals(20000, results.get("burst_tasks").asLong());
+  }
+
+  /** Whether the table has the row of cycle 1 of this load and configuration, with {@code measure} and the phases' time. */
+  private static boolean row(String text, String workload, String configuration, String measure) {
+    return text.lines().anyMatch(line -> line.startsWith("  cycle 1, ")
+        && List.of(line.strip().split("\\s+")).subList(2, 4).equals(List.of(workload, configuration))
+        && line.contains(measure) && line.contains(", phases "));
+  }
+
+  @Test
+  void oneLoadRunsAlone() throws IOException {
+    Path json = dir.resolve("cost.json");
+    CliRun run = CliRun.of("bench", "adapt", "--backend", "reference", "--workloads", "cost", "--tasks", "2000",
+        "--cycles", "1", "--cost-steps", "4", "--json", json.toString());
+    assertEquals(0, run.status(), run.out() + run.err());
+    JsonNode results = Json.MAPPER.readTree(json.toFile());
+    assertTrue(results.has("cost_adaptive_phases_s") && !results.has("adaptive_phases_s") && !results.has("density_adaptive_phases_s"),
+        results.toString());
   }
 
   @Test
@@ -38,5 +75,9 @@ class AdaptBenchCommandTest {
     CliRun run = CliRun.of("bench", "adapt", "--backend", "reference", "--cycles", "0");
     assertEquals(2, run.status(), run.err());
     assertTrue(run.err().contains("--cycles") && run.err().contains("Fix: pass 1 or more (vyre bench adapt --help)"), run.err());
+    CliRun unknown = CliRun.of("bench", "adapt", "--backend", "reference", "--workloads", "cost,nap");
+    assertEquals(2, unknown.status(), unknown.err());
+    assertTrue(unknown.err().contains("no workload \"nap\"") && unknown.err().contains("Fix: use some of round_trips,density,cost"),
+        unknown.err());
   }
 }

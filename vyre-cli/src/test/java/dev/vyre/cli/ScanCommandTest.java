@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
+import dev.vyre.scan.ScanJob;
+import dev.vyre.scan.ScanOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -304,6 +306,13 @@ class ScanCommandTest {
         run.err());
     assertTrue(run.err().contains("vyre scan: DFA table: 1 patterns, 3 states"), run.err());
     assertTrue(run.err().contains("1 file(s), 21 bytes in "), run.err());
+    // The launch policy's boot decisions: one task in flight, and the hit buffers of one chunk of one task.
+    int cores = Runtime.getRuntime().availableProcessors();
+    assertTrue(run.err().contains("vyre scan: policy: at boot, 1 of " + cores + " worker groups for a queue of 1 ("),
+        run.err());
+    long hits = ScanJob.hitCapacity(ScanOptions.defaults().fittedTo(21));
+    assertTrue(run.err().contains("vyre scan: policy: hit buffers of " + hits + " records a chunk, the hit capacity for 1 tasks"
+        + " of 256 expected hits"), run.err());
   }
 
   @Test

@@ -98,14 +98,19 @@ final class KernelInspection {
     return session.deviceTrace(reset);
   }
 
-  /** Claims plus DONE_COUNT: any claim or finish moves it (the watchdog's sign of progress). */
-  long claimTotal() {
-    MemorySegment control = views.control();
-    long total = 0;
-    for (int p = 0; p < partitions.length; p++) {
-      total += Words.getLongAcquire(control, ControlLayout.claimSeqWord(p));
-    }
-    return total + Integer.toUnsignedLong(Words.getAcquire(control, ControlLayout.DONE_COUNT));
+  /**
+   * Tasks finished, as two running totals added (the watchdog looks only at whether it moved): the
+   * DONE tasks the host retired, and DONE_COUNT. Either can stand still while tasks finish: the host
+   * retires in ticket order, behind a task still running, and CUDA's mapped copy of DONE_COUNT lags
+   * while the kernel is busy.
+   */
+  long finishedTotal() {
+    return retire.done() + Integer.toUnsignedLong(Words.getAcquire(views.control(), ControlLayout.DONE_COUNT));
+  }
+
+  /** Tasks faulted, likewise: the FAULT tasks the host retired plus FAULT_COUNT. */
+  long faultTotal() {
+    return retire.faults() + Integer.toUnsignedLong(Words.getAcquire(views.control(), ControlLayout.FAULT_COUNT));
   }
 
   /** Tickets taken and not retired yet. */

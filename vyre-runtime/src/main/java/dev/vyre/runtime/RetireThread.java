@@ -118,7 +118,7 @@ final class RetireThread {
 
   private void retireUntilClosed() {
     int awaitsSeen = 0;
-    Watchdog watchdog = new Watchdog(stallTimeoutNanos, inspection.claimTotal(), System.nanoTime());
+    Watchdog watchdog = new Watchdog(stallTimeoutNanos, inspection.finishedTotal(), inspection.faultTotal(), System.nanoTime());
     while (!kernel.isClosed() || retire.backlog()) {
       // While threads await (or did within the last stand-aside), they retire for themselves.
       int waiting = waiters;
@@ -129,7 +129,6 @@ final class RetireThread {
         handedBack = false;
         if (retire.retire(false) > 0) {
           backoff.reset();
-          watchdog.progress(System.nanoTime());
           continue;
         }
       }
@@ -174,9 +173,9 @@ final class RetireThread {
     if (!kernel.healthy()) {
       return false;
     }
-    if (watchdog.stalled(now, inspection.claimTotal(), retire.backlog()) && kernel.isKernelRunning()) {
-      kernel.fail(KernelException.stalled(kernel.backendName(), watchdog.quietMillis(now), inspection.inFlightCount(),
-          inspection.summary()));
+    long inFlight = inspection.inFlightCount();
+    if (watchdog.stalled(now, inspection.finishedTotal(), inspection.faultTotal(), inFlight) && kernel.isKernelRunning()) {
+      kernel.fail(KernelException.stalled(kernel.backendName(), watchdog.quietMillis(now), inFlight, inspection.summary()));
       return false;
     }
     return true;

@@ -13,7 +13,7 @@ class WatchdogTest {
 
   @Test
   void checksComeDueOncePerPeriod() {
-    Watchdog watchdog = new Watchdog(STALL, 0, 0);
+    Watchdog watchdog = new Watchdog(STALL, 0, 0, 0);
     assertFalse(watchdog.due(Watchdog.CHECK_EVERY_NANOS), "not before a whole period has passed");
     assertTrue(watchdog.due(Watchdog.CHECK_EVERY_NANOS + 1));
     assertFalse(watchdog.due(Watchdog.CHECK_EVERY_NANOS + 2), "the next one is a period later");
@@ -21,28 +21,38 @@ class WatchdogTest {
   }
 
   @Test
-  void tasksWaitingWithNoClaimOrFinishForLongerThanTheTimeoutAreAStall() {
-    Watchdog watchdog = new Watchdog(STALL, 7, 0);
-    assertFalse(watchdog.stalled(STALL, 7, true), "exactly the timeout is not yet a stall");
-    assertTrue(watchdog.stalled(STALL + 1, 7, true));
+  void tasksInFlightWithNothingFinishedOrFaultedForLongerThanTheTimeoutAreAStall() {
+    Watchdog watchdog = new Watchdog(STALL, 7, 0, 0);
+    assertFalse(watchdog.stalled(STALL / 2, 7, 0, 3));
+    assertFalse(watchdog.stalled(STALL, 7, 0, 3), "exactly the timeout is not yet a stall");
+    assertTrue(watchdog.stalled(STALL + 1, 7, 0, 3));
     assertEquals(2_000, watchdog.quietMillis(STALL + 1));
   }
 
   @Test
-  void anyClaimOrFinishRestartsTheClock() {
-    Watchdog watchdog = new Watchdog(STALL, 7, 0);
-    assertFalse(watchdog.stalled(STALL - MS, 8, true), "the claim total moved");
-    assertFalse(watchdog.stalled(2 * STALL - 2 * MS, 8, true));
-    assertTrue(watchdog.stalled(2 * STALL, 8, true));
-    watchdog.progress(3 * STALL);
-    assertFalse(watchdog.stalled(4 * STALL, 8, true), "a retired ticket counts as progress");
+  void aFinishOrAFaultRestartsTheClock() {
+    Watchdog watchdog = new Watchdog(STALL, 7, 0, 0);
+    assertFalse(watchdog.stalled(STALL - MS, 8, 0, 3), "a task finished");
+    assertFalse(watchdog.stalled(2 * STALL - 2 * MS, 8, 0, 3));
+    assertTrue(watchdog.stalled(2 * STALL, 8, 0, 3));
+    assertFalse(watchdog.stalled(3 * STALL, 8, 1, 3), "a task faulted: a fault, not a stall");
+    assertFalse(watchdog.stalled(4 * STALL, 8, 1, 3), "the clock counts from the check that saw the fault");
   }
 
   @Test
   void anIdleKernelNeverStalls() {
-    Watchdog watchdog = new Watchdog(STALL, 7, 0);
-    assertFalse(watchdog.stalled(10 * STALL, 7, false));
-    assertFalse(watchdog.stalled(11 * STALL - MS, 7, true), "the quiet time counts from the last idle check");
-    assertTrue(watchdog.stalled(11 * STALL + 1, 7, true));
+    Watchdog watchdog = new Watchdog(STALL, 7, 0, 0);
+    assertFalse(watchdog.stalled(10 * STALL, 7, 0, 0));
+    assertFalse(watchdog.stalled(11 * STALL - MS, 7, 0, 1), "the quiet time counts from the last idle check");
+    assertTrue(watchdog.stalled(11 * STALL + 1, 7, 0, 1));
+  }
+
+  /** The verdict each check asks is the seed's health_since, which telemetry reports for the same figures. */
+  @Test
+  void eachCheckAsksTheHealthVerdict() {
+    assertTrue(KernelHealth.suspectedStall(1, 0, 0));
+    assertFalse(KernelHealth.suspectedStall(0, 0, 0), "nothing queued");
+    assertFalse(KernelHealth.suspectedStall(1, 1, 0), "something finished");
+    assertFalse(KernelHealth.suspectedStall(1, 0, 1), "something faulted");
   }
 }

@@ -130,7 +130,7 @@ public final class ScanJob implements AutoCloseable {
     for (int k = 0; k < lanes.length; k++) {
       lanes[k] = new ScanLane(pools.get(k), table, options.tasksPerChunk());
     }
-    long capacity = Math.min(options.hitCapacity(), MAX_HIT_CAPACITY);
+    long capacity = hitCapacity(options);
     this.bufferBytes = Math.ceilDiv(options.chunkBytes() + overlap, BufferPool.ALIGNMENT) * BufferPool.ALIGNMENT;
     this.packedBytes = Math.min(bufferBytes, MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
     this.slots = new ChunkSlot[options.buffers() * lanes.length];
@@ -160,6 +160,11 @@ public final class ScanJob implements AutoCloseable {
           "use chunks of at most " + table.maxCountableBytes() + " bytes including the longest pattern"
               + " (ScanOptions.fittingHitCounter), or remove duplicate patterns");
     }
+  }
+
+  /** Records in a chunk's hit buffer at first: the launch policy's hit capacity, at most {@link #MAX_HIT_CAPACITY}. */
+  public static long hitCapacity(ScanOptions options) {
+    return Math.min(options.hitCapacity(), MAX_HIT_CAPACITY);
   }
 
   /** The chunk reader in use: io_uring, or FileChannel and why (for {@code --verbose}). */

@@ -147,9 +147,12 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
    * doubles it and keeps at least 1024). A chunk that finds more is rescanned with a larger buffer.
    */
   public long hitCapacity() {
+    return MegakernelLaunchPolicy.standard().recommend(hitCapacityRequest()).hitCapacity();
+  }
+
+  /** What {@link #hitCapacity} asks the launch policy, for {@code vyre doctor --json}'s evidence. */
+  public MegakernelLaunchRequest hitCapacityRequest() {
     long expectedPerTask = Math.max(1, Math.min(taskBytes / EXPECTED_BYTES_PER_HIT, Integer.MAX_VALUE));
-    MegakernelLaunchRequest request = MegakernelLaunchRequest.directBuilder(tasksPerChunk(), 1, 1)
-        .expectedHitsPerItem(expectedPerTask).build();
-    return MegakernelLaunchPolicy.standard().recommend(request).hitCapacity();
+    return MegakernelLaunchRequest.directBuilder(tasksPerChunk(), 1, 1).expectedHitsPerItem(expectedPerTask).build();
   }
 }

@@ -96,6 +96,29 @@ public final class PolicyJson {
     return node.bigIntegerValue().longValue();
   }
 
+  /** A request as the object {@link #request(JsonNode, String)} reads: all 17 fields, in declaration order. */
+  public static ObjectNode request(MegakernelLaunchRequest request) {
+    ObjectNode json = Json.object();
+    json.put("queue_len", request.queueLen());
+    json.put("requested_worker_groups", request.requestedWorkerGroups());
+    json.put("max_workgroup_size_x", request.maxWorkgroupSizeX());
+    json.put("max_compute_workgroups_per_dimension", request.maxComputeWorkgroupsPerDimension());
+    json.put("max_compute_invocations_per_workgroup", request.maxComputeInvocationsPerWorkgroup());
+    json.put("requested_hit_capacity", request.requestedHitCapacity());
+    json.put("expected_hits_per_item", request.expectedHitsPerItem());
+    json.put("hot_opcode_count", request.hotOpcodeCount());
+    json.put("hot_window_count", request.hotWindowCount());
+    json.set("requeue_count", Json.u64Node(request.requeueCount()));
+    json.put("max_priority_age", request.maxPriorityAge());
+    json.put("graph_node_count", request.graphNodeCount());
+    json.put("graph_edge_count", request.graphEdgeCount());
+    json.put("frontier_density_bps", request.frontierDensityBps());
+    json.put("memory_pressure_bps", request.memoryPressureBps());
+    json.set("resident_device_bytes", Json.u64Node(request.residentDeviceBytes()));
+    json.set("device_memory_budget_bytes", Json.u64Node(request.deviceMemoryBudgetBytes()));
+    return json;
+  }
+
   public static ObjectNode geometry(MegakernelLaunchGeometry geometry) {
     ObjectNode json = Json.object();
     json.put("workgroup_size_x", geometry.workgroupSizeX());

@@ -1,9 +1,12 @@
 package dev.vyre.observe.telemetry;
 
+import dev.vyre.runtime.KernelHealth;
+
 /**
  * Health of a persistent kernel between two snapshots, derived without touching the device
  * (vyre's {@code MegakernelWatchdogSnapshot}). A stall is suspected when work is queued, DONE_COUNT
- * did not move, and no slot faulted.
+ * did not move, and no slot faulted: {@link KernelHealth#suspectedStall}, the verdict the runtime's
+ * watchdog acts on.
  *
  * @param doneDelta DONE_COUNT growth since the previous snapshot (u32)
  * @param queueDepth queue depth now
@@ -24,7 +27,7 @@ public record MegakernelWatchdogSnapshot(long doneDelta, long queueDepth, long f
       throw TelemetryErrors.doneCounterBackwards(before, now);
     }
     long doneDelta = now - before;
-    boolean stall = counters.queueDepth() > 0 && doneDelta == 0 && counters.faultSlots() == 0;
+    boolean stall = KernelHealth.suspectedStall(counters.queueDepth(), doneDelta, counters.faultSlots());
     return new MegakernelWatchdogSnapshot(doneDelta, counters.queueDepth(), counters.faultSlots(),
         counters.requeueSlots(), counters.gpuIdlePpm(), stall);
   }

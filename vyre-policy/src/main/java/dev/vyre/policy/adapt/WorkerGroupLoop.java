@@ -78,10 +78,14 @@ public final class WorkerGroupLoop implements AutoCloseable {
    * before the job publishes anything, and returns the decision.
    */
   public static WorkerGroupPolicy.Decision sizeAtBoot(Megakernel kernel, long expectedQueue) {
-    WorkerGroupPolicy.Decision decision =
-        WorkerGroupPolicy.standard().decide(kernel.workerGroups(), kernel.lanesPerWorkerGroup(), expectedQueue, 0, null);
+    WorkerGroupPolicy.Decision decision = bootDecision(kernel, expectedQueue);
     kernel.setActiveWorkerGroups(decision.activeGroups());
     return decision;
+  }
+
+  /** What {@link #sizeAtBoot} decides for {@code kernel} and {@code expectedQueue}, without applying it. */
+  public static WorkerGroupPolicy.Decision bootDecision(Megakernel kernel, long expectedQueue) {
+    return WorkerGroupPolicy.standard().decide(kernel.workerGroups(), kernel.lanesPerWorkerGroup(), expectedQueue, 0, null);
   }
 
   /**

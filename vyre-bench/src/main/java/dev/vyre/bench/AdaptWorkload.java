@@ -1,0 +1,36 @@
+package dev.vyre.bench;
+
+import dev.vyre.runtime.Megakernel;
+import java.util.Map;
+
+/**
+ * One load of {@code vyre bench adapt}: phases whose right number of worker groups differs, run on
+ * a kernel of its own with each configuration in turn ({@link AdaptBench}).
+ */
+interface AdaptWorkload extends AutoCloseable {
+
+  /** One run of every phase: its measures (name to value, in print order) and its wall time. */
+  record Pass(Map<String, Double> measures, double seconds) {}
+
+  /** The prefix of its result keys and lines. */
+  String name();
+
+  /** Starts the kernel the load runs on. */
+  Megakernel boot();
+
+  /** Runs the phases once, untimed, so the JIT compiles their paths first. */
+  void warmUp(Megakernel kernel) throws InterruptedException;
+
+  /** Runs every phase once. */
+  Pass run(Megakernel kernel) throws InterruptedException;
+
+  /** One measure as the table prints it. */
+  String describe(String measure, double value);
+
+  /** Closes what the load opened on its kernel (a scan job), before the kernel closes. */
+  default void detach() {}
+
+  /** Frees what the load holds beyond its kernel (a corpus file). */
+  @Override
+  default void close() {}
+}

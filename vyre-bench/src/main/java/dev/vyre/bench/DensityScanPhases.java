@@ -1,0 +1,140 @@
+package dev.vyre.bench;
+
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.scan.AhoCorasickCompiler;
+import dev.vyre.scan.DfaTable;
+import dev.vyre.scan.PatternSet;
+import dev.vyre.scan.ScanFile;
+import dev.vyre.scan.ScanJob;
+import dev.vyre.scan.ScanOptions;
+import dev.vyre.scan.ScanSummary;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * A scan whose match density jumps from sparse to dense mid-corpus: a file of lowercase text whose
+ * first half holds one match of {@link #PATTERN} per {@link #SPARSE_EVERY} bytes and whose second
+ * half one per {@link #DENSE_EVERY}: the scan's tasks turn from reading to writing hits, and a
+ * chunk whose hits overflow the buffer the launch policy sized is rescanned (the rescans are
+ * reported). The scan runs with the backend's default options.
+ */
+final class DensityScanPhases implements AdaptWorkload {
+
+  /** Upper case, so the lowercase text around it never matches by chance. */
+  static final String PATTERN = "VYRE";
+  static final int SPARSE_EVERY = 1 << 16;
+  static final int DENSE_EVERY = 16;
+
+  private final AdaptBench.Settings settings;
+  private final Path corpus;
+  private final DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of(PATTERN), false));
+  private ScanJob job;
+
+  DensityScanPhases(AdaptBench.Settings settings) throws IOException {
+    this.settings = settings;
+    this.corpus = Files.createTempFile("vyre-bench-adapt-density", ".txt");
+    try {
+      write(corpus, settings.corpusBytes());
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(corpus);
+      throw e;
+    }
+  }
+
+  /** Lowercase letters and newlines; the pattern planted every {@link #SPARSE_EVERY}, then every {@link #DENSE_EVERY} bytes. */
+  static void write(Path file, long bytes) throws IOException {
+    SplittableRandom random = new SplittableRandom(0xD3_5E17L);
+    byte[] pattern = PATTERN.getBytes(StandardCharsets.US_ASCII);
+    ByteBuffer block = ByteBuffer.allocate(1 << 16);
+    try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      for (long at = 0; at < bytes; ) {
+        block.clear();
+        int length = (int) Math.min(block.capacity(), bytes - at);
+        for (int i = 0; i < length; i++, at++) {
+          long every = at < bytes / 2 ? SPARSE_EVERY : DENSE_EVERY;
+          long into = at % every;
+          block.put(into < pattern.length ? pattern[(int) into] : at % 72 == 71 ? (byte) '\n' : (byte) ('a' + random.nextInt(26)));
+        }
+        block.flip();
+        while (block.hasRemaining()) {
+          out.write(block);
+        }
+      }
+    }
+  }
+
+  @Override
+  public String name() {
+    return "density";
+  }
+
+  @Override
+  public Megakernel boot() {
+    // Ring slots for the options of the backend named; "auto" has a GPU's, the most a scan needs.
+    Megakernel kernel = Megakernel.builder().backend(settings.backend()).slots(options(settings.backend()).ringSlots())
+        .singlePriority(Priority.NORMAL).bootstrap();
+    job = new ScanJob(kernel, table, options(kernel.backendName()));
+    return kernel;
+  }
+
+  private ScanOptions options(String backend) {
+    return ScanOptions.forBackend(backend).fittedTo(settings.corpusBytes()).fittingHitCounter(table);
+  }
+
+  @Override
+  public void warmUp(Megakernel kernel) {
+    scan();
+  }
+
+  @Override
+  public Pass run(Megakernel kernel) {
+    ScanSummary summary = scan();
+    Map<String, Double> measures = new LinkedHashMap<>();
+    measures.put("scan_gb_per_s", summary.gigabytesPerSecond());
+    measures.put("matches", (double) summary.matches());
+    measures.put("rescans", (double) summary.rescans());
+    return new Pass(measures, summary.nanos() / 1e9);
+  }
+
+  private ScanSummary scan() {
+    return job.run(List.of(new ScanFile(corpus, settings.corpusBytes())), result -> {});
+  }
+
+  @Override
+  public String describe(String measure, double value) {
+    return switch (measure) {
+      case "scan_gb_per_s" -> String.format("scan %.3f GB/s", value);
+      case "matches" -> String.format("%.0f matches", value);
+      default -> String.format("%.0f rescans", value);
+    };
+  }
+
+  @Override
+  public void detach() {
+    if (job != null) {
+      job.close();
+      job = null;
+    }
+  }
+
+  /** Deletes the corpus. */
+  @Override
+  public void close() {
+    try {
+      Files.deleteIfExists(corpus);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
