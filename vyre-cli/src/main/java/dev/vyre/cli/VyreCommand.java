@@ -83,21 +83,21 @@ public final class VyreCommand implements Runnable {
 
   /** As {@link #execute(String...)}, with {@code vyre scan} reading {@code stdin}; null for the process's. */
   static int execute(StandardInput stdin, String... args) {
-    int status;
+    CommandLine commandLine;
     if (args.length > 0 && args[0].equals("scan")) {
       // The scan's command alone, as the service runs it: picocli reads every subcommand's annotations when
       // it builds the whole command, which took longer than scanning a small file.
       ScanCommand scan = new ScanCommand();
       scan.stdin = stdin;
-      status = run(scanCommandLine(scan), Arrays.copyOfRange(args, 1, args.length));
+      commandLine = scanCommandLine(scan);
+      args = Arrays.copyOfRange(args, 1, args.length);
     } else {
-      CommandLine commandLine = new CommandLine(new VyreCommand());
+      commandLine = new CommandLine(new VyreCommand());
       ((ScanCommand) commandLine.getSubcommands().get("scan").getCommand()).stdin = stdin;
-      // As in grep, the argument of -e is the pattern even when it looks like an option (-e -foo).
       commandLine.getSubcommands().get("scan").setAllowOptionsAsOptionParameters(true);
       inheritVersion(commandLine);
-      status = run(commandLine, args);
     }
+    int status = run(commandLine, args);
     // PrintStream swallows write errors; output lost to a full disk or a closed pipe must not exit 0.
     if (System.out.checkError() && status != 2) {
       if (ProcessStdout.closedPipe(System.out)) {
