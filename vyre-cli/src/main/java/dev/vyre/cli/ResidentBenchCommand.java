@@ -30,9 +30,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -84,6 +86,21 @@ final class ResidentBenchCommand implements Callable<Integer> {
           + " negative", "pass positive values (vyre bench resident --help)");
     }
     Path root = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("vyre-resident-bench");
+    try {
+      return measure(out, root);
+    } finally {
+      if (dir == null) {
+        // A temporary corpus of gigabytes is not left on the disk.
+        try (Stream<Path> paths = Files.walk(root)) {
+          for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+            Files.deleteIfExists(path);
+          }
+        }
+      }
+    }
+  }
+
+  private int measure(PrintStream out, Path root) throws IOException {
     Path corpusDir = Files.createDirectories(root.resolve("corpus"));
     int count = files > 0 ? files : (int) Math.max(1, Math.ceilDiv(size, 256L << 20));
     List<String> literals = ScanCorpus.literals(patterns, ScanCorpus.DEFAULT_SEED);
