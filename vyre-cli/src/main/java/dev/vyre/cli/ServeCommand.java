@@ -89,8 +89,8 @@ final class ServeCommand implements Callable<Integer> {
       long loadStarted = System.nanoTime();
       try {
         ResidentCorpus corpus = service.holdResident(resident, residentSegment);
-        System.err.printf("vyre serve: resident %s: %d file(s), %d bytes in device memory (%d MiB of resources),"
-            + " loaded in %.3f s%n", corpus.directory(), corpus.files(), corpus.bytes(), corpus.deviceBytes() >> 20,
+        System.err.printf("vyre serve: resident %s: %d file(s), %d bytes in device memory (%d KiB of resources),"
+            + " loaded in %.3f s%n", corpus.directory(), corpus.files(), corpus.bytes(), corpus.deviceBytes() >> 10,
             (System.nanoTime() - loadStarted) / 1e9);
       } catch (RuntimeException e) {
         service.close();

@@ -40,6 +40,8 @@ public final class ResidentCorpus implements AutoCloseable {
 
   /** Resources of 1 GiB: a DFA_STEP offset is a u32, and a few large resources keep the table small. */
   public static final long DEFAULT_SEGMENT_BYTES = 1L << 30;
+  /** The smallest resource made for files still to load: a small tree does not take a whole segment. */
+  private static final long MIN_SEGMENT_BYTES = 1L << 20;
   /** Bytes read from disk per copy into a resource. */
   private static final long STAGING_BYTES = 16L << 20;
 
@@ -62,8 +64,12 @@ public final class ResidentCorpus implements AutoCloseable {
   private final List<Integer> segments = new ArrayList<>();
   private final int stagingHandle;
   private final MemorySegment staging;
-  /** Bytes used in the last segment. */
+  /** Bytes used in the last segment, and its size. */
   private long tail;
+  private long tailCapacity;
+  private long deviceBytes;
+  /** Bytes of the files the current refresh still loads: the size of a new resource. */
+  private long pendingBytes;
   private long liveBytes;
   private long deadBytes;
   private Instant lastRefresh;
@@ -138,6 +144,8 @@ public final class ResidentCorpus implements AutoCloseable {
     Set<Path> seen = new HashSet<>();
     int loaded = 0;
     int reloaded = 0;
+    List<Path> toLoad = new ArrayList<>();
+    List<BasicFileAttributes> stats = new ArrayList<>();
     for (ScanFile file : walked.files()) {
       Path path = file.location().toAbsolutePath().normalize();
       seen.add(path);
@@ -154,8 +162,13 @@ public final class ResidentCorpus implements AutoCloseable {
         loaded++;
       }
       if (stat != null) {
-        load(path, stat);
+        toLoad.add(path);
+        stats.add(stat);
+        pendingBytes += stat.size();
       }
+    }
+    for (int i = 0; i < toLoad.size(); i++) {
+      load(toLoad.get(i), stats.get(i));
     }
     int dropped = 0;
     for (Path path : new ArrayList<>(entries.keySet())) {
@@ -196,13 +209,13 @@ public final class ResidentCorpus implements AutoCloseable {
 
   /** DEVICE bytes the corpus holds: its resources. */
   public synchronized long deviceBytes() {
-    return (long) segments.size() * segmentBytes;
+    return deviceBytes;
   }
 
   /** One line for {@code vyre serve --status}. */
   public synchronized String describe() {
     return directory + ": " + entries.size() + " file(s), " + liveBytes + " bytes in " + segments.size()
-        + " DEVICE resource(s) of " + (segmentBytes >> 20) + " MiB; last refresh " + lastRefresh + " ("
+        + " DEVICE resource(s) of " + (deviceBytes >> 10) + " KiB in all; last refresh " + lastRefresh + " ("
         + lastChange.loaded + " loaded, " + lastChange.reloaded + " reloaded, " + lastChange.dropped + " dropped in "
         + String.format("%.3f s)", lastChange.nanos / 1e9);
   }
@@ -222,13 +235,24 @@ public final class ResidentCorpus implements AutoCloseable {
    */
   private void load(Path path, BasicFileAttributes stat) {
     long size = stat.size();
+    try {
+      loadPieces(path, stat, size);
+    } finally {
+      pendingBytes -= size;
+    }
+  }
+
+  private void loadPieces(Path path, BasicFileAttributes stat, long size) {
     ChunkPlanner plan = new ChunkPlanner(size, segmentBytes - overlap, overlap);
     List<Piece> pieces = new ArrayList<>();
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
       for (long i = 0; i < plan.chunkCount(); i++) {
         ChunkPlanner.Chunk chunk = plan.chunk(i);
-        if (tail + chunk.readLength() > segmentBytes || segments.isEmpty()) {
-          segments.add(pool.take(segmentBytes, ResourcePlacement.DEVICE));
+        if (segments.isEmpty() || tail + chunk.readLength() > tailCapacity) {
+          tailCapacity = Math.min(segmentBytes, Math.max(chunk.readLength(), Math.max(MIN_SEGMENT_BYTES,
+              pendingBytes + overlap)));
+          segments.add(pool.take(tailCapacity, ResourcePlacement.DEVICE));
+          deviceBytes += tailCapacity;
           tail = 0;
         }
         int handle = segments.getLast();
@@ -301,11 +325,18 @@ public final class ResidentCorpus implements AutoCloseable {
       }
       segments.clear();
       tail = 0;
+      tailCapacity = 0;
+      deviceBytes = 0;
+    }
+    for (Entry entry : live) {
+      pendingBytes += entry.size;
     }
     for (Entry entry : live) {
       BasicFileAttributes stat = stat(entry.path);
       if (stat != null) {
         load(entry.path, stat);
+      } else {
+        pendingBytes -= entry.size;
       }
     }
   }
@@ -332,6 +363,7 @@ public final class ResidentCorpus implements AutoCloseable {
         segments.clear();
         entries.clear();
         liveBytes = 0;
+        deviceBytes = 0;
       }
       pool.giveBack(stagingHandle);
     } finally {
