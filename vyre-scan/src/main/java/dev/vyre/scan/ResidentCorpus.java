@@ -7,7 +7,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -222,7 +221,8 @@ public final class ResidentCorpus implements AutoCloseable {
 
   private static BasicFileAttributes stat(Path path) {
     try {
-      return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      // Through a link, as the scan reads it: a link's target that changes is reloaded.
+      return Files.readAttributes(path, BasicFileAttributes.class);
     } catch (IOException gone) {
       return null;
     }
