@@ -9,7 +9,9 @@ import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.FileResult;
 import dev.vyre.scan.HitList;
 import dev.vyre.scan.PatternSet;
+import dev.vyre.scan.ResidentScan;
 import dev.vyre.scan.ScanJob;
+import dev.vyre.scan.ScanRun;
 import dev.vyre.scan.ScanOptions;
 import dev.vyre.scan.ScanPhases;
 import dev.vyre.scan.ScanFile;
@@ -215,8 +217,7 @@ final class ScanCommand implements Callable<Integer> {
         ScanKernels own = environment.served() ? null : ScanKernels.start(choice, devices(choice), options,
             expectedTasks(targets.files().size(), targets.totalBytes(), options),
             verbose ? line -> err.println("vyre scan: " + line) : line -> {});
-        ScanJob job = new ScanJob(environment.served() ? List.of(environment.sharedKernel()) : own.pools(), table,
-            options)) {
+        ScanRun job = openRun(own, table, options, targets)) {
       // Kernels of its own: each one's context, its kernel from the pipeline cache, the job's buffers.
       long startNanos = System.nanoTime() - bootStarted;
       List<Megakernel> kernels = environment.served() ? List.of(environment.sharedKernel().kernel()) : own.kernels;
@@ -236,7 +237,8 @@ final class ScanCommand implements Callable<Integer> {
         err.println("vyre scan: " + targets.files().size() + " file(s), " + targets.totalBytes() + " bytes; chunks of "
             + options.chunkBytes() + " bytes in tasks of " + options.taskBytes() + ", " + options.buffers() + " buffers"
             + (kernels.size() > 1 ? " per device" : "")
-            + (options.stageOnDevice() ? ", each chunk copied to device memory" : ", scanned in place"));
+            + (job instanceof ResidentScan ? ", scanned where the service holds them in device memory (resident)"
+                : options.stageOnDevice() ? ", each chunk copied to device memory" : ", scanned in place"));
         err.println("vyre scan: policy: hit buffers of " + ScanJob.hitCapacity(options) + " records a chunk, the hit capacity for "
             + options.tasksPerChunk() + " tasks of " + options.hitCapacityRequest().expectedHitsPerItem() + " expected hits");
       }
@@ -290,11 +292,25 @@ final class ScanCommand implements Callable<Integer> {
   }
 
   /**
+   * The scan of a service's resident corpus when it holds every target in device memory (it is
+   * refreshed first, so it holds what is on disk), else a job that reads the targets.
+   */
+  private ScanRun openRun(ScanKernels own, DfaTable table, ScanOptions options, ScanTargets targets) {
+    if (environment.resident() != null) {
+      ResidentScan resident = ResidentScan.open(environment.resident(), table, options, targets.files());
+      if (resident != null) {
+        return resident;
+      }
+    }
+    return new ScanJob(environment.served() ? List.of(environment.sharedKernel()) : own.pools(), table, options);
+  }
+
+  /**
    * Hands the scan's matches and results to the output, through the progress line when stdout is
    * the terminal it is on (flushed each time), and stops the job once the output is done: -q has its
    * answer at the first file with a match, and a failed stdout ends the output.
    */
-  private record Printing(ScanOutput output, ScanJob job, ScanProgress progress) implements ScanSink {
+  private record Printing(ScanOutput output, ScanRun job, ScanProgress progress) implements ScanSink {
 
     @Override
     public boolean found(ScanFile file, HitList hits, long total) {

@@ -4,6 +4,7 @@ import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.KernelResourcePool;
 import dev.vyre.scan.PatternSet;
+import dev.vyre.scan.ResidentCorpus;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -29,15 +30,18 @@ import java.util.function.Function;
  * @param stdinHoldsData the client's stdin is a pipe or a file, which a scan without PATH would
  *     read (a service declines such a scan); unused in a process of its own, which looks itself
  * @param compiler turns the patterns into their DFA table: a service keeps recent tables
+ * @param resident the directory a service holds in device memory ({@code vyre serve --resident}),
+ *     which a scan of files under it reads instead of the disk; null for none
  */
 public record ScanEnvironment(OutputStream stdout, PrintStream stderr, boolean stdoutIsTerminal,
     boolean stderrIsTerminal, Path workingDirectory, KernelResourcePool sharedKernel, Consumer<String> decline,
-    Consumer<Runnable> cancellation, boolean stdinHoldsData, Function<PatternSet, DfaTable> compiler) {
+    Consumer<Runnable> cancellation, boolean stdinHoldsData, Function<PatternSet, DfaTable> compiler,
+    ResidentCorpus resident) {
 
   /** This process: its standard streams and working directory, a kernel of its own. */
   static ScanEnvironment process() {
     return new ScanEnvironment(new StdoutStream(System.out), System.err, Terminal.isTerminal(Terminal.STDOUT),
-        Terminal.isTerminal(Terminal.STDERR), Path.of(""), null, null, null, false, AhoCorasickCompiler::compile);
+        Terminal.isTerminal(Terminal.STDERR), Path.of(""), null, null, null, false, AhoCorasickCompiler::compile, null);
   }
 
   boolean served() {

@@ -7,6 +7,7 @@ import dev.vyre.cli.serve.ServiceSocket;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
+import dev.vyre.scan.ResidentCorpus;
 import dev.vyre.scan.ScanOptions;
 import dev.vyre.runtime.wire.SlotLayout;
 import java.io.IOException;
@@ -39,6 +40,15 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--idle-exit", paramLabel = "DURATION", description = "Exit after no client for this long: 90s, 10m, 2h.")
   String idleExit;
+
+  @Option(names = "--resident", paramLabel = "DIR", description = "Hold every file under DIR in device memory;"
+      + " a scan of files under DIR reads them from there, at device-memory speed. Changed, new and deleted files"
+      + " are seen before each such scan.")
+  Path resident;
+
+  @Option(names = "--resident-segment", defaultValue = "1073741824", paramLabel = "BYTES", hidden = true,
+      description = "Bytes per device resource of the resident corpus (default: 1 GiB).")
+  long residentSegment;
 
   @Option(names = "--status", description = "Print the running service's state: kernel, scans, clients, and exit.")
   boolean status;
@@ -74,6 +84,18 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IOException | RuntimeException e) {
       kernel.close();
       throw e;
+    }
+    if (resident != null) {
+      long loadStarted = System.nanoTime();
+      try {
+        ResidentCorpus corpus = service.holdResident(resident, residentSegment);
+        System.err.printf("vyre serve: resident %s: %d file(s), %d bytes in device memory (%d KiB of resources),"
+            + " loaded in %.3f s%n", corpus.directory(), corpus.files(), corpus.bytes(), corpus.deviceBytes() >> 10,
+            (System.nanoTime() - loadStarted) / 1e9);
+      } catch (RuntimeException e) {
+        service.close();
+        throw e;
+      }
     }
     Thread shutdown = Thread.ofPlatform().unstarted(service::close);
     Runtime.getRuntime().addShutdownHook(shutdown);

@@ -48,7 +48,7 @@ import java.util.function.Consumer;
  * What reaches the sink does not depend on which kernel scanned a chunk: byte for byte the output of
  * one kernel (docs/MULTI-GPU.md).
  */
-public final class ScanJob implements AutoCloseable {
+public final class ScanJob implements ScanRun {
 
   /** The most records one chunk's hit buffer may grow to (256 MiB); more is reported per file. */
   public static final long MAX_HIT_CAPACITY = 1L << 24;

@@ -12,6 +12,8 @@ import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.DfaTableCache;
 import dev.vyre.scan.KernelResourcePool;
 import dev.vyre.scan.PatternSet;
+import dev.vyre.scan.ResidentCorpus;
+import dev.vyre.scan.ScanFilter;
 import dev.vyre.scan.ScanJob;
 import dev.vyre.scan.ScanOptions;
 import java.io.BufferedInputStream;
@@ -78,6 +80,8 @@ public final class ScanService implements AutoCloseable {
   private volatile Duration requestTimeout = Duration.ofSeconds(10);
   private volatile boolean stopping;
   private boolean closed;
+  /** The directory held in device memory ({@code --resident}); null for none. */
+  private volatile ResidentCorpus resident;
   /** The launch policy's loop over the shared kernel; null with vyre.policy.loop=off. */
   private final WorkerGroupLoop policy;
 
@@ -260,7 +264,8 @@ public final class ScanService implements AutoCloseable {
       ScanEnvironment environment = new ScanEnvironment(new FrameStream(link, ServiceProtocol.STDOUT), err,
           request.has(ServiceProtocol.STDOUT_TERMINAL), request.has(ServiceProtocol.STDERR_TERMINAL),
           Path.of(new String(request.workingDirectory(), StandardCharsets.UTF_8)), pool,
-          reason -> declinedWhy[0] = reason, link::onGone, request.has(ServiceProtocol.STDIN_DATA), tables::compile);
+          reason -> declinedWhy[0] = reason, link::onGone, request.has(ServiceProtocol.STDIN_DATA), tables::compile,
+          resident);
       event.status = VyreCommand.executeScan(environment, request.arguments().toArray(String[]::new));
       err.flush();
       if (declinedWhy[0] != null) {
@@ -307,6 +312,22 @@ public final class ScanService implements AutoCloseable {
     }
   }
 
+  /**
+   * Loads every file under {@code directory} into device memory ({@link ResidentCorpus}), in
+   * resources of {@code segmentBytes}, and from now on scans files under it from there: a client's
+   * scan whose files all lie under it reads no file. Call before {@link #serve}; returns the corpus.
+   */
+  public ResidentCorpus holdResident(Path directory, long segmentBytes) {
+    if (resident != null) {
+      throw InputException.of(directory.toString(), "the service holds " + resident.directory() + " already",
+          "pass --resident once");
+    }
+    // Small resources (tests) hold shorter overlaps; a scan with longer patterns reads the disk.
+    resident = new ResidentCorpus(pool, directory, ScanFilter.NONE, segmentBytes,
+        (int) Math.min(PatternSet.MAX_PATTERN_LENGTH, segmentBytes / 2));
+    return resident;
+  }
+
   /** What {@code vyre serve --status} prints. */
   String status() {
     StringBuilder text = new StringBuilder();
@@ -321,6 +342,9 @@ public final class ScanService implements AutoCloseable {
         .append(" scanning, ").append(lanes.getQueueLength()).append(" clients waiting; buffers ")
         .append(pool.allocatedBytes() >> 20).append(" MiB allocated, ").append(pool.freeBytes() >> 20).append(" MiB idle\n");
     text.append("patterns: ").append(tables.describe()).append('\n');
+    ResidentCorpus corpus = resident;
+    text.append("resident: ").append(corpus == null ? "none (vyre serve --resident DIR holds one)" : corpus.describe())
+        .append('\n');
     List<Client> clients = new ArrayList<>(active.values());
     clients.sort((a, b) -> Long.compare(a.id, b.id));
     for (Client client : clients) {
@@ -362,6 +386,9 @@ public final class ScanService implements AutoCloseable {
     }
     if (policy != null) {
       policy.close();
+    }
+    if (resident != null) {
+      resident.close();
     }
     kernel.close();
   }

@@ -1,0 +1,516 @@
+package dev.vyre.scan;
+
+import dev.vyre.driver.error.KernelException;
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
+import dev.vyre.runtime.TaskBatch;
+import dev.vyre.runtime.dfa.DfaStepArgs;
+import dev.vyre.runtime.dfa.DfaTableLayout;
+import dev.vyre.runtime.spi.ResourcePlacement;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A scan of files a {@link ResidentCorpus} holds in device memory: DFA_STEP tasks over the corpus's
+ * resources, no file read at all. Tasks are cut as a {@link ScanJob} cuts them ({@link
+ * ScanOptions#taskBytes()}, each within one piece of a file) and published in batches of at most a
+ * chunk's tasks and bytes, {@link ScanOptions#buffers()} batches in flight, each with its own hit
+ * buffer; small files share a batch as they share a chunk in a job. Batches are collected in the
+ * order they were published, so each file's matches reach the {@link ScanSink} in offset order, after
+ * every earlier file's result, exactly as a job passes them: the same output. A batch whose hits
+ * overflow its buffer is scanned again with a larger one, unless it counts one file's matches (the
+ * cursor counts those that did not fit).
+ *
+ * <p>{@link #open} refreshes the corpus and holds its lock until {@link #close}, so what is scanned
+ * is what is on disk and no reload moves bytes under the tasks. Used by one thread.
+ */
+public final class ResidentScan implements ScanRun, HitResources.HitSink {
+
+  private static final Duration TASK_TIMEOUT = Duration.ofMinutes(2);
+
+  /** One batch of tasks in flight, and where in the files it begins and ends. */
+  private static final class Batch {
+    final TaskBatch tasks;
+    int hitHandle;
+    long hitCapacity;
+    long lastTicket = -1;
+    int startFile;
+    int startPiece;
+    long startTask;
+    int lastFile;
+    /** The last file has tasks left for the next batch; its hits from {@link #ownedEnd} - overlap on are carried. */
+    boolean lastContinues;
+    long ownedEnd;
+    long bytes;
+
+    Batch(int capacity) {
+      tasks = new TaskBatch(capacity).priority(Priority.NORMAL);
+    }
+  }
+
+  private final ResidentCorpus corpus;
+  private final Megakernel kernel;
+  private final DfaTable table;
+  private final ScanOptions options;
+  private final int overlap;
+  private final long packedBytes;
+  private final int dfaHandle;
+  private final HitResources hits;
+  private final Batch[] batches;
+  private final ArrayDeque<Batch> free = new ArrayDeque<>();
+  private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
+  private final int[] args = new int[DfaStepArgs.SLOT_ARGS];
+  private final HitOrder order = new HitOrder();
+  private final ResidentCorpus.Refresh refresh;
+  private long faultsSeen;
+  private volatile boolean stopping;
+  private volatile long bytesScanned;
+  private long taskNanos;
+  private long hitNanos;
+  private long publishNanos;
+  private boolean closed;
+
+  // The current run: its files, where the next batch begins, and each file's state.
+  private List<ScanFile> files;
+  private ResidentCorpus.Entry[] entries;
+  private long[] matches;
+  private boolean[] stopped;
+  private Map<Integer, String> errors;
+  private int[] fileHits;
+  private int nextFile;
+  private int nextPiece;
+  private long nextTask;
+  private int passed;
+  private int failedFiles;
+  private long totalMatches;
+  private long rescans;
+  private ScanSink sink;
+  private int firstOfBatch;
+  private int lastOfBatch;
+  private long foreignHits;
+  private boolean placing;
+
+  /**
+   * Refreshes {@code corpus} and, when it holds every one of {@code targets} whole as listed and
+   * the patterns are no longer than its pieces overlap for, returns a scan of them that holds the
+   * corpus's lock until it closes; else null, with the lock released (the caller reads the files).
+   */
+  public static ResidentScan open(ResidentCorpus corpus, DfaTable table, ScanOptions options, List<ScanFile> targets) {
+    corpus.lock().lock();
+    try {
+      ResidentCorpus.Refresh refresh = corpus.refresh();
+      if (table.maxPatternLength() <= corpus.maxPatternLength()) {
+        ResidentCorpus.Entry[] entries = new ResidentCorpus.Entry[targets.size()];
+        for (int i = 0; i < entries.length; i++) {
+          entries[i] = corpus.entry(targets.get(i));
+          if (entries[i] == null) {
+            corpus.lock().unlock();
+            return null;
+          }
+        }
+        return new ResidentScan(corpus, table, options, refresh, targets, entries);
+      }
+    } catch (RuntimeException e) {
+      corpus.lock().unlock();
+      throw e;
+    }
+    corpus.lock().unlock();
+    return null;
+  }
+
+  private ResidentScan(ResidentCorpus corpus, DfaTable table, ScanOptions options, ResidentCorpus.Refresh refresh,
+      List<ScanFile> targets, ResidentCorpus.Entry[] entries) {
+    KernelResourcePool pool = corpus.pool();
+    this.corpus = corpus;
+    this.kernel = pool.kernel();
+    this.table = table;
+    this.options = options;
+    this.refresh = refresh;
+    this.overlap = table.maxPatternLength() - 1;
+    DfaTableLayout.validate(table.segment(), "DFA table");
+    ScanJob.checkHitsCountable(table, options.chunkBytes() + overlap);
+    this.packedBytes = Math.min(options.chunkBytes(), ScanJob.MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
+    this.dfaHandle = pool.take(table.byteSize(), ResourcePlacement.DEVICE);
+    kernel.writeResource(dfaHandle, 0, table.segment());
+    this.hits = new HitResources(pool);
+    long capacity = Math.min(options.hitCapacity(), ScanJob.MAX_HIT_CAPACITY);
+    this.batches = new Batch[options.buffers()];
+    for (int i = 0; i < batches.length; i++) {
+      batches[i] = new Batch(options.tasksPerChunk());
+      batches[i].hitCapacity = capacity;
+      batches[i].hitHandle = hits.allocate(capacity);
+      free.add(batches[i]);
+    }
+    this.files = targets;
+    this.entries = entries;
+  }
+
+  /** What the refresh before this scan did (for {@code --verbose}). */
+  public ResidentCorpus.Refresh refresh() {
+    return refresh;
+  }
+
+  @Override
+  public String ioBackend() {
+    return "resident corpus " + corpus.directory() + " (" + corpus.files() + " file(s), " + corpus.bytes()
+        + " bytes in device memory; refreshed in " + String.format("%.3f s: ", refresh.nanos() / 1e9) + refresh.loaded()
+        + " loaded, " + refresh.reloaded() + " reloaded, " + refresh.dropped() + " dropped)";
+  }
+
+  @Override
+  public ScanPhases phases() {
+    return new ScanPhases(0, 0, taskNanos, hitNanos, publishNanos);
+  }
+
+  @Override
+  public long bytesScanned() {
+    return bytesScanned;
+  }
+
+  @Override
+  public void stop() {
+    stopping = true;
+  }
+
+  /**
+   * Scans the targets {@link #open} was given (which {@code targets} must be) and passes each file's
+   * matches and result to {@code sink}, in order; the bytes come from the corpus, not the disk.
+   *
+   * @throws PipelineException when a task faulted or the kernel stopped finishing tasks
+   * @throws KernelException when the kernel is shut down (or failed) before or during the run
+   */
+  @Override
+  public ScanSummary run(List<ScanFile> targets, ScanSink resultSink) {
+    if (targets != files) {
+      throw new IllegalArgumentException("a resident scan runs the targets it was opened for");
+    }
+    if (!kernel.isKernelRunning()) {
+      throw stoppedKernel();
+    }
+    long started = System.nanoTime();
+    sink = resultSink;
+    matches = new long[files.size()];
+    stopped = new boolean[files.size()];
+    errors = new HashMap<>();
+    fileHits = new int[files.size() + 1];
+    nextFile = nextPiece = 0;
+    nextTask = 0;
+    passed = failedFiles = 0;
+    totalMatches = rescans = 0;
+    bytesScanned = 0;
+    taskNanos = hitNanos = publishNanos = 0;
+    stopping = false;
+    order.dropCarry();
+    faultsSeen = kernel.stats().faults();
+    while (true) {
+      while (!stopping && !free.isEmpty() && nextFile < files.size()) {
+        Batch batch = free.poll();
+        batch.startFile = nextFile;
+        batch.startPiece = nextPiece;
+        batch.startTask = nextTask;
+        fill(batch);
+        publish(batch);
+        inFlight.add(batch);
+      }
+      if (inFlight.isEmpty()) {
+        break;
+      }
+      Batch head = inFlight.poll();
+      awaitBatch(head);
+      if (stopping) {
+        hits.reset(head.hitHandle, head.hitCapacity);
+        free.add(head);
+      } else {
+        long collectStarted = System.nanoTime();
+        collect(head);
+        hitNanos += System.nanoTime() - collectStarted;
+      }
+    }
+    sink = null;
+    return new ScanSummary(passed, failedFiles, bytesScanned, totalMatches, rescans, System.nanoTime() - started);
+  }
+
+  /**
+   * Adds the tasks from the batch's start on, until a chunk's tasks or bytes: a file of more than a
+   * chunk starts a batch of its own; a smaller one joins a batch only whole, within {@link
+   * #packedBytes}, so that its matches always fit the largest hit buffer.
+   */
+  private void fill(Batch batch) {
+    batch.tasks.clear();
+    batch.bytes = 0;
+    batch.lastContinues = false;
+    batch.lastFile = nextFile;
+    long taskBytes = options.taskBytes();
+    int maxTasks = options.tasksPerChunk();
+    int startState = table.startState();
+    while (nextFile < files.size()) {
+      ResidentCorpus.Piece[] pieces = entries[nextFile].pieces();
+      if (nextFile != batch.startFile && (entries[nextFile].size() > options.chunkBytes()
+          || batch.bytes + entries[nextFile].size() > packedBytes
+          || batch.tasks.size() + tasksOf(pieces, taskBytes) > maxTasks)) {
+        return;
+      }
+      batch.lastFile = nextFile;
+      for (; nextPiece < pieces.length; nextPiece++, nextTask = 0) {
+        ResidentCorpus.Piece piece = pieces[nextPiece];
+        long count = Math.ceilDiv(piece.ownedTo() - piece.ownedFrom(), taskBytes);
+        for (; nextTask < count; nextTask++) {
+          long owned = piece.ownedFrom() + nextTask * taskBytes;
+          if (batch.tasks.size() == maxTasks || batch.bytes >= options.chunkBytes()) {
+            batch.lastContinues = true;
+            batch.ownedEnd = owned;
+            return;
+          }
+          long end = Math.min(piece.ownedTo(), owned + taskBytes);
+          long read = Math.max(0, owned - overlap);
+          DfaStepArgs.write(args, piece.handle(), piece.at() + (read - piece.readOffset()), end - read, dfaHandle,
+              startState, batch.hitHandle, nextFile, read, owned - read);
+          batch.tasks.add(0, DfaStepArgs.OPCODE, args);
+          batch.bytes += end - owned;
+        }
+      }
+      nextFile++;
+      nextPiece = 0;
+      nextTask = 0;
+    }
+  }
+
+  private static long tasksOf(ResidentCorpus.Piece[] pieces, long taskBytes) {
+    long tasks = 0;
+    for (ResidentCorpus.Piece piece : pieces) {
+      tasks += Math.ceilDiv(piece.ownedTo() - piece.ownedFrom(), taskBytes);
+    }
+    return tasks;
+  }
+
+  private void publish(Batch batch) {
+    long started = System.nanoTime();
+    batch.lastTicket = batch.tasks.size() == 0 ? -1
+        : Megakernel.batchTicket(kernel.publish(batch.tasks), batch.tasks.size() - 1);
+    publishNanos += System.nanoTime() - started;
+  }
+
+  private void awaitBatch(Batch batch) {
+    if (batch.lastTicket < 0) {
+      return;
+    }
+    long started = System.nanoTime();
+    boolean finished = kernel.await(batch.lastTicket, TASK_TIMEOUT);
+    taskNanos += System.nanoTime() - started;
+    if (!finished) {
+      if (!kernel.isKernelRunning()) {
+        throw stoppedKernel();
+      }
+      throw PipelineException.backend("DFA_STEP tasks of the resident corpus (" + files.get(batch.startFile).path()
+          + ") did not finish within " + TASK_TIMEOUT.toSeconds() + " s (" + kernel.summary()
+          + "). Fix: check `vyre doctor` and the backend");
+    }
+    long faults = kernel.stats().faults();
+    if (faults != faultsSeen) {
+      throw PipelineException.backend((faults - faultsSeen) + " DFA_STEP task(s) faulted while scanning the resident "
+          + files.get(batch.startFile).path() + ". Fix: report this; the scan validates every range and table it publishes");
+    }
+  }
+
+  private KernelException stoppedKernel() {
+    KernelException failure = kernel.failure();
+    return failure != null ? failure : KernelException.closed(kernel.backendName());
+  }
+
+  /**
+   * Takes a finished batch: counts one file's matches from the cursor alone when the scan only
+   * counts, else reads the records back, puts each file's in order and passes them on; scans the
+   * batch again with a larger hit buffer when they overflowed it.
+   */
+  private void collect(Batch batch) {
+    int first = batch.startFile;
+    int last = batch.lastFile;
+    boolean records = options.keepHits() || first != last;
+    long cursor = batch.lastTicket < 0 ? 0 : hits.fetch(batch.hitHandle, batch.hitCapacity, records);
+    if (!records) {
+      hits.reset(batch.hitHandle, batch.hitCapacity);
+      bytesScanned += batch.bytes;
+      counted(first, cursor);
+      finishFiles(batch);
+      free.add(batch);
+      return;
+    }
+    if (cursor > batch.hitCapacity) {
+      hits.reset(batch.hitHandle, batch.hitCapacity);
+      if (cursor <= ScanJob.MAX_HIT_CAPACITY) {
+        rescan(batch, Math.min(ScanJob.MAX_HIT_CAPACITY, Math.max(cursor, 2 * batch.hitCapacity)));
+        return;
+      }
+      for (int file = first; file <= last; file++) {
+        errors.putIfAbsent(file, cursor + " matches in the chunk at offset " + (file == first ? firstOffset(batch) : 0)
+            + " exceed the " + ScanJob.MAX_HIT_CAPACITY + " a hit buffer holds; the matches there are not reported");
+        stopped[file] = true;
+      }
+      order.dropCarry();
+      cursor = 0;
+    }
+    bytesScanned += batch.bytes;
+    place(batch, cursor);
+    hits.reset(batch.hitHandle, batch.hitCapacity);
+    pass(batch);
+    free.add(batch);
+  }
+
+  /** Where a batch begins in its first file. */
+  private long firstOffset(Batch batch) {
+    ResidentCorpus.Piece[] pieces = entries[batch.startFile].pieces();
+    return pieces.length == 0 ? 0 : Math.max(0, pieces[batch.startPiece].ownedFrom() + batch.startTask * options.taskBytes()
+        - overlap);
+  }
+
+  /** Publishes the batch again, before every later one is passed on, with a hit buffer of {@code capacity}. */
+  private void rescan(Batch batch, long capacity) {
+    hits.free(batch.hitHandle);
+    batch.hitCapacity = capacity;
+    batch.hitHandle = hits.allocate(capacity);
+    int fileAfter = nextFile;
+    int pieceAfter = nextPiece;
+    long taskAfter = nextTask;
+    nextFile = batch.startFile;
+    nextPiece = batch.startPiece;
+    nextTask = batch.startTask;
+    fill(batch);
+    nextFile = fileAfter;
+    nextPiece = pieceAfter;
+    nextTask = taskAfter;
+    rescans++;
+    publish(batch);
+    inFlight.addFirst(batch);
+  }
+
+  /**
+   * Reads the batch's {@code count} records into {@link #order}: each file's in a range of its own,
+   * after the hits its first file carried from the previous batch, sorted.
+   */
+  private void place(Batch batch, long count) {
+    int first = batch.startFile;
+    int last = batch.lastFile;
+    Arrays.fill(fileHits, first, last + 1, 0);
+    firstOfBatch = first;
+    lastOfBatch = last;
+    foreignHits = 0;
+    boolean carried = order.carried() > 0;
+    if (count > 0) {
+      placing = false;
+      hits.collect(batch.hitHandle, count, this);
+    }
+    order.begin(count, carried);
+    int begin = order.size();
+    for (int file = first; file <= last; file++) {
+      int hitsOfFile = fileHits[file];
+      fileHits[file] = begin;
+      begin += hitsOfFile;
+    }
+    if (count > 0) {
+      placing = true;
+      hits.replay(count, this);
+    }
+    if (foreignHits > 0) {
+      throw PipelineException.backend(foreignHits + " hit record(s) of the resident corpus carried an input id of no"
+          + " file in their batch. Fix: report this backend bug");
+    }
+    // Placing advanced each file's begin to its end.
+    for (int file = first; file <= last; file++) {
+      order.sort(file == first ? 0 : fileHits[file - 1], fileHits[file]);
+    }
+  }
+
+  /** Takes a hit record: counts it for its file, then puts it in its file's range. */
+  @Override
+  public void hit(int inputId, long start, int patternId) {
+    if (inputId < firstOfBatch || inputId > lastOfBatch) {
+      foreignHits++;
+    } else if (placing) {
+      order.set(fileHits[inputId]++, start, patternId);
+    } else {
+      fileHits[inputId]++;
+    }
+  }
+
+  /** Passes each file's sorted hits on, carrying those a later batch's may precede, and each finished file's result. */
+  private void pass(Batch batch) {
+    int first = batch.startFile;
+    for (int file = first; file <= batch.lastFile && !stopping; file++) {
+      int from = file == first ? 0 : fileHits[file - 1];
+      int to = fileHits[file];
+      if (file == batch.lastFile && batch.lastContinues) {
+        to = order.carryFrom(batch.ownedEnd - overlap);
+      }
+      if (!stopped[file] && to > from) {
+        matches[file] += to - from;
+        // A scan that only counts passes no matches, as a job does.
+        if (!sink.found(files.get(file), options.keepHits() ? order.view(from, to) : null, matches[file])) {
+          stopped[file] = true;
+          if (file == batch.lastFile && batch.lastContinues) {
+            order.dropCarry();
+          }
+        }
+      }
+      if (file < batch.lastFile || !batch.lastContinues) {
+        finish(file);
+      }
+    }
+  }
+
+  /** Adds a counted batch's matches to its one file's. */
+  private void counted(int file, long count) {
+    if (count > 0 && !stopped[file] && !stopping) {
+      matches[file] += count;
+      if (!sink.found(files.get(file), null, matches[file])) {
+        stopped[file] = true;
+      }
+    }
+  }
+
+  /** Passes the result of each file the batch ends. */
+  private void finishFiles(Batch batch) {
+    for (int file = batch.startFile; file <= batch.lastFile && !stopping; file++) {
+      if (file < batch.lastFile || !batch.lastContinues) {
+        finish(file);
+      }
+    }
+  }
+
+  private void finish(int file) {
+    if (stopping) {
+      return;
+    }
+    String error = errors.get(file);
+    FileResult result = new FileResult(files.get(file), file, matches[file], null, error, false, false);
+    failedFiles += result.failed() ? 1 : 0;
+    totalMatches += matches[file];
+    passed++;
+    sink.finished(result);
+  }
+
+  /** Gives the scan's resources back to the pool and releases the corpus. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      if (inFlight.isEmpty()) {
+        KernelResourcePool pool = corpus.pool();
+        pool.giveBack(dfaHandle);
+        hits.close();
+        for (Batch batch : batches) {
+          hits.free(batch.hitHandle);
+        }
+      }
+    } finally {
+      corpus.lock().unlock();
+    }
+  }
+}
