@@ -25,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -210,6 +211,20 @@ final class ScanCommand implements Callable<Integer> {
     ScanOutput output = new ScanOutput(stdout, err, patternSet, format, listed == ScanListing.Files.WITHOUT_MATCH,
         maxCount < 0 ? Long.MAX_VALUE : maxCount, noMessages, grep.names(inputs.standardInput()),
         grep.context(patternSet, printsEachMatch));
+    // Ctrl-C or SIGTERM: the lines printed so far reach stdout, and the progress line is erased;
+    // until the output is closed, since it holds lines until then. A served scan's client is the
+    // process that gets the signal; the service sees its socket close.
+    AtomicReference<ScanProgress> shownProgress = new AtomicReference<>();
+    Thread interrupted = Thread.ofPlatform().unstarted(() -> {
+      ScanProgress shown = shownProgress.get();
+      if (shown != null) {
+        shown.close();
+      }
+      output.interrupted();
+    });
+    if (!environment.served()) {
+      Runtime.getRuntime().addShutdownHook(interrupted);
+    }
     long bootStarted = System.nanoTime();
     try (output;
         ScanKernels own = environment.served() ? null : ScanKernels.start(choice, devices(choice), options,
@@ -239,27 +254,17 @@ final class ScanCommand implements Callable<Integer> {
       }
       try (ScanProgress progress = ScanProgress.start(job::bytesScanned, targets.totalBytes(), err,
           environment.stderrIsTerminal())) {
-        // Ctrl-C or SIGTERM: the files printed so far reach stdout whole, and the progress line is erased.
-        // A served scan's client is the process that gets the signal; the service sees its socket close.
-        Thread interrupted = Thread.ofPlatform().unstarted(() -> {
-          progress.close();
-          output.interrupted();
-        });
-        if (!environment.served()) {
-          Runtime.getRuntime().addShutdownHook(interrupted);
-        }
-        try {
-          summary = job.run(targets.files(), new Printing(output, job, environment.stdoutIsTerminal() ? progress : null));
-        } finally {
-          if (!environment.served()) {
-            removeShutdownHook(interrupted);
-          }
-        }
+        shownProgress.set(progress);
+        summary = job.run(targets.files(), new Printing(output, job, environment.stdoutIsTerminal() ? progress : null));
       }
       phases = job.phases();
       // The route weighs one device's start-up and speed.
       if (!environment.served() && kernels.size() == 1) {
         learn(learned, kernel, startNanos, summary);
+      }
+    } finally {
+      if (!environment.served()) {
+        removeShutdownHook(interrupted);
       }
     }
     if (verbose) {
