@@ -60,6 +60,9 @@ import picocli.CommandLine.Parameters;
         "  vyre scan -f examples/scan/patterns.txt examples/scan/"})
 final class ScanCommand implements Callable<Integer> {
 
+  /** Ctrl-C's exit status, 128 + SIGINT, as a shell shows for grep. */
+  static final int INTERRUPTED_STATUS = 128 + 2;
+
   @Option(names = {"-e", "--regexp"}, paramLabel = "PATTERN",
       description = "A pattern (repeatable); matched literally. As in grep, a newline in it separates patterns.")
   List<String> patterns = new ArrayList<>();
@@ -211,9 +214,9 @@ final class ScanCommand implements Callable<Integer> {
     ScanOutput output = new ScanOutput(stdout, err, patternSet, format, listed == ScanListing.Files.WITHOUT_MATCH,
         maxCount < 0 ? Long.MAX_VALUE : maxCount, noMessages, grep.names(inputs.standardInput()),
         grep.context(patternSet, printsEachMatch));
-    // Ctrl-C or SIGTERM: the lines printed so far reach stdout, and the progress line is erased;
-    // until the output is closed, since it holds lines until then. A served scan's client is the
-    // process that gets the signal; the service sees its socket close.
+    // Ctrl-C or SIGTERM: the lines printed so far reach stdout, and the progress line is erased.
+    // Registered until the output is closed, which holds lines until then. A served scan's client
+    // is the process that gets the signal; the service sees its socket close.
     AtomicReference<ScanProgress> shownProgress = new AtomicReference<>();
     Thread interrupted = Thread.ofPlatform().unstarted(() -> {
       ScanProgress shown = shownProgress.get();
@@ -222,8 +225,11 @@ final class ScanCommand implements Callable<Integer> {
       }
       output.interrupted();
     });
-    if (!environment.served()) {
-      Runtime.getRuntime().addShutdownHook(interrupted);
+    if (!environment.served() && !addShutdownHook(interrupted)) {
+      // Ctrl-C or SIGTERM came before the scan began: print nothing. The JVM exits with the
+      // signal's status whatever this returns, once its hooks have run.
+      output.close();
+      return INTERRUPTED_STATUS;
     }
     long bootStarted = System.nanoTime();
     try (output;
@@ -427,6 +433,16 @@ final class ScanCommand implements Callable<Integer> {
       return "standard input is read";
     }
     return null;
+  }
+
+  /** Registers {@code hook}; false when the JVM is already shutting down (a signal came first). */
+  static boolean addShutdownHook(Thread hook) {
+    try {
+      Runtime.getRuntime().addShutdownHook(hook);
+      return true;
+    } catch (IllegalStateException shuttingDown) {
+      return false;
+    }
   }
 
   static void removeShutdownHook(Thread hook) {

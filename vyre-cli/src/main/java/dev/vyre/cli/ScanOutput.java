@@ -30,9 +30,10 @@ import java.util.Base64;
  * (its first {@code -m} matches, or one match for {@code -l}, {@code -L} and {@code -q}) the scan
  * is told to read it no further. Each line reaches {@code out} in one write, so a buffer in front of
  * stdout, which passes on whole writes, never leaves stdout ending inside a line, however the
- * process ends; an interrupted scan keeps every match printed before the interrupt. {@link ScanFileNames} says how a file is named ({@code -h}, {@code -Z},
- * {@code (standard input)}); a {@link HitContext} drops the matches that are not whole words
- * ({@code -w}) before anything is printed or counted and finds each match's line ({@code -n}).
+ * process ends; an interrupted scan keeps every match printed before the interrupt.
+ * {@link ScanFileNames} says how a file is named ({@code -h}, {@code -Z}, {@code (standard input)});
+ * a {@link HitContext} drops the matches that are not whole words ({@code -w}) before anything is
+ * printed or counted and finds each match's line ({@code -n}).
  *
  * <p>Stdout's first failed write ends the output: {@link #done()} turns true, so that the caller
  * stops the scan, and {@link #failure()} holds the error.

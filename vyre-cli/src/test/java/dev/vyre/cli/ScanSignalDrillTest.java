@@ -26,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * a line. The exit status must be the signal's (130 for SIGINT, 143 for SIGTERM, as a shell reports
  * grep killed by them), or the scan's own when it ended first with its whole output; stderr stays
  * empty. Most signals are sent once stdout holds a random number of bytes, so they land inside the
- * printing whatever the machine's load; the rest at a random time after the start.
+ * printing whatever the machine's load; the rest at a random time after the start. A signal that
+ * lands while the JVM itself is still starting may make the JDK print its own message (see
+ * {@link #jdkStartFailure}); such a trial is counted apart, not failed.
  *
  * <p>{@code -Dvyre.drill.signalTrials=N} runs N trials (default {@link #DEFAULT_TRIALS}), SIGINT
  * and SIGTERM in turn; {@code -Dvyre.drill.seed=S} repeats a failed drill, whose message gives its
@@ -77,7 +79,7 @@ class ScanSignalDrillTest {
     byte[] expected = whole.out().getBytes(StandardCharsets.UTF_8);
     assertEquals((long) DIRECTORIES * FILES_PER_DIRECTORY * LINES_PER_FILE, whole.out().lines().count());
     long started = System.nanoTime();
-    int[] outcomes = new int[3];
+    int[] outcomes = new int[4];
     for (int trial = 0; trial < trials; trial++) {
       // SplittableRandom mixes its seed: Random's first values from seeds one apart are nearly alike.
       SplittableRandom random = new SplittableRandom(seed + trial);
@@ -99,9 +101,14 @@ class ScanSignalDrillTest {
         assertTrue(child.waitFor(TIMEOUT_MS, TimeUnit.MILLISECONDS), context + ": the scan outlived the signal");
         int status = child.exitValue();
         byte[] printed = Files.readAllBytes(out);
+        String stderr = Files.readString(err);
         String report = context + ": exit " + status + ", " + printed.length + " of " + expected.length + " bytes, stderr: "
-            + Files.readString(err);
-        assertEquals("", Files.readString(err), report);
+            + stderr;
+        if (printed.length == 0 && jdkStartFailure(stderr, signal, status)) {
+          outcomes[3]++;
+          continue;
+        }
+        assertEquals("", stderr, report);
         assertTrue(printed.length <= expected.length, report);
         assertArrayEquals(Arrays.copyOf(expected, printed.length), printed, report + ": not what the whole scan prints");
         assertTrue(printed.length == 0 || printed[printed.length - 1] == '\n', report + ": ends inside a line");
@@ -118,8 +125,20 @@ class ScanSignalDrillTest {
       }
     }
     System.out.printf("ScanSignalDrillTest: %d trials (seed %d) in %.1f s: %d stopped before printing, %d part-way with"
-        + " whole lines, %d with the whole output%n", trials, seed, (System.nanoTime() - started) / 1e9, outcomes[0],
-        outcomes[1], outcomes[2]);
+        + " whole lines, %d with the whole output, %d while the JVM started (the JDK's own message)%n", trials, seed,
+        (System.nanoTime() - started) / 1e9, outcomes[0], outcomes[1], outcomes[2], outcomes[3]);
+  }
+
+  /**
+   * Whether the JDK itself failed on a signal that came while the JVM was still starting, before
+   * vyre's code ran: a trivial class shows the same. Its exit logging finds no module for its
+   * caller and says so (with the signal's status), or the VM's start-up fails outright (status 1).
+   */
+  private static boolean jdkStartFailure(String stderr, Signal signal, int status) {
+    boolean exitLogging = stderr.startsWith("Runtime.exit(" + signal.status + ") logging failed: ")
+        && stderr.lines().count() == 1 && status == signal.status;
+    boolean vmStart = stderr.startsWith("Error occurred during initialization of VM") && status == 1;
+    return exitLogging || vmStart;
   }
 
   /** {@link #LINES_PER_FILE} lines of one match each, in every file. */
@@ -140,7 +159,7 @@ class ScanSignalDrillTest {
    */
   private static List<String> launcher() throws IOException, InterruptedException {
     List<String> env = List.of("env", "--default-signal=INT,TERM");
-    Process probe = new ProcessBuilder(concat(env, List.of("true"))).redirectErrorStream(true)
+    Process probe = new ProcessBuilder("env", "--default-signal=INT,TERM", "true").redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     if (probe.waitFor() == 0) {
       return env;
@@ -151,12 +170,6 @@ class ScanSignalDrillTest {
     // Bits 1 and 14 are SIGINT (2) and SIGTERM (15).
     assumeTrue((mask & (1L << 1 | 1L << 14)) == 0, "SIGINT or SIGTERM is ignored in this JVM and env cannot reset them");
     return List.of();
-  }
-
-  private static List<String> concat(List<String> first, List<String> second) {
-    List<String> all = new ArrayList<>(first);
-    all.addAll(second);
-    return all;
   }
 
   /** Sends the signal {@code delayMs} after the start, unless the child ended first; returns whether it sent it. */

@@ -62,7 +62,7 @@ public final class RerunSidecarFormat {
   public static final int HEADER_CHECKSUM_OFFSET = 60;
 
   public static final int ENTRY_BYTES = 88;
-  /** An entry's marker, as a VRRL record's; an entry whose first word is 0 was never written. */
+  /** An entry's marker, as a VRRL record's; an entry never written is all zeros. */
   public static final int ENTRY_MAGIC = ReplayLogFormat.RECORD_MAGIC;
   public static final int ENTRY_MAGIC_OFFSET = 0;
   public static final int TASK_OFFSET = 4;
