@@ -3,7 +3,9 @@
 # Build here first:  ./mvnw -q -DskipTests package && JRE_MODULES=java.base,jdk.unsupported,java.logging,java.management,jdk.management,jdk.jfr,java.net.http,jdk.net,jdk.zipfs scripts/make-jre.sh
 # Then run on the GPU machine from the repository root:  scripts/gpu-check.sh
 # Runs: vyre doctor; the GPU tests (tag gpu: parity with the reference backend, faults, pipeline
-# cache, exactly-once at speed, wave DAGs, the frontier engine); the backend-neutral reference suites against
+# cache, exactly-once at speed, wave DAGs, the frontier engine); SIGKILL of a process using the GPU
+# (the device must serve the next one); exactly-once at scale (100 M tasks, 8 publishers, continuations;
+# EXACTLY_ONCE_TASKS changes the count); the backend-neutral reference suites against
 # CUDA (BackendParityTest among them: every counter both backends keep, against the reference backend);
 # short runs under compute-sanitizer (memcheck, racecheck; a small traversal of the frontier
 # kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
@@ -51,11 +53,23 @@ step frontier "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev
 # Each fault test leaves a sticky CUDA error behind, so each runs in a JVM of its own.
 step fault-stall "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.CudaFaultGpuTest#aStalledKernelIsCaughtAndTornDown
 step fault-illegal-address "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.CudaFaultGpuTest#anIllegalAddressBecomesATypedErrorNotAHang
+# SIGKILL while a kernel runs leaves the device usable: a fresh process boots a kernel and runs work right
+# (scripts/kill-gpu-process.sh; KILL_TRIALS trials, default 3).
+step kill-gpu-process scripts/kill-gpu-process.sh "$out/kill" "${vyre[@]}"
+# Every task exactly once at scale: random built-in and continuing (YIELD, REQUEUE) opcodes, tenants (one
+# revoked) and priorities from 8 publishers; the test checks DONE_COUNT, FAULT_COUNT, per-tenant adds and
+# the host's counts, and prints one line with the counts and the rate. Its own JUnit timeout, above the 150 s.
+STEP_TIMEOUT=${EXACTLY_ONCE_TIMEOUT:-300} step exactly-once-100m "${jvm[@]}" -Dvyre.test.backend=cuda \
+  -Dvyre.exactlyOnce.tasks="${EXACTLY_ONCE_TASKS:-100000000}" -Dvyre.exactlyOnce.publishers=8 -jar "$launcher" \
+  "${junit_args[@]}" --config=junit.jupiter.execution.timeout.test.method.default=280s \
+  --select-method dev.vyre.reference.MegakernelExactlyOnceTest#exactlyOnceAtScale
 # The suites compile a kernel for each new set of user opcodes (an empty pipeline cache): more time.
 STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.IngestPumpTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest --select-class dev.vyre.reference.DebugLogTest --select-class dev.vyre.reference.TaskReadTest --select-class dev.vyre.reference.WaveRunTest --select-class dev.vyre.reference.WorkerGroupLoopTest --select-class dev.vyre.reference.BackendParityTest
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
   step sanitizer-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
+  # No scan under memcheck: a scan allocates its DFA table after its kernel launched, and memcheck flags
+  # every read of such an allocation (docs/RELIABILITY.md, "GPU drills").
   step sanitizer-frontier compute-sanitizer --tool memcheck --error-exitcode 9 "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.graph.CudaFrontierGpuTest#aSmallTraversalOfEachKind
 else
   echo "== sanitizer: compute-sanitizer not found, skipped"
@@ -117,6 +131,8 @@ if [ -n "${TREE:-}" ]; then
   STEP_TIMEOUT=${TREE_TIMEOUT:-400} step bench-tree env PATH="$(dirname "${RG:-rg}"):$PATH" ./vyre bench tree \
     --runs "${TREE_RUNS:-5}" --json "$out/tree.json" "$TREE"
 fi
+grep -h "^kill-gpu-process:" "$out/kill-gpu-process.log" 2>/dev/null
+grep -h "^exactly-once:" "$out/exactly-once-100m.log" 2>/dev/null
 tail -25 "$out/bench-scan.log" 2>/dev/null
 cat "$out/multi-gpu-scan-parity.log" 2>/dev/null
 grep -E "GB/s|devices|ingest|host-to-device|_vs_|agree" "$out/bench-scan-devices.log" 2>/dev/null

@@ -27,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,6 +61,9 @@ import picocli.CommandLine.Parameters;
         "", "Example:",
         "  vyre scan -f examples/scan/patterns.txt examples/scan/"})
 final class ScanCommand implements Callable<Integer> {
+
+  /** Ctrl-C's exit status, 128 + SIGINT, as a shell shows for grep. */
+  static final int INTERRUPTED_STATUS = 128 + 2;
 
   @Option(names = {"-e", "--regexp"}, paramLabel = "PATTERN",
       description = "A pattern (repeatable); matched literally. As in grep, a newline in it separates patterns.")
@@ -212,6 +216,23 @@ final class ScanCommand implements Callable<Integer> {
     ScanOutput output = new ScanOutput(stdout, err, patternSet, format, listed == ScanListing.Files.WITHOUT_MATCH,
         maxCount < 0 ? Long.MAX_VALUE : maxCount, noMessages, grep.names(inputs.standardInput()),
         grep.context(patternSet, printsEachMatch));
+    // Ctrl-C or SIGTERM: the lines printed so far reach stdout, and the progress line is erased.
+    // Registered until the output is closed, which holds lines until then. A served scan's client
+    // is the process that gets the signal; the service sees its socket close.
+    AtomicReference<ScanProgress> shownProgress = new AtomicReference<>();
+    Thread interrupted = Thread.ofPlatform().unstarted(() -> {
+      ScanProgress shown = shownProgress.get();
+      if (shown != null) {
+        shown.close();
+      }
+      output.interrupted();
+    });
+    if (!environment.served() && !addShutdownHook(interrupted)) {
+      // Ctrl-C or SIGTERM came before the scan began: print nothing. The JVM exits with the
+      // signal's status whatever this returns, once its hooks have run.
+      output.close();
+      return INTERRUPTED_STATUS;
+    }
     long bootStarted = System.nanoTime();
     try (output;
         ScanKernels own = environment.served() ? null : ScanKernels.start(choice, devices(choice), options,
@@ -244,27 +265,17 @@ final class ScanCommand implements Callable<Integer> {
       }
       try (ScanProgress progress = ScanProgress.start(job::bytesScanned, targets.totalBytes(), err,
           environment.stderrIsTerminal())) {
-        // Ctrl-C or SIGTERM: the files printed so far reach stdout whole, and the progress line is erased.
-        // A served scan's client is the process that gets the signal; the service sees its socket close.
-        Thread interrupted = Thread.ofPlatform().unstarted(() -> {
-          progress.close();
-          output.interrupted();
-        });
-        if (!environment.served()) {
-          Runtime.getRuntime().addShutdownHook(interrupted);
-        }
-        try {
-          summary = job.run(targets.files(), new Printing(output, job, environment.stdoutIsTerminal() ? progress : null));
-        } finally {
-          if (!environment.served()) {
-            removeShutdownHook(interrupted);
-          }
-        }
+        shownProgress.set(progress);
+        summary = job.run(targets.files(), new Printing(output, job, environment.stdoutIsTerminal() ? progress : null));
       }
       phases = job.phases();
       // The route weighs one device's start-up and speed.
       if (!environment.served() && kernels.size() == 1) {
         learn(learned, kernel, startNanos, summary);
+      }
+    } finally {
+      if (!environment.served()) {
+        removeShutdownHook(interrupted);
       }
     }
     if (verbose) {
@@ -441,6 +452,16 @@ final class ScanCommand implements Callable<Integer> {
       return "standard input is read";
     }
     return null;
+  }
+
+  /** Registers {@code hook}; false when the JVM is already shutting down (a signal came first). */
+  static boolean addShutdownHook(Thread hook) {
+    try {
+      Runtime.getRuntime().addShutdownHook(hook);
+      return true;
+    } catch (IllegalStateException shuttingDown) {
+      return false;
+    }
   }
 
   static void removeShutdownHook(Thread hook) {

@@ -8,6 +8,7 @@ import dev.vyre.scan.HitList;
 import dev.vyre.scan.PatternSet;
 import dev.vyre.scan.ScanFile;
 import dev.vyre.scan.ScanSink;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -27,10 +28,12 @@ import java.util.Base64;
  * file could not be opened or read). Matches are printed as the scan hands them on, a chunk at a
  * time ({@link ScanSink}), so nothing is held per match; once a file has what its format needs
  * (its first {@code -m} matches, or one match for {@code -l}, {@code -L} and {@code -q}) the scan
- * is told to read it no further. An interrupted scan keeps every match printed before the
- * interrupt, each line whole. {@link ScanFileNames} says how a file is named ({@code -h}, {@code -Z},
- * {@code (standard input)}); a {@link HitContext} drops the matches that are not whole words
- * ({@code -w}) before anything is printed or counted and finds each match's line ({@code -n}).
+ * is told to read it no further. Each line reaches {@code out} in one write, so a buffer in front of
+ * stdout, which passes on whole writes, never leaves stdout ending inside a line, however the
+ * process ends; an interrupted scan keeps every match printed before the interrupt.
+ * {@link ScanFileNames} says how a file is named ({@code -h}, {@code -Z}, {@code (standard input)});
+ * a {@link HitContext} drops the matches that are not whole words ({@code -w}) before anything is
+ * printed or counted and finds each match's line ({@code -n}).
  *
  * <p>Stdout's first failed write ends the output: {@link #done()} turns true, so that the caller
  * stops the scan, and {@link #failure()} holds the error.
@@ -64,6 +67,8 @@ final class ScanOutput implements ScanSink, AutoCloseable {
   private final boolean keepsHits;
   /** Digits of a number being printed, so that a match's line allocates nothing. */
   private final byte[] digits = new byte[20];
+  /** The line being printed, handed to {@code out} whole; JSON is generated into it. */
+  private final ByteArrayOutputStream lineBuffer = new ByteArrayOutputStream(256);
   /** The file being printed: its matches that counted so far, its second reading, why that failed. */
   private long reported;
   private HitContext.Reading reading;
@@ -106,7 +111,7 @@ final class ScanOutput implements ScanSink, AutoCloseable {
       patterns[id] = patternSet.pattern(id);
       patternText[id] = format == Format.JSON ? JsonText.of(patterns[id]) : null;
     }
-    this.json = format == Format.JSON || format == Format.JSON_PATHS ? Json.MAPPER.getFactory().createGenerator(out)
+    this.json = format == Format.JSON || format == Format.JSON_PATHS ? Json.MAPPER.getFactory().createGenerator(lineBuffer)
         .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false)
         .configure(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM, false)
         .configure(JsonWriteFeature.ESCAPE_NON_ASCII.mappedFeature(), false) : null;
@@ -172,9 +177,6 @@ final class ScanOutput implements ScanSink, AutoCloseable {
           jsonLine(path, line, start, id);
         }
       }
-      if (format == Format.JSON) {
-        json.flush();
-      }
     } catch (IOException e) {
       failure = e;
       return false;
@@ -209,8 +211,9 @@ final class ScanOutput implements ScanSink, AutoCloseable {
         case COUNT -> {
           // As grep -c: a file that could not be opened has no count, one that failed part-way its count so far.
           if (!result.openFailed()) {
-            out.write(names.prefix(path));
-            out.write((matches + "\n").getBytes(StandardCharsets.US_ASCII));
+            lineBuffer.writeBytes(names.prefix(path));
+            lineBuffer.writeBytes((matches + "\n").getBytes(StandardCharsets.US_ASCII));
+            endLine();
           }
         }
         case PATHS -> {
@@ -225,6 +228,7 @@ final class ScanOutput implements ScanSink, AutoCloseable {
             json.writeEndObject();
             json.writeRaw('\n');
             json.flush();
+            endLine();
           }
         }
         case LINES, JSON, QUIET -> { }
@@ -286,27 +290,37 @@ final class ScanOutput implements ScanSink, AutoCloseable {
   }
 
   /** One match: prefix, then line: with -n, offset:pattern. */
-  private void line(byte[] prefix, long line, long start, int id) throws IOException {
-    out.write(prefix);
+  private void line(byte[] prefix, long lineNumber, long start, int id) throws IOException {
+    lineBuffer.writeBytes(prefix);
     if (context != null && context.lines()) {
-      writeNumber(line);
-      out.write(':');
+      writeNumber(lineNumber);
+      lineBuffer.write(':');
     }
     writeNumber(start);
-    out.write(':');
-    out.write(patterns[id]);
-    out.write('\n');
+    lineBuffer.write(':');
+    lineBuffer.writeBytes(patterns[id]);
+    lineBuffer.write('\n');
+    endLine();
+  }
+
+  /** Hands the line to {@code out} in one write. */
+  private void endLine() throws IOException {
+    try {
+      lineBuffer.writeTo(out);
+    } finally {
+      lineBuffer.reset();
+    }
   }
 
   /** A non-negative number in decimal, without a String. */
-  private void writeNumber(long value) throws IOException {
+  private void writeNumber(long value) {
     int at = digits.length;
     long rest = value;
     do {
       digits[--at] = (byte) ('0' + rest % 10);
       rest /= 10;
     } while (rest > 0);
-    out.write(digits, at, digits.length - at);
+    lineBuffer.write(digits, at, digits.length - at);
   }
 
   private void jsonLine(JsonText path, long line, long start, int id) throws IOException {
@@ -320,6 +334,8 @@ final class ScanOutput implements ScanSink, AutoCloseable {
     patternText[id].write(json, "pattern");
     json.writeEndObject();
     json.writeRaw('\n');
+    json.flush();
+    endLine();
   }
 
   /** Bytes as a JSON string field, with their base64 in a {@code _bytes} sibling when they are not UTF-8. */

@@ -30,9 +30,10 @@ import picocli.CommandLine.Command;
       "1:The command ran, and its answer is no: vyre scan matched nothing, a task of vyre run did not finish DONE, "
           + "vyre replay --rerun ended differently, vyre doctor found no usable backend.",
       "2:An error: a usage error, bad input, a file that cannot be read or written. The message ends with Fix: ...",
-      "130:Interrupted (Ctrl-C).",
+      "130:Interrupted (Ctrl-C, SIGINT); vyre scan keeps the lines it printed, each whole.",
       "141:Standard output was a pipe that closed (vyre scan ... | head -1): vyre stops quietly, as grep does when"
-          + " SIGPIPE ends it."},
+          + " SIGPIPE ends it.",
+      "143:Terminated (SIGTERM), as after an interrupt."},
     subcommands = {
       CommandLine.HelpCommand.class,
       DoctorCommand.class,

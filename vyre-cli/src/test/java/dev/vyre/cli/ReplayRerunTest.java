@@ -16,6 +16,7 @@ import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -63,11 +64,19 @@ class ReplayRerunTest {
     return log;
   }
 
-  private static void overwrite(Path path, long position, int u32) throws IOException {
-    try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
-      file.seek(position);
-      file.write(new byte[] {(byte) u32, (byte) (u32 >>> 8), (byte) (u32 >>> 16), (byte) (u32 >>> 24)});
+  /**
+   * Rewrites the sidecar's final state, sealed with its checksums: a tampered sidecar that reads
+   * back as written. {@code end} null: the header of a run that did not finish.
+   */
+  private static void tamperFinalState(Path sidecar, RerunSidecar.FinalState end) throws IOException {
+    RerunSidecar.Header header = RerunSidecar.read(sidecar).header();
+    byte[] bytes = Files.readAllBytes(sidecar);
+    MemorySegment file = MemorySegment.ofArray(bytes);
+    RerunSidecarFormat.writeHeader(file, header, end);
+    if (end != null) {
+      RerunSidecarFormat.writeObservables(file.asSlice(RerunSidecarFormat.observablesOffset(header.capacity())), end);
     }
+    Files.write(sidecar, bytes);
   }
 
   /** Sets a u32 field of log record {@code index} and seals it again: a tampered record that reads back as written. */
@@ -112,9 +121,12 @@ class ReplayRerunTest {
   void aTamperedFinalObservableAndTaskEndAreReportedAsDifferences() throws IOException {
     Path log = record(program().toString());
     Path sidecar = RerunSidecar.pathFor(log);
-    long capacity = RerunSidecar.read(sidecar).header().capacity();
     // Observable 3 (word 163) ended 4: the recording now says 5.
-    overwrite(sidecar, RerunSidecarFormat.observablesOffset(capacity) + 4 * 3, 5);
+    RerunSidecar.FinalState recorded = RerunSidecar.read(sidecar).finalState();
+    int[] observables = recorded.observables();
+    observables[3] = 5;
+    tamperFinalState(sidecar, new RerunSidecar.FinalState(recorded.doneCount(), recorded.faultCount(), recorded.epoch(),
+        observables));
     // The first task's record (ATOMIC_ADD, DONE) now carries FAULT evidence. Records come in the
     // order tasks ended, so the HIGH task may come first: the report names both.
     List<ReplayRecord> records = RingLog.read(log).records();
@@ -211,10 +223,27 @@ class ReplayRerunTest {
         + " run is missing") && rerun.err().contains("Fix: record the program again"), rerun.err());
   }
 
+  /** A flipped bit in the sidecar's final state: one line naming the file, exit 2, no comparison against the wrong value. */
+  @Test
+  void aDamagedSidecarIsRefusedNamingIt() throws IOException {
+    Path log = record(program().toString());
+    Path sidecar = RerunSidecar.pathFor(log);
+    long at = RerunSidecarFormat.observablesOffset(RerunSidecar.read(sidecar).header().capacity()) + 4 * 3;
+    byte[] bytes = Files.readAllBytes(sidecar);
+    bytes[(int) at] ^= 1;
+    Files.write(sidecar, bytes);
+    CliRun rerun = CliRun.of("replay", "--rerun", log.toString());
+    assertEquals(2, rerun.status(), rerun.out());
+    assertEquals("", rerun.out());
+    assertEquals(1, rerun.err().lines().count(), rerun.err());
+    assertTrue(rerun.err().contains(sidecar + ": the final state (byte " + (at - 4 * 3) + ") is damaged: checksum 0x")
+        && rerun.err().contains("Fix: record the program again"), rerun.err());
+  }
+
   @Test
   void aRunThatDidNotFinishCannotBeCompared() throws IOException {
     Path log = record(program().toString());
-    overwrite(RerunSidecar.pathFor(log), RerunSidecarFormat.FLAGS_OFFSET, 0);
+    tamperFinalState(RerunSidecar.pathFor(log), null);
     CliRun rerun = CliRun.of("replay", "--rerun", log.toString());
     assertEquals(2, rerun.status(), rerun.out());
     assertTrue(rerun.err().contains("the recorded run did not finish") && rerun.err().contains("Fix: "), rerun.err());

@@ -2,6 +2,7 @@ package dev.vyre.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.scan.FileResult;
 import dev.vyre.scan.HitList;
@@ -10,9 +11,12 @@ import dev.vyre.scan.ScanFile;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -131,5 +135,41 @@ class ScanOutputTest {
     assertEquals("vyre scan: u: Permission denied. Fix: make it readable (chmod, or run as a user who may read it), or"
         + " leave it out with --exclude or --exclude-dir\nvyre scan: r: read failed at offset 0: Input/output error. Fix:"
         + " check the disk it is on (dmesg may say more), then scan again\n", stderr.toString(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * A buffer in front of stdout passes on whole writes only, so every write that leaves it must end
+   * a line: then stdout never ends inside one, whenever the process dies (SIGINT after the shutdown
+   * hook, SIGKILL). A buffer of 40 bytes fills after a line or two; the long path's lines exceed it.
+   */
+  @Test
+  void everyWritePastAStdoutBufferEndsALine() throws IOException {
+    String longPath = "dir/".repeat(20) + "long";
+    for (ScanOutput.Format format : ScanOutput.Format.values()) {
+      List<byte[]> writes = new ArrayList<>();
+      OutputStream recorder = new OutputStream() {
+        @Override
+        public void write(int b) {
+          writes.add(new byte[] {(byte) b});
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+          writes.add(Arrays.copyOfRange(b, off, off + len));
+        }
+      };
+      try (ScanOutput output = new ScanOutput(new BufferedOutputStream(recorder, 40),
+          new PrintStream(stderr, true, StandardCharsets.UTF_8), PatternSet.fromArguments(List.of("he"), false), format,
+          false, Long.MAX_VALUE, false)) {
+        for (int file = 0; file < 30; file++) {
+          output.file(result(file % 3 == 0 ? longPath + file : "f" + file, 0, 12, 345, 6789));
+        }
+      }
+      assertTrue(format == ScanOutput.Format.QUIET || writes.size() > 10, format + ": " + writes.size() + " writes");
+      for (byte[] write : writes) {
+        assertTrue(write.length > 0 && write[write.length - 1] == '\n', format + ": a write ends inside a line: "
+            + new String(write, StandardCharsets.UTF_8));
+      }
+    }
   }
 }

@@ -56,23 +56,9 @@ class BackendParityTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   private static final List<UserOpcode> OPCODES = List.of(
-      continuing(YIELD_THEN_ADD, "yield-then-add", SlotLayout.STATUS_YIELD, "VYRE_STATUS_YIELD"),
-      continuing(REQUEUE_THEN_ADD, "requeue-then-add", SlotLayout.STATUS_REQUEUE, "VYRE_STATUS_REQUEUE"),
+      ContinuingOpcode.yielding(YIELD_THEN_ADD),
+      ContinuingOpcode.requeueing(REQUEUE_THEN_ADD),
       UserOpcode.both(FAIL, "fail", slot -> SlotLayout.STATUS_FAULT, "status = VYRE_STATUS_FAULT;"));
-
-  /** Finishes {@code status} arg0 times, counting arg0 down, then adds arg1 to observable arg2 and finishes DONE. */
-  private static UserOpcode continuing(int opcode, String name, int status, String cudaStatus) {
-    return UserOpcode.both(opcode, name, slot -> {
-      int left = slot.arg(0);
-      if (left > 0) {
-        slot.setArg(0, left - 1);
-        return status;
-      }
-      Words.getAndAdd(slot.control(), ControlLayout.observableWord(slot.arg(2)), slot.arg(1));
-      return SlotLayout.STATUS_DONE;
-    }, "if (args[0] > 0u) { args[0] -= 1u; status = " + cudaStatus + "; }"
-        + " else { vyre_add(a, VYRE_CTL_OBSERVABLE_BASE + args[2], args[1]); }");
-  }
 
   /** A task to publish. */
   private record Spec(int tenant, int opcode, int[] args) {}

@@ -26,12 +26,19 @@ import java.util.concurrent.locks.LockSupport;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Backend-neutral ({@link TestBackends}). One million tasks from four publisher threads with random built-in opcodes, priorities and
- * tenants: every task finishes exactly once, nothing is lost or doubled, unauthorized tenants never run. And a ring of four
- * retire chunks wrapping thousands of times under publishers that wait for room (verifying chunks ahead of the retire turn),
- * submit futures and await: every task retired and counted exactly once.
+ * Backend-neutral ({@link TestBackends}). One million tasks from four publisher threads with random opcodes (built-in ones, and
+ * user opcodes that YIELD or REQUEUE a few times before they finish), priorities and tenants: every task finishes exactly once,
+ * nothing is lost or doubled, unauthorized tenants never run. And a ring of four retire chunks wrapping thousands of times under
+ * publishers that wait for room (verifying chunks ahead of the retire turn), submit futures and await: every task retired and
+ * counted exactly once.
+ *
+ * <p>{@link #exactlyOnceAtScale} runs the first at the size the system properties give ({@code vyre.exactlyOnce.tasks},
+ * {@code .publishers}, {@code .slots}, {@code .batch}, {@code .seed}) and prints a summary line; {@code scripts/gpu-check.sh}
+ * runs it with 100 M tasks and 8 publishers on the GPU.
  */
 class MegakernelExactlyOnceTest {
 
@@ -39,39 +46,78 @@ class MegakernelExactlyOnceTest {
   private static final int PUBLISHERS = 4;
   private static final int TENANTS = 6;
   private static final int REVOKED_TENANT = 5;
-  /** Observable i counts the ATOMIC_ADDs of tenant i; observable 8 + i counts its NOP-tagged adds. */
+  /** Observable i counts the ATOMIC_ADDs of tenant i, 8 + i its continued tasks' adds; LOAD_U32 writes 16 + i. */
   private static final int OBSERVABLES = 32;
+  private static final int CONTINUED_BASE = 8;
+  private static final int YIELD_THEN_ADD = 8;
+  private static final int REQUEUE_THEN_ADD = 9;
+  /** A continued task finishes YIELD or REQUEUE up to this many times before DONE. */
+  private static final int MOST_CONTINUATIONS = 2;
+  private static final int[] OPCODES = {Opcodes.NOP, Opcodes.ATOMIC_ADD, Opcodes.LOAD_U32, YIELD_THEN_ADD, REQUEUE_THEN_ADD};
+  private static final Duration DRAIN = Duration.ofSeconds(60);
+
+  /** What a run counted: tasks published, the kernel's DONE_COUNT and FAULT_COUNT, and the tasks of the revoked tenant. */
+  private record Counts(long tasks, long done, long faults, long revoked, long nanos) {}
 
   @Property(tries = 3)
   void everyTaskCompletesExactlyOnce(@ForAll long seed, @ForAll @IntRange(min = 1, max = 64) int batchSize) throws Exception {
-    AtomicLongArray expectedAdds = new AtomicLongArray(TENANTS);
-    AtomicLongArray expectedPerOpcode = new AtomicLongArray(Opcodes.METERED_OPCODES);
-    long[] revokedTasks = new long[PUBLISHERS];
-    try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(4096).tenants(TENANTS)
-        .observables(OBSERVABLES).bootstrap()) {
+    run(seed, batchSize, TASKS, PUBLISHERS, 4096);
+  }
+
+  @Test
+  @EnabledIfSystemProperty(named = "vyre.exactlyOnce.tasks", matches = "[0-9]+")
+  void exactlyOnceAtScale() throws Exception {
+    int tasks = Integer.getInteger("vyre.exactlyOnce.tasks");
+    int publishers = Integer.getInteger("vyre.exactlyOnce.publishers", 8);
+    int slots = Integer.getInteger("vyre.exactlyOnce.slots", 65536);
+    int batch = Integer.getInteger("vyre.exactlyOnce.batch", 512);
+    long seed = Long.getLong("vyre.exactlyOnce.seed", System.nanoTime());
+    Counts counts = run(seed, batch, tasks, publishers, slots);
+    // run() has checked every count: nothing lost or doubled.
+    System.out.printf("exactly-once: %d tasks, %d publishers, %d slots, batches of %d, seed %d on %s: %d DONE, %d FAULT"
+        + " (revoked tenant), 0 lost, 0 doubled, in %.1f s (%.1f M tasks/s)%n", counts.tasks(), publishers, slots, batch, seed,
+        TestBackends.selected().name(), counts.done(), counts.faults(), counts.nanos() / 1e9,
+        counts.tasks() * 1e3 / counts.nanos());
+  }
+
+  private static Counts run(long seed, int batchSize, int tasks, int publisherCount, int slots) throws Exception {
+    // Each publisher counts what it published in its own arrays (shared counters would make the
+    // publishers contend at scale); join() makes them visible here.
+    long[][] expectedAdds = new long[publisherCount][TENANTS];
+    long[][] expectedContinued = new long[publisherCount][TENANTS];
+    long[][] expectedPerOpcode = new long[publisherCount][Opcodes.METERED_OPCODES];
+    long[] revokedTasks = new long[publisherCount];
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    String where = "seed " + seed + ", batches of " + batchSize + ", " + tasks + " tasks from " + publisherCount + " publishers";
+    try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(slots).tenants(TENANTS)
+        .observables(OBSERVABLES).userOpcode(ContinuingOpcode.yielding(YIELD_THEN_ADD))
+        .userOpcode(ContinuingOpcode.requeueing(REQUEUE_THEN_ADD)).publishTimeout(DRAIN).bootstrap()) {
       kernel.setTenantAuthorized(REVOKED_TENANT, false);
-      Thread[] publishers = new Thread[PUBLISHERS];
-      for (int p = 0; p < PUBLISHERS; p++) {
+      long started = System.nanoTime();
+      Thread[] publishers = new Thread[publisherCount];
+      for (int p = 0; p < publisherCount; p++) {
         int publisher = p;
-        publishers[p] = Thread.ofPlatform().start(() -> {
+        int share = tasks / publisherCount + (p < tasks % publisherCount ? 1 : 0);
+        publishers[p] = Thread.ofPlatform().uncaughtExceptionHandler((thread, error) -> failed.compareAndSet(null, error)).start(() -> {
           SplittableRandom random = new SplittableRandom(seed + publisher);
           TaskBatch batch = new TaskBatch(batchSize);
-          for (int i = 0; i < TASKS / PUBLISHERS; i++) {
+          for (int i = 0; i < share; i++) {
             int tenant = random.nextInt(TENANTS);
-            int kind = random.nextInt(3);
-            int observable = ControlLayout.OBSERVABLE_BASE + tenant;
-            switch (kind) {
-              case 0 -> batch.add3(tenant, Opcodes.NOP, 0, 0, 0);
-              case 1 -> batch.add3(tenant, Opcodes.ATOMIC_ADD, 1, observable, 0);
-              default -> batch.add3(tenant, Opcodes.LOAD_U32, ControlLayout.DONE_COUNT, 16 + tenant, 0);
+            int opcode = OPCODES[random.nextInt(OPCODES.length)];
+            switch (opcode) {
+              case Opcodes.NOP -> batch.add3(tenant, opcode, 0, 0, 0);
+              case Opcodes.ATOMIC_ADD -> batch.add3(tenant, opcode, 1, ControlLayout.OBSERVABLE_BASE + tenant, 0);
+              case Opcodes.LOAD_U32 -> batch.add3(tenant, opcode, ControlLayout.DONE_COUNT, 16 + tenant, 0);
+              default -> batch.add3(tenant, opcode, random.nextInt(MOST_CONTINUATIONS + 1), 1, CONTINUED_BASE + tenant);
             }
             if (tenant == REVOKED_TENANT) {
               revokedTasks[publisher]++;
             } else {
-              int opcode = kind == 0 ? Opcodes.NOP : kind == 1 ? Opcodes.ATOMIC_ADD : Opcodes.LOAD_U32;
-              expectedPerOpcode.incrementAndGet(opcode);
-              if (kind == 1) {
-                expectedAdds.incrementAndGet(tenant);
+              expectedPerOpcode[publisher][opcode]++;
+              if (opcode == Opcodes.ATOMIC_ADD) {
+                expectedAdds[publisher][tenant]++;
+              } else if (opcode == YIELD_THEN_ADD || opcode == REQUEUE_THEN_ADD) {
+                expectedContinued[publisher][tenant]++;
               }
             }
             if (batch.size() == batch.capacity()) {
@@ -87,26 +133,36 @@ class MegakernelExactlyOnceTest {
       for (Thread publisher : publishers) {
         publisher.join();
       }
-      assertTrue(kernel.drain(Duration.ofSeconds(60)), kernel.summary());
+      if (failed.get() != null) {
+        throw new AssertionError(where + ": a publisher failed", failed.get());
+      }
+      assertTrue(kernel.drain(DRAIN), where + ": " + kernel.summary());
+      long nanos = System.nanoTime() - started;
       long revoked = 0;
       for (long count : revokedTasks) {
         revoked += count;
       }
       MemorySegment control = MemorySegment.ofArray(kernel.controlSnapshot());
-      assertEquals(TASKS - revoked, word(control, ControlLayout.DONE_COUNT), "DONE_COUNT counts each authorized task once");
-      assertEquals(revoked, word(control, ControlLayout.FAULT_COUNT), "every revoked-tenant task faulted");
+      long done = word(control, ControlLayout.DONE_COUNT);
+      long faults = word(control, ControlLayout.FAULT_COUNT);
+      assertEquals(tasks - revoked, done, where + ": DONE_COUNT counts each authorized task once");
+      assertEquals(revoked, faults, where + ": every revoked-tenant task faulted");
       for (int t = 0; t < TENANTS; t++) {
-        assertEquals(expectedAdds.get(t), word(control, ControlLayout.OBSERVABLE_BASE + t), "adds of tenant " + t);
+        assertEquals(sum(expectedAdds, t), word(control, ControlLayout.OBSERVABLE_BASE + t), where + ": adds of tenant " + t);
+        assertEquals(sum(expectedContinued, t), word(control, ControlLayout.OBSERVABLE_BASE + CONTINUED_BASE + t),
+            where + ": continued tasks of tenant " + t + " added once each, at their DONE");
       }
-      assertEquals(0, word(control, ControlLayout.OBSERVABLE_BASE + REVOKED_TENANT), "the revoked tenant never ran");
+      assertEquals(0, word(control, ControlLayout.OBSERVABLE_BASE + REVOKED_TENANT), where + ": the revoked tenant never ran");
       for (int op : new int[] {Opcodes.NOP, Opcodes.ATOMIC_ADD, Opcodes.LOAD_U32}) {
-        assertEquals(expectedPerOpcode.get(op), word(control, ControlLayout.METRICS_BASE + op), "metric of " + Opcodes.name(op));
+        assertEquals(sum(expectedPerOpcode, op), word(control, ControlLayout.METRICS_BASE + op), where + ": metric of "
+            + Opcodes.name(op));
       }
       Megakernel.Stats stats = kernel.stats();
-      assertEquals(TASKS, stats.published());
-      assertEquals(TASKS, stats.retired());
-      assertEquals(TASKS - revoked, stats.done());
-      assertEquals(revoked, stats.faults());
+      assertEquals(tasks, stats.published(), where);
+      assertEquals(tasks, stats.retired(), where);
+      assertEquals(tasks - revoked, stats.done(), where);
+      assertEquals(revoked, stats.faults(), where);
+      return new Counts(tasks, done, faults, revoked, nanos);
     }
   }
 
@@ -194,6 +250,15 @@ class MegakernelExactlyOnceTest {
         assertEquals(adds.get(p), word(control, ControlLayout.OBSERVABLE_BASE + p), "adds of publisher " + p);
       }
     }
+  }
+
+  /** Column {@code index} summed over the publishers' rows. */
+  private static long sum(long[][] perPublisher, int index) {
+    long total = 0;
+    for (long[] row : perPublisher) {
+      total += row[index];
+    }
+    return total;
   }
 
   private static long word(MemorySegment control, int index) {

@@ -151,7 +151,7 @@ public final class RerunSidecar implements AutoCloseable {
       return;
     }
     FinalState end = FinalState.of(finalControl, header.observables());
-    ByteBuffer trailer = ByteBuffer.allocate(4 * end.observableCount());
+    ByteBuffer trailer = ByteBuffer.allocate(4 * end.observableCount() + RerunSidecarFormat.TRAILER_CHECKSUM_BYTES);
     RerunSidecarFormat.writeObservables(MemorySegment.ofBuffer(trailer), end);
     write(trailer, RerunSidecarFormat.observablesOffset(header.capacity()));
     // The words first, then the header whose flag covers them, in one write: a process that dies
@@ -185,8 +185,10 @@ public final class RerunSidecar implements AutoCloseable {
   /**
    * Reads a sidecar without changing it.
    *
-   * @throws InputException when the file is not a {@code VRRS0001} sidecar (magic or version), its
-   *     sizes are impossible, its length does not match them, or an entry is damaged
+   * @throws InputException naming the file when it is not a {@code VRRS0002} sidecar (magic or
+   *     version), its length does not match its sizes, or its header, an entry or its final state
+   *     is damaged (a checksum that does not hold, a field out of range): never a value from a
+   *     damaged part
    * @throws ReplayLogException {@code Io} when the file cannot be read
    */
   public static Contents read(Path path) {
@@ -202,9 +204,14 @@ public final class RerunSidecar implements AutoCloseable {
   private static Contents decode(String source, MemorySegment file) {
     long size = file.byteSize();
     long magicBytes = Math.min(size, RerunSidecarFormat.MAGIC.length);
+    if (size >= RerunSidecarFormat.MAGIC_V1.length
+        && file.asSlice(0, magicBytes).mismatch(MemorySegment.ofArray(RerunSidecarFormat.MAGIC_V1)) < 0) {
+      throw InputException.of(source, "a VRRS0001 rerun sidecar, written before sidecars had checksums; this vyre reads"
+          + " VRRS0002 only, since an unchecked file could re-run damaged tasks", RECORD_AGAIN);
+    }
     if (file.asSlice(0, magicBytes).mismatch(MemorySegment.ofArray(RerunSidecarFormat.MAGIC).asSlice(0, magicBytes)) >= 0
         || size == 0) {
-      throw InputException.of(source, "not a rerun sidecar: it does not start with the magic \"VRRS0001\"", RECORD_AGAIN);
+      throw InputException.of(source, "not a rerun sidecar: it does not start with the magic \"VRRS0002\"", RECORD_AGAIN);
     }
     if (size < RerunSidecarFormat.HEADER_BYTES) {
       throw InputException.of(source, "is " + size + " bytes, shorter than the " + RerunSidecarFormat.HEADER_BYTES
@@ -213,6 +220,11 @@ public final class RerunSidecar implements AutoCloseable {
     if (!RerunSidecarFormat.isKnownHeader(file)) {
       throw InputException.of(source, "rerun sidecar version " + Integer.toUnsignedString(RerunSidecarFormat.version(file))
           + ", this vyre reads version " + RerunSidecarFormat.VERSION, RECORD_AGAIN);
+    }
+    String damagedHeader = RerunSidecarFormat.checkHeader(file);
+    if (damagedHeader != null) {
+      throw InputException.of(source, "damaged rerun sidecar: its header (bytes 0.." + RerunSidecarFormat.HEADER_BYTES + ") has "
+          + damagedHeader, RECORD_AGAIN);
     }
     Header header = RerunSidecarFormat.readHeader(file);
     long observables = Integer.toUnsignedLong(header.observables());
@@ -223,26 +235,29 @@ public final class RerunSidecar implements AutoCloseable {
     long expected = RerunSidecarFormat.fileLength(header.capacity(), observables);
     if (size != expected) {
       throw InputException.of(source, "is " + size + " bytes but a rerun sidecar of " + header.capacity() + " entries and "
-          + observables + " observables has " + expected + " (64-byte header, 80 bytes per entry, 4 per observable word):"
-          + " it was cut short or extended", RECORD_AGAIN);
+          + observables + " observables has " + expected + " (64-byte header, " + RerunSidecarFormat.ENTRY_BYTES
+          + " bytes per entry, 4 per observable word and 4 of checksum): it was cut short or extended", RECORD_AGAIN);
     }
     RerunEntry[] entries = new RerunEntry[(int) header.capacity()];
     for (int k = 0; k < entries.length; k++) {
       MemorySegment one = file.asSlice(RerunSidecarFormat.entryOffset(k), RerunSidecarFormat.ENTRY_BYTES);
-      int magic = RerunSidecarFormat.entryMagic(one);
-      if (magic == 0) {
-        continue;
-      }
-      String damage = magic != RerunSidecarFormat.ENTRY_MAGIC ? String.format("magic 0x%08x, neither 0xdeadbeef nor 0", magic)
-          : RerunSidecarFormat.checkEntry(one, header.tasks());
+      String damage = RerunSidecarFormat.checkEntry(one, header.tasks());
       if (damage != null) {
         throw InputException.of(source, "entry " + k + " (byte " + RerunSidecarFormat.entryOffset(k) + ") is damaged: " + damage,
             RECORD_AGAIN);
       }
-      entries[k] = RerunSidecarFormat.readEntry(one);
+      entries[k] = RerunSidecarFormat.entryMagic(one) == 0 ? null : RerunSidecarFormat.readEntry(one);
     }
-    FinalState end = RerunSidecarFormat.isFinished(file) ? RerunSidecarFormat.readFinal(file,
-        file.asSlice(RerunSidecarFormat.observablesOffset(header.capacity())), header.observables()) : null;
+    FinalState end = null;
+    if (RerunSidecarFormat.isFinished(file)) {
+      long at = RerunSidecarFormat.observablesOffset(header.capacity());
+      MemorySegment trailer = file.asSlice(at);
+      String damage = RerunSidecarFormat.checkTrailer(trailer, header.observables());
+      if (damage != null) {
+        throw InputException.of(source, "the final state (byte " + at + ") is damaged: " + damage, RECORD_AGAIN);
+      }
+      end = RerunSidecarFormat.readFinal(file, trailer, header.observables());
+    }
     return new Contents(header, Collections.unmodifiableList(Arrays.asList(entries)), end);
   }
 }

@@ -16,6 +16,7 @@ import dev.vyre.runtime.wire.Words;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -111,7 +112,7 @@ class RerunSidecarTest {
     byte[] bytes = Files.readAllBytes(path);
     Files.write(path, Arrays.copyOf(bytes, bytes.length - 1));
     InputException error = assertThrows(InputException.class, () -> RerunSidecar.read(path));
-    assertTrue(error.getMessage().contains("is 319 bytes but a rerun sidecar of 3 entries and 4 observables has 320")
+    assertTrue(error.getMessage().contains("is 347 bytes but a rerun sidecar of 3 entries and 4 observables has 348")
         && error.getMessage().contains("Fix: record the program again"), error.getMessage());
     Files.write(path, Arrays.copyOf(bytes, 20));
     error = assertThrows(InputException.class, () -> RerunSidecar.read(path));
@@ -136,16 +137,62 @@ class RerunSidecarTest {
     Path path = written(true);
     try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
       file.seek(RerunSidecarFormat.VERSION_OFFSET);
-      file.write(2);
+      file.write(3);
     }
     InputException error = assertThrows(InputException.class, () -> RerunSidecar.read(path));
-    assertTrue(error.getMessage().contains("rerun sidecar version 2, this vyre reads version 1"), error.getMessage());
+    assertTrue(error.getMessage().contains("rerun sidecar version 3, this vyre reads version 2"), error.getMessage());
     written(true);
     try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
       file.seek(RerunSidecarFormat.entryOffset(2) + RerunSidecarFormat.ENTRY_MAGIC_OFFSET);
       file.write(0x11);
     }
     error = assertThrows(InputException.class, () -> RerunSidecar.read(path));
-    assertTrue(error.getMessage().contains("entry 2 (byte 224) is damaged: magic 0xdeadbe11"), error.getMessage());
+    assertTrue(error.getMessage().contains("entry 2 (byte 240) is damaged: magic 0xdeadbe11"), error.getMessage());
+  }
+
+  /**
+   * Every single flipped byte and every cut of a finished sidecar is refused with the file's name
+   * and what is damaged where, never read back as other values: a flip in the header, an entry
+   * (written or never written) or the final state fails that part's checksum or zero check.
+   */
+  @Test
+  void everyFlippedByteAndEveryCutIsRefusedNamingTheFile() throws IOException {
+    byte[] intact = Files.readAllBytes(written(true));
+    Path damaged = dir.resolve("damaged.vrrl.rerun");
+    for (int at = 0; at < intact.length; at++) {
+      byte[] bytes = intact.clone();
+      bytes[at] ^= (byte) (1 << (at % 8));
+      Files.write(damaged, bytes);
+      int flipped = at;
+      InputException error = assertThrows(InputException.class, () -> RerunSidecar.read(damaged), () -> "byte " + flipped);
+      assertTrue(error.getMessage().startsWith(damaged + ": ") && error.getMessage().contains("Fix: record the program again"),
+          error.getMessage());
+      String where = at < RerunSidecarFormat.MAGIC.length ? "not a rerun sidecar"
+          : at < RerunSidecarFormat.VERSION_OFFSET + 4 ? "rerun sidecar version"
+          : at < RerunSidecarFormat.HEADER_BYTES ? "its header (bytes 0..64) has checksum"
+          : at < RerunSidecarFormat.observablesOffset(HEADER.capacity()) ? "entry " + (at - RerunSidecarFormat.HEADER_BYTES)
+              / RerunSidecarFormat.ENTRY_BYTES + " (byte "
+          : "the final state (byte " + RerunSidecarFormat.observablesOffset(HEADER.capacity()) + ") is damaged: checksum";
+      assertTrue(error.getMessage().contains(where), "byte " + at + ": " + error.getMessage());
+    }
+    for (int length = 0; length < intact.length; length++) {
+      Files.write(damaged, Arrays.copyOf(intact, length));
+      assertThrows(InputException.class, () -> RerunSidecar.read(damaged), "cut to " + length + " bytes");
+    }
+  }
+
+  @Test
+  void aZeroedEntryMagicAndAVersionOneFileAreRefused() throws IOException {
+    Path path = written(true);
+    try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
+      file.seek(RerunSidecarFormat.entryOffset(0));
+      file.writeInt(0);
+    }
+    InputException error = assertThrows(InputException.class, () -> RerunSidecar.read(path));
+    assertTrue(error.getMessage().contains("entry 0 (byte 64) is damaged: its magic is 0, as in an entry never written, and"
+        + " byte 4 is not"), error.getMessage());
+    Files.write(path, "VRRS0001".getBytes(StandardCharsets.US_ASCII));
+    error = assertThrows(InputException.class, () -> RerunSidecar.read(path));
+    assertTrue(error.getMessage().contains("a VRRS0001 rerun sidecar, written before sidecars had checksums"), error.getMessage());
   }
 }
