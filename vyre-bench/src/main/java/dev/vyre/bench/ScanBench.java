@@ -178,13 +178,20 @@ public final class ScanBench {
    * ingest can deliver when no task waits for it (the better of two runs).
    */
   static double ingestGigabytesPerSecond(ScanFile corpus, ScanOptions options) {
+    return ingestGigabytesPerSecond(corpus, options.chunkBytes(), options.buffers(), options.parallelReads());
+  }
+
+  /**
+   * As {@link #ingestGigabytesPerSecond(ScanFile, ScanOptions)}, with any number of buffers: every
+   * device's together may be more than one job's {@link ScanOptions#MAX_BUFFERS}.
+   */
+  static double ingestGigabytesPerSecond(ScanFile corpus, long chunkBytes, int buffers, boolean parallelReads) {
     try (Arena arena = Arena.ofConfined();
-        ChunkReader reader = IoBackends.open(BufferPool.of(BufferPool.allocate(arena, options.buffers(),
-            options.chunkBytes())), options.parallelReads())) {
+        ChunkReader reader = IoBackends.open(BufferPool.of(BufferPool.allocate(arena, buffers, chunkBytes)), parallelReads)) {
       long started = System.nanoTime();
       int file = reader.openFile(corpus.path());
       ArrayDeque<Integer> free = new ArrayDeque<>();
-      for (int b = 0; b < options.buffers(); b++) {
+      for (int b = 0; b < buffers; b++) {
         free.add(b);
       }
       long next = 0;
@@ -192,7 +199,7 @@ public final class ScanBench {
       while (next < corpus.size() || reader.inFlight() > 0) {
         while (next < corpus.size() && !free.isEmpty()) {
           int buffer = free.poll();
-          int length = (int) Math.min(options.chunkBytes(), corpus.size() - next);
+          int length = (int) Math.min(chunkBytes, corpus.size() - next);
           reader.submit(file, next, length, buffer, buffer);
           next += length;
         }

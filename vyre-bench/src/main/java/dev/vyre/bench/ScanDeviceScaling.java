@@ -51,10 +51,9 @@ final class ScanDeviceScaling {
       out.printf("  %s on devices %s: %.3f GB/s, %.2fx the best device alone%n", name, all, rate, rate / best);
     }
     results.put(name + "_devices_matches_agree", matches.stream().distinct().count() == 1);
-    ScanOptions everyBuffer = new ScanOptions(options.chunkBytes(), options.taskBytes(), options.buffers() * devices.size(),
-        options.keepHits(), options.stageOnDevice(), options.parallelReads());
-    double ingest = ScanBench.ingestGigabytesPerSecond(corpus, everyBuffer);
-    out.printf("  ingest alone with %d buffers (chunk reader, nothing scanned): %.3f GB/s%n", everyBuffer.buffers(), ingest);
+    int everyBuffer = options.buffers() * devices.size();
+    double ingest = ScanBench.ingestGigabytesPerSecond(corpus, options.chunkBytes(), everyBuffer, options.parallelReads());
+    out.printf("  ingest alone with %d buffers (chunk reader, nothing scanned): %.3f GB/s%n", everyBuffer, ingest);
     results.put(name + "_devices_" + all + "_ingest_gb_per_s", ingest);
     if (name.equals("cuda")) {
       CudaCopyBandwidth.Result copies = CudaCopyBandwidth.measure(devices, COPY_BYTES, COPY_ROUNDS);
