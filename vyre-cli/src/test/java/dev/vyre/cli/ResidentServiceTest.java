@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.cli.serve.ScanService;
 import dev.vyre.cli.serve.ServiceClient;
+import dev.vyre.cli.ServedScans.Served;
 import dev.vyre.cli.serve.ServiceProtocol;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
@@ -21,7 +22,6 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,8 +43,6 @@ class ResidentServiceTest {
   private ScanService service;
   private Thread serving;
   private final ByteArrayOutputStream log = new ByteArrayOutputStream();
-
-  record Served(OptionalInt status, String out, String err) {}
 
   @BeforeEach
   void start() throws IOException {
@@ -78,28 +76,6 @@ class ResidentServiceTest {
     serving.join(Duration.ofSeconds(30));
   }
 
-  private Served served(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    OptionalInt status = ServiceClient.scan(socket, List.of(args), VersionInfo.buildId(), 0, dir, out, err);
-    return new Served(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
-  private static CliRun alone(String... args) {
-    List<String> all = new ArrayList<>(List.of("scan", "--no-server"));
-    all.addAll(List.of(args));
-    return CliRun.of(all.toArray(String[]::new));
-  }
-
-  private void assertSame(String... args) {
-    CliRun alone = alone(args);
-    Served served = served(args);
-    String shown = String.join(" ", args);
-    assertEquals(OptionalInt.of(alone.status()), served.status(), shown + "\n" + served.err());
-    assertEquals(alone.out(), served.out(), shown);
-    assertEquals(alone.err(), served.err(), shown);
-  }
-
   private boolean answeredResident(String... args) {
     List<String> verbose = new ArrayList<>(List.of("--verbose"));
     verbose.addAll(List.of(args));
@@ -121,6 +97,14 @@ class ResidentServiceTest {
     assertSame("-e", "nowhere", t);
     assertSame("--include=f1*", "-c", "String", t);
     assertSame("-c", "String", tree.resolve("d1").toString());
+  }
+
+  private Served served(String... args) {
+    return ServedScans.served(socket, dir, args);
+  }
+
+  private void assertSame(String... args) {
+    ServedScans.assertSame(socket, dir, args);
   }
 
   @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.cli.serve.ScanService;
 import dev.vyre.cli.serve.ServiceClient;
+import dev.vyre.cli.ServedScans.Served;
 import dev.vyre.cli.serve.ServiceProtocol;
 import dev.vyre.cli.serve.ServiceSocket;
 import dev.vyre.driver.error.InputException;
@@ -59,8 +60,6 @@ class ScanServiceTest {
   private Thread serving;
   private final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
-  record Served(OptionalInt status, String out, String err) {}
-
   @BeforeEach
   void start() throws IOException {
     tree = Files.createDirectory(dir.resolve("tree"));
@@ -88,24 +87,11 @@ class ScanServiceTest {
   }
 
   private Served served(Path workingDirectory, String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    OptionalInt status = ServiceClient.scan(socket, List.of(args), VersionInfo.buildId(), 0, workingDirectory, out, err);
-    return new Served(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
-  private static CliRun alone(String... args) {
-    List<String> all = new ArrayList<>(List.of("scan", "--no-server"));
-    all.addAll(List.of(args));
-    return CliRun.of(all.toArray(String[]::new));
+    return ServedScans.served(socket, workingDirectory, args);
   }
 
   private void assertSame(String... args) {
-    CliRun alone = alone(args);
-    Served served = served(dir, args);
-    assertEquals(OptionalInt.of(alone.status()), served.status(), String.join(" ", args) + "\n" + served.err());
-    assertEquals(alone.out(), served.out(), String.join(" ", args));
-    assertEquals(alone.err(), served.err(), String.join(" ", args));
+    ServedScans.assertSame(socket, dir, args);
   }
 
   @Test
@@ -127,7 +113,7 @@ class ScanServiceTest {
 
   @Test
   void relativePathsAreTheClientsAndPrintAsGiven() {
-    CliRun alone = alone("-c", "-e", "String", tree.toString());
+    CliRun alone = ServedScans.alone("-c", "-e", "String", tree.toString());
     Served served = served(dir, "-c", "-e", "String", "tree");
     assertEquals(OptionalInt.of(0), served.status(), served.err());
     assertEquals(alone.out().replace(dir + "/", ""), served.out());
@@ -138,8 +124,8 @@ class ScanServiceTest {
 
   @Test
   void concurrentClientsShareTheKernelAndEachGetsItsOwnOutput() throws Exception {
-    CliRun counts = alone("-c", "-e", "String", tree.toString());
-    CliRun lines = alone("-e", "error", tree.toString());
+    CliRun counts = ServedScans.alone("-c", "-e", "String", tree.toString());
+    CliRun lines = ServedScans.alone("-e", "error", tree.toString());
     ExecutorService clients = Executors.newFixedThreadPool(6);
     try {
       List<Future<Boolean>> results = new ArrayList<>();
