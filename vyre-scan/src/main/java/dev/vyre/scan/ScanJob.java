@@ -63,6 +63,7 @@ public final class ScanJob implements ScanRun {
   private final int overlap;
   private final ChunkSlot[] slots;
   private final long bufferBytes;
+  private static final long OVERLAP_ROOM = 64 << 10;
   /**
    * Bytes a chunk of several packed files may hold: few enough that their matches always fit the
    * largest hit buffer, so packing never fails files that would have passed alone.
@@ -131,7 +132,10 @@ public final class ScanJob implements ScanRun {
       lanes[k] = new ScanLane(pools.get(k), table, options.tasksPerChunk());
     }
     long capacity = hitCapacity(options);
-    this.bufferBytes = Math.ceilDiv(options.chunkBytes() + overlap, BufferPool.ALIGNMENT) * BufferPool.ALIGNMENT;
+    // Room for the overlap in steps of OVERLAP_ROOM: every pattern set up to that long gets buffers of one size,
+    // which a service's pool hands from one client's job to the next instead of pinning new ones.
+    long room = Math.ceilDiv(overlap + 1, OVERLAP_ROOM) * OVERLAP_ROOM;
+    this.bufferBytes = Math.ceilDiv(options.chunkBytes() + room, BufferPool.ALIGNMENT) * BufferPool.ALIGNMENT;
     this.packedBytes = Math.min(bufferBytes, MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
     this.slots = new ChunkSlot[options.buffers() * lanes.length];
     List<MemorySegment> buffers = new ArrayList<>();
