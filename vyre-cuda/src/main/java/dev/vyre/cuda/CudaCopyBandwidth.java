@@ -1,5 +1,6 @@
 package dev.vyre.cuda;
 
+import dev.vyre.cuda.internal.CudaContext;
 import dev.vyre.cuda.ffm.CudaDriver;
 import dev.vyre.cuda.internal.Releases;
 import java.lang.foreign.MemorySegment;

@@ -1,5 +1,6 @@
 package dev.vyre.cuda;
 
+import dev.vyre.cuda.internal.CudaContext;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 

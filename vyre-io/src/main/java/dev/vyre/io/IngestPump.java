@@ -192,7 +192,7 @@ public final class IngestPump implements AutoCloseable {
     ControlLayout.checkTenant(task.tenant());
     Opcodes.validatePublishOpcode(task.opcode());
     if (!kernel.isKernelRunning()) {
-      throw kernelStopped();
+      throw kernel.closedError();
     }
     if (!busy.compareAndSet(chunk, 0, 1)) {
       throw PipelineException.busy("ingest chunk", "chunk " + chunk + " is busy: its read or task has not finished",
@@ -300,7 +300,7 @@ public final class IngestPump implements AutoCloseable {
       if (!kernel.isKernelRunning()) {
         // The chunk is the kernel's memory, freed by its shutdown: nothing may be read into it now.
         toRead.poll();
-        fail(request, kernelStopped());
+        fail(request, kernel.closedError());
         progress = true;
         continue;
       }
@@ -444,16 +444,11 @@ public final class IngestPump implements AutoCloseable {
   private RuntimeException stoppedBy(Throwable cause) {
     // A view of the chunks ends with the kernel's shutdown: that is the kernel stopped, not a reader failure.
     if (!kernel.isKernelRunning()) {
-      return kernelStopped();
+      return kernel.closedError();
     }
     String reason = cause.getMessage() != null ? cause.getMessage() : cause.toString();
     return PipelineException.backend("the ingest pump stopped after its reader failed (" + reason
         + "). Fix: close the pump and open a new one; report the error if it names no cause", cause);
-  }
-
-  private KernelException kernelStopped() {
-    KernelException failed = kernel.failure();
-    return failed != null ? failed : KernelException.closed(kernel.backendName());
   }
 
   private void checkChunk(int chunk) {

@@ -375,6 +375,11 @@ public final class Megakernel implements AutoCloseable {
     return lifecycle.failure();
   }
 
+  /** What work on a stopped kernel fails with: the failure that stopped it, or {@code Closed}. */
+  public KernelException closedError() {
+    return lifecycle.closedError();
+  }
+
   // ---------------------------------------------------------------- tenants (KernelTenants)
 
   /** Authorizes or revokes a tenant at run time by writing its mask word. */

@@ -190,7 +190,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
       throw new IllegalArgumentException("a resident scan runs the targets it was opened for");
     }
     if (!kernel.isKernelRunning()) {
-      throw stoppedKernel();
+      throw kernel.closedError();
     }
     long started = System.nanoTime();
     sink = resultSink;
@@ -304,7 +304,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     taskNanos += System.nanoTime() - started;
     if (!finished) {
       if (!kernel.isKernelRunning()) {
-        throw stoppedKernel();
+        throw kernel.closedError();
       }
       throw PipelineException.backend("DFA_STEP tasks of the resident corpus (" + files.get(batch.startFile).path()
           + ") did not finish within " + TASK_TIMEOUT.toSeconds() + " s (" + kernel.summary()
@@ -315,11 +315,6 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
       throw PipelineException.backend((faults - faultsSeen) + " DFA_STEP task(s) faulted while scanning the resident "
           + files.get(batch.startFile).path() + ". Fix: report this; the scan validates every range and table it publishes");
     }
-  }
-
-  private KernelException stoppedKernel() {
-    KernelException failure = kernel.failure();
-    return failure != null ? failure : KernelException.closed(kernel.backendName());
   }
 
   /**

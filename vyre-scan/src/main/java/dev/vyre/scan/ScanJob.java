@@ -226,7 +226,7 @@ public final class ScanJob implements ScanRun {
     // started into them after that.
     ScanLane stopped = ScanLane.stopped(lanes);
     if (stopped != null) {
-      throw stopped.stopped();
+      throw stopped.kernel.closedError();
     }
     try {
       return scan(targets, sink);
@@ -237,7 +237,7 @@ public final class ScanJob implements ScanRun {
       if (stopped == null) {
         throw e;
       }
-      throw stopped.stopped();
+      throw stopped.kernel.closedError();
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.vyre.scan;
 
-import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
@@ -57,12 +56,6 @@ final class ScanLane {
       }
     }
     return null;
-  }
-
-  /** Why the kernel stopped: its failure, or closed. */
-  KernelException stopped() {
-    KernelException failure = kernel.failure();
-    return failure != null ? failure : KernelException.closed(kernel.backendName());
   }
 
   /**

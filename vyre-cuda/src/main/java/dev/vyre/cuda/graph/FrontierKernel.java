@@ -8,6 +8,7 @@ import dev.vyre.cuda.CudaDevice;
 import dev.vyre.cuda.KernelSource;
 import dev.vyre.cuda.PipelineCache;
 import dev.vyre.cuda.ffm.CudaDriver;
+import dev.vyre.cuda.internal.CudaContext;
 import dev.vyre.cuda.internal.Releases;
 import dev.vyre.driver.error.PipelineException;
 import java.lang.foreign.Arena;
@@ -30,7 +31,7 @@ final class FrontierKernel implements AutoCloseable {
   private final CudaDriver driver;
   private final CudaDevice device;
   private final Releases releases = new Releases();
-  private final MemorySegment context;
+  private final CudaContext context;
   private final MemorySegment run;
   private final MemorySegment level;
   private final MemorySegment decide;
@@ -46,10 +47,8 @@ final class FrontierKernel implements AutoCloseable {
           + " kernel is. Fix: use --backend reference, or a GPU of compute capability 6.0 or newer");
     }
     try {
-      int ordinal = driver.device(device.ordinal());
-      context = driver.retainPrimaryContext(ordinal);
-      releases.add(() -> driver.releasePrimaryContext(ordinal));
-      driver.setCurrent(context);
+      context = CudaContext.retain(driver, device.ordinal());
+      releases.add(context::release);
       byte[] cubin = PipelineCache.standard().compileFor(device, KernelSource.frontier(), KernelSource.FRONTIER,
           List.of()).cubin();
       MemorySegment module = driver.loadModule(cubin);
@@ -85,25 +84,24 @@ final class FrontierKernel implements AutoCloseable {
 
   /** Makes the context current on the calling thread (each public call of the engine does). */
   void enter() {
-    driver.setCurrent(context);
+    context.makeCurrent();
   }
 
   /** The persistent kernel: init, calibration and (unless calibrateOnly) every level; waits for it. */
   void runCooperative(FrontierKernelParams params) {
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment args = arena.allocate(ADDRESS, 1);
-      args.setAtIndex(ADDRESS, 0, params.pack(arena));
-      driver.launchCooperative(run, grid, BLOCK, MemorySegment.NULL, args);
-      driver.synchronizeContext();
-    }
+    launchCooperativeAndWait(run, grid, params);
   }
 
   /** Afforest's cooperative kernel, every phase in one launch (as many blocks as fit of its own); waits for it. */
   void runAfforest(FrontierKernelParams params) {
+    launchCooperativeAndWait(afforest, afforestGrid, params);
+  }
+
+  private void launchCooperativeAndWait(MemorySegment function, int blocks, FrontierKernelParams params) {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment args = arena.allocate(ADDRESS, 1);
       args.setAtIndex(ADDRESS, 0, params.pack(arena));
-      driver.launchCooperative(afforest, afforestGrid, BLOCK, MemorySegment.NULL, args);
+      driver.launchCooperative(function, blocks, BLOCK, MemorySegment.NULL, args);
       driver.synchronizeContext();
     }
   }

@@ -1,5 +1,6 @@
-package dev.vyre.cuda;
+package dev.vyre.cuda.internal;
 
+import dev.vyre.cuda.CudaDevice;
 import dev.vyre.cuda.ffm.CudaDriver;
 import dev.vyre.runtime.spi.KernelSpec;
 import java.lang.foreign.MemorySegment;
@@ -11,7 +12,7 @@ import java.lang.foreign.MemorySegment;
  * so a call never trusts what an earlier call left current. Sessions on one device share its
  * primary context, as the driver intends; each holds its own retain.
  */
-final class CudaContext {
+public final class CudaContext {
 
   private final CudaDriver driver;
   private final CudaDevice device;
@@ -30,7 +31,7 @@ final class CudaContext {
    * Retains the primary context of device {@code requested}, or of {@code VYRE_CUDA_DEVICE}'s (else
    * 0) for {@link KernelSpec#DEFAULT_DEVICE}, and makes it current.
    */
-  static CudaContext retain(CudaDriver driver, int requested) {
+  public static CudaContext retain(CudaDriver driver, int requested) {
     CudaDevice device = CudaDevice.query(driver, requested == KernelSpec.DEFAULT_DEVICE ? CudaDevice.selectedOrdinal() : requested);
     int handle = driver.device(device.ordinal());
     CudaContext retained = new CudaContext(driver, device, handle, driver.retainPrimaryContext(handle));
@@ -38,17 +39,17 @@ final class CudaContext {
     return retained;
   }
 
-  CudaDevice device() {
+  public CudaDevice device() {
     return device;
   }
 
   /** Makes the context current on the calling thread; on every call of a session, so cheap (no allocation). */
-  void makeCurrent() {
+  public void makeCurrent() {
     driver.setCurrent(context);
   }
 
   /** Drops this retain. */
-  void release() {
+  public void release() {
     driver.releasePrimaryContext(handle);
   }
 
@@ -56,7 +57,7 @@ final class CudaContext {
    * After a sticky fault: destroys every allocation and kernel of the context, so the process can
    * use the device again, then drops this retain (a reset does not drop it).
    */
-  void resetAndRelease() {
+  public void resetAndRelease() {
     driver.resetPrimaryContext(handle);
     driver.releasePrimaryContextRaw(handle);
   }
