@@ -7,6 +7,9 @@
 //          frontier_lab bench SCALE EF ROWS [block]   Kronecker SCALE/EF BFS and components, a ROWS x ROWS grid
 //          frontier_lab small [block]          the first graph of `check` alone (for compute-sanitizer)
 //          frontier_lab barrier [block]        this barrier against cooperative groups' grid.sync
+//          frontier_lab kbfs SCALE EF [block]     Kronecker BFS alone: 16 random sources (harmonic mean), label propagation
+//          frontier_lab levels SCALE EF [block]   Kronecker BFS from vertex 0 on the device, then launched per
+//                                              level (for ncu: -k vyre_frontier_level --launch-skip L)
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -532,6 +535,41 @@ int main(int argc, char** argv) {
   CK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, %d SMs\n", prop.name, prop.multiProcessorCount);
   if (mode == "barrier") { barriers(argc > 2 ? atoi(argv[2]) : 1024); return 0; }
+  if (mode == "kbfs") {
+    int block = argc > 4 ? atoi(argv[4]) : 1024;
+    Csr k = kronecker(atoi(argv[2]), atoi(argv[3]), 1);
+    Engine engine(k.n, k.m(), block);
+    DeviceGraph d = uploadGraph(k, nullptr, false);
+    unsigned long long seed = 7;
+    std::vector<double> teps;
+    double inverse = 0;
+    for (int i = 0; i < 16; i++) {
+      int s;
+      do { s = (int)(splitmix(seed) % k.n); } while (k.row[s + 1] == k.row[s]);
+      Result r = engine.run(d, k.n, k.m(), VF_BFS, s, -1);
+      if (i < 2) expect(r.value == serialBfs(k, s), "kronecker depths");
+      long long arcs = 0;
+      for (int v = 0; v < k.n; v++) if (r.value[v] >= 0) arcs += k.row[v + 1] - k.row[v];
+      teps.push_back(arcs / 2 / r.nanos);
+      inverse += 1.0 / teps.back();
+      if (i < 3) std::printf("  src %d: %.1f GTEPS |%s\n", s, teps.back(), r.detail.c_str());
+    }
+    std::sort(teps.begin(), teps.end());
+    Result c = engine.run(d, k.n, k.m(), VF_COMPONENTS, 0, -1);
+    std::printf("kbfs: harmonic mean %.1f GTEPS, median %.1f, min %.1f, max %.1f; label propagation %.1f us; %d failures\n",
+                16 / inverse, teps[8], teps[0], teps[15], c.nanos / 1e3, failures);
+    return failures == 0 ? 0 : 1;
+  }
+  if (mode == "levels") {
+    int block = argc > 4 ? atoi(argv[4]) : 1024;
+    Csr k = kronecker(atoi(argv[2]), atoi(argv[3]), 1);
+    Engine engine(k.n, k.m(), block);
+    DeviceGraph d = uploadGraph(k, nullptr, false);
+    Result b = engine.run(d, k.n, k.m(), VF_BFS, 0, -1);
+    Result pl = engine.run(d, k.n, k.m(), VF_BFS, 0, -1, &b.topologies);
+    std::printf("device levels %.1f us |%s\nper-level launches %.1f us\n", b.nanos / 1e3, b.detail.c_str(), pl.nanos / 1e3);
+    return 0;
+  }
   if (mode == "bench") {
     bench(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), argc > 5 ? atoi(argv[5]) : 1024);
   } else {

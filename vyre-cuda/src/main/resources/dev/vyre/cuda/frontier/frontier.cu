@@ -48,6 +48,8 @@ __device__ __forceinline__ vf_u64 vf_block_sum(vf_u64 x, vf_u64* scratch) {
 #define VF_HUB_DEGREE 1024
 // A pull lane hands a vertex of more in-edges to its whole warp.
 #define VF_PULL_HEAVY 128
+// Bitmap words a warp takes at a time on a grid-wide pull level.
+#define VF_PULL_CHUNK 4
 // HybridFrontier pulls once the frontier's edges exceed the unexplored edges / this (Beamer's alpha).
 #define VF_HYBRID_ALPHA 14
 
@@ -97,6 +99,7 @@ struct VfParams {
 #define VF_STATE_FUSED_EDGE_NANOS 39
 #define VF_STATE_EXPLORED 40
 #define VF_STATE_IN_HUBS 42
+#define VF_STATE_PULL_WORK 43
 #define VF_STATE_WORDS 48
 
 // A level's log entry: frontier vertices, frontier edges, topology, memory bps, degree bps, launch bps, nanos.

@@ -164,8 +164,8 @@ __device__ bool vf_pull_warp(const VfParams& p, const VfLevel& lv, int v, int ow
 }
 
 // Every lane's pull into its vertex v (when `valid`), warp-uniform: a lane pulls alone over at most
-// VF_PULL_HEAVY in-edges and hands a heavier vertex to the warp, so no lane walks a hub alone; for
-// components it leaves the in-hubs to vf_pull_hubs.
+// VF_PULL_HEAVY in-edges and hands a heavier vertex to the warp (BFS: the rest of it, after its first
+// batch), so no lane walks a hub alone; for components it leaves the in-hubs to vf_pull_hubs.
 __device__ bool vf_pull(const VfParams& p, const VfLevel& lv, bool valid, int v) {
   bool bfs = p.algorithm == VF_BFS;
   int own = valid ? __ldcg(p.value + v) : 0;
@@ -174,7 +174,15 @@ __device__ bool vf_pull(const VfParams& p, const VfLevel& lv, bool valid, int v)
   long long end = candidate ? __ldg(p.inRow + v + 1) : 0;
   if (!bfs && end - begin > VF_HUB_DEGREE) candidate = false;  // vf_pull_hubs' work
   bool heavy = candidate && end - begin > VF_PULL_HEAVY;
-  bool joins = candidate && !heavy && vf_pull_lane(p, lv, v, own, begin, end);
+  bool joins = false;
+  if (candidate && (!heavy || bfs)) {
+    // BFS stops at the first frontier in-neighbour, most often in the first batch: a heavy vertex's
+    // lane tries that batch itself, so the warp takes (one at a time) only the heavy vertices left open.
+    long long laneEnd = heavy ? begin + VF_BATCH : end;
+    joins = vf_pull_lane(p, lv, v, own, begin, laneEnd);
+    heavy = heavy && !joins;
+    begin = laneEnd;
+  }
   unsigned pending = __ballot_sync(VF_FULL_MASK, heavy);
   while (pending != 0u) {
     int src = __ffs(pending) - 1;
@@ -259,26 +267,32 @@ __device__ void vf_dense(const VfParams& p, const VfLevel& lv, long long thread,
 
 // BlockDenseFrontier: a warp per 32-vertex bitmap word, a lane per vertex; the warp sets its word's
 // bits of the next bitmap and enqueues with one atomic each (vf_pull_hubs may set the in-hubs' bits of
-// the same word). The words go round the warps of the grid (not in contiguous ranges: a power-law
-// graph's hubs sit together).
-__device__ void vf_block_dense(const VfParams& p, const VfLevel& lv, long long warp, long long warps, vf_u64& edges) {
+// the same word). Warps take VF_PULL_CHUNK words at a time from the level's counter, so that a warp
+// held up by heavy vertices (a power-law graph's hubs sit together) leaves the rest to the others.
+__device__ void vf_block_dense(const VfParams& p, const VfLevel& lv, vf_u64& edges) {
   long long used = (p.n + 31) >> 5;
-  for (long long word = warp; word < used; word += warps) {
-    long long v = word * 32 + vf_lane();
-    bool joins = vf_pull(p, lv, v < p.n, (int)v);
-    unsigned ballot = __ballot_sync(VF_FULL_MASK, joins);
-    if (ballot == 0u) continue;
-    vf_u64 base = 0;
-    if (vf_lane() == 0) {
-      atomicOr(lv.outBits + word, ballot);
-      base = atomicAdd(lv.outCounter, (vf_u64)__popc(ballot));
-    }
-    base = __shfl_sync(VF_FULL_MASK, base, 0);
-    if (joins) {
-      lv.outQueue[base + __popc(ballot & ((1u << vf_lane()) - 1u))] = (int)v;
-      long long degree = vf_out_degree(p, (int)v);
-      vf_list_hub(lv, (int)v, degree);
-      edges += (vf_u64)degree;
+  vf_u64* taken = p.state + VF_STATE_PULL_WORK + lv.level % 3;
+  for (;;) {
+    vf_u64 first = vf_lane() == 0 ? atomicAdd(taken, (vf_u64)VF_PULL_CHUNK) : 0ull;
+    long long chunk = (long long)__shfl_sync(VF_FULL_MASK, first, 0);
+    if (chunk >= used) return;
+    for (long long word = chunk; word < min(used, chunk + VF_PULL_CHUNK); word++) {
+      long long v = word * 32 + vf_lane();
+      bool joins = vf_pull(p, lv, v < p.n, (int)v);
+      unsigned ballot = __ballot_sync(VF_FULL_MASK, joins);
+      if (ballot == 0u) continue;
+      vf_u64 base = 0;
+      if (vf_lane() == 0) {
+        atomicOr(lv.outBits + word, ballot);
+        base = atomicAdd(lv.outCounter, (vf_u64)__popc(ballot));
+      }
+      base = __shfl_sync(VF_FULL_MASK, base, 0);
+      if (joins) {
+        lv.outQueue[base + __popc(ballot & ((1u << vf_lane()) - 1u))] = (int)v;
+        long long degree = vf_out_degree(p, (int)v);
+        vf_list_hub(lv, (int)v, degree);
+        edges += (vf_u64)degree;
+      }
     }
   }
 }
@@ -290,12 +304,13 @@ __device__ __forceinline__ void vf_clear_bits(const VfParams& p, unsigned* bits,
 }
 
 // The counters level `level`'s next level writes: level - 1's input frontier's, which every block has
-// finished reading (its bitmap is cleared alongside).
+// finished reading (its bitmap is cleared alongside); and level - 1's pull counter, for level + 2.
 __device__ __forceinline__ void vf_reset_counter(const VfParams& p, int level) {
   vf_u64* stale = vf_counter(p, level + 2);
   stale[0] = 0ull;
   stale[1] = 0ull;
   *vf_hub_counter(p, level + 2) = 0ull;
+  p.state[VF_STATE_PULL_WORK + (level + 2) % 3] = 0ull;
 }
 
 // Whether a Hybrid level `level` with `edges` frontier edges pulls (Beamer's direction-optimizing
@@ -327,7 +342,7 @@ __device__ void vf_grid_level(const VfParams& p, const VfLevel& lv, int topology
     case VF_SPARSE: vf_push_queue(p, lv, thread >> 5, threads >> 5, VF_THREAD_HUB, true, edges); break;
     case VF_HYBRID: vf_push_queue(p, lv, thread >> 5, threads >> 5, 32, true, edges); break;
     case VF_DENSE: vf_dense(p, lv, thread, threads, edges); break;
-    default: vf_block_dense(p, lv, thread >> 5, threads >> 5, edges); break;
+    default: vf_block_dense(p, lv, edges); break;
   }
 }
 
