@@ -8,6 +8,7 @@
 //          frontier_lab small [block]          the first graph of `check` alone (for compute-sanitizer)
 //          frontier_lab barrier [block]        this barrier against cooperative groups' grid.sync
 //          frontier_lab kbfs SCALE EF [block]     Kronecker BFS alone: 16 random sources (harmonic mean), label propagation
+//          frontier_lab grid ROWS [block]         a ROWS x ROWS grid's BFS from a corner, on the device and launched per level
 //          frontier_lab levels SCALE EF [block]   Kronecker BFS from vertex 0 on the device, then launched per
 //                                              level (for ncu: -k vyre_frontier_level --launch-skip L)
 #include <cooperative_groups.h>
@@ -558,6 +559,21 @@ int main(int argc, char** argv) {
     Result c = engine.run(d, k.n, k.m(), VF_COMPONENTS, 0, -1);
     std::printf("kbfs: harmonic mean %.1f GTEPS, median %.1f, min %.1f, max %.1f; label propagation %.1f us; %d failures\n",
                 16 / inverse, teps[8], teps[0], teps[15], c.nanos / 1e3, failures);
+    return failures == 0 ? 0 : 1;
+  }
+  if (mode == "grid") {
+    int rows = atoi(argv[2]), block = argc > 3 ? atoi(argv[3]) : 1024;
+    Csr gr = grid(rows, rows);
+    Engine ge(gr.n, gr.m(), block);
+    DeviceGraph dg = uploadGraph(gr, nullptr, false);
+    for (int pass = 0; pass < 3; pass++) {
+      Result r = ge.run(dg, gr.n, gr.m(), VF_BFS, 0, -1);
+      if (pass == 0) expect(r.value == serialBfs(gr, 0), "grid depths");
+      Result pl = ge.run(dg, gr.n, gr.m(), VF_BFS, 0, -1, &r.topologies);
+      std::printf("grid %dx%d: %lld levels, %.3f us a level on the device (barrier %.0f ns), %.3f us launched per level: %.2fx | %s\n",
+                  rows, rows, r.levels, r.nanos / 1e3 / r.levels, r.barrierNs, pl.nanos / 1e3 / pl.levels, pl.nanos / r.nanos,
+                  sequence(r.topologies).substr(0, 120).c_str());
+    }
     return failures == 0 ? 0 : 1;
   }
   if (mode == "levels") {
