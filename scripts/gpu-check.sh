@@ -77,14 +77,16 @@ if command -v compute-sanitizer >/dev/null; then
   # -Dvyre.cuda.preLaunchArena cuts them from memory reserved before the launch (docs/PROTOCOL.md,
   # "Resources allocated before the launch"). The counts must equal the reference backend's.
   for tool in memcheck racecheck; do
-    STEP_TIMEOUT=${SANITIZER_SCAN_TIMEOUT:-400} step "sanitizer-scan-$tool" bash -c 'set -e; d=$(mktemp -d); trap "rm -rf $d" EXIT
-      mkdir $d/tree; base64 -w 100 /dev/urandom | head -c "${SANITIZER_SCAN_BYTES:-2000000}" > $d/text
+    STEP_TIMEOUT=${SANITIZER_SCAN_TIMEOUT:-400} step "sanitizer-scan-$tool" bash -c 'set -eo pipefail; export VYRE_SERVICE=off; d=$(mktemp -d); trap "rm -rf $d" EXIT
+      mkdir $d/tree; head -c $(( ${SANITIZER_SCAN_BYTES:-2000000} * 3 / 4 )) /dev/urandom | base64 -w 100 > $d/text
       (cd $d/tree && split -b 100000 -a 3 ../text part.)
       patterns=(-e ab -e xyz -e Q9 -e vyre)
       "${@:2}" -jar vyre-cli/target/vyre.jar scan --backend reference -c "${patterns[@]}" $d/tree | sort > $d/reference
-      compute-sanitizer --tool "$1" --error-exitcode 9 "${@:2}" -Dvyre.cuda.preLaunchArena=256m -jar vyre-cli/target/vyre.jar \
-        scan --backend cuda --verbose -c "${patterns[@]}" $d/tree 2>$d/err | sort > $d/cuda || { cat $d/err; exit 9; }
-      grep "vyre scan: kernel:" $d/err; grep -q "reserved before the launch" $d/err
+      # The tool reports to its own log: on stdout its lines would mix with the counts.
+      compute-sanitizer --tool "$1" --error-exitcode 9 --log-file $d/sanitizer.log "${@:2}" -Dvyre.cuda.preLaunchArena=256m \
+        -jar vyre-cli/target/vyre.jar scan --backend cuda --verbose -c "${patterns[@]}" $d/tree 2>$d/err | sort > $d/cuda \
+        || { cat $d/err; tail -60 $d/sanitizer.log; exit 9; }
+      tail -1 $d/sanitizer.log; grep "vyre scan: kernel:" $d/err; grep -q "reserved before the launch" $d/err
       cmp $d/reference $d/cuda
       echo "sanitizer-scan-$1: $(wc -l < $d/cuda) files, $(awk -F: '"'"'{n += $NF} END {print n}'"'"' $d/cuda) matches, $1 clean, counts equal to the reference backend'"'"'s"' \
       _ "$tool" "${jvm[@]}"

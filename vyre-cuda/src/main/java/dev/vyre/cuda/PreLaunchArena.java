@@ -83,7 +83,8 @@ final class PreLaunchArena {
   }
 
   String describe() {
-    return (bytes >> 20) + " MiB device + " + (bytes >> 20) + " MiB mapped reserved before the launch";
+    String size = bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+    return size + " device + " + size + " mapped reserved before the launch";
   }
 
   private void checkRoom(String kind, long start, long size) {
