@@ -7,7 +7,8 @@
 # (the device must serve the next one); exactly-once at scale (100 M tasks, 8 publishers, continuations;
 # EXACTLY_ONCE_TASKS changes the count); the backend-neutral reference suites against
 # CUDA (BackendParityTest among them: every counter both backends keep, against the reference backend);
-# short runs under compute-sanitizer (memcheck, racecheck; a small traversal of the frontier
+# short runs under compute-sanitizer (memcheck, racecheck: `vyre run`, and `vyre scan` of a small
+# generated tree with its resources reserved before the launch; a small traversal of the frontier
 # kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for);
@@ -46,7 +47,7 @@ junit_args=(execute --class-path "$cp" --disable-banner --details=verbose --fail
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/device.txt" 2>&1
 step doctor "${vyre[@]}" doctor
-step gpu-tests "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.cuda.CudaMegakernelGpuTest --select-class dev.vyre.cuda.CudaDfaStepGpuTest --select-class dev.vyre.cuda.CudaSessionLifecycleGpuTest --select-class dev.vyre.cuda.CudaBaselinesGpuTest --select-class dev.vyre.cuda.CudaWaveDagGpuTest
+step gpu-tests "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.cuda.CudaMegakernelGpuTest --select-class dev.vyre.cuda.CudaDfaStepGpuTest --select-class dev.vyre.cuda.CudaSessionLifecycleGpuTest --select-class dev.vyre.cuda.CudaPreLaunchArenaGpuTest --select-class dev.vyre.cuda.CudaBaselinesGpuTest --select-class dev.vyre.cuda.CudaWaveDagGpuTest
 # The frontier engine (docs/FRONTIER.md): depths, trees and labels on every topology, both placements, the
 # per-level baseline, and the kernel's decision port against FrontierPolicy.
 step frontier "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.cuda.graph.CudaFrontierGpuTest --select-class dev.vyre.cuda.graph.CudaFrontierPolicyGpuTest
@@ -56,9 +57,12 @@ step fault-illegal-address "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --sel
 # SIGKILL while a kernel runs leaves the device usable: a fresh process boots a kernel and runs work right
 # (scripts/kill-gpu-process.sh; KILL_TRIALS trials, default 3).
 step kill-gpu-process scripts/kill-gpu-process.sh "$out/kill" "${vyre[@]}"
-# Every task exactly once at scale: random built-in and continuing (YIELD, REQUEUE) opcodes, tenants (one
-# revoked) and priorities from 8 publishers; the test checks DONE_COUNT, FAULT_COUNT, per-tenant adds and
-# the host's counts, and prints one line with the counts and the rate. Its own JUnit timeout, above the 150 s.
+# Every task exactly once at scale: random built-in, continuing (YIELD, REQUEUE) and id-marking opcodes,
+# tenants (one revoked) and priorities from 8 publishers; the test checks DONE_COUNT, FAULT_COUNT, per-tenant
+# adds, metrics, the host's counts and a bitmap of the marking tasks' ids (each set once), and prints one line
+# with the counts and the rate. The timeout is budgeted from the 20 M run in docs/BENCHMARKS.md ("GPU
+# correctness runs") times five, plus a JVM and a kernel compile, with room to spare. Its own JUnit timeout,
+# above the 150 s.
 STEP_TIMEOUT=${EXACTLY_ONCE_TIMEOUT:-300} step exactly-once-100m "${jvm[@]}" -Dvyre.test.backend=cuda \
   -Dvyre.exactlyOnce.tasks="${EXACTLY_ONCE_TASKS:-100000000}" -Dvyre.exactlyOnce.publishers=8 -jar "$launcher" \
   "${junit_args[@]}" --config=junit.jupiter.execution.timeout.test.method.default=280s \
@@ -68,8 +72,25 @@ STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -D
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
   step sanitizer-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
-  # No scan under memcheck: a scan allocates its DFA table after its kernel launched, and memcheck flags
-  # every read of such an allocation (docs/RELIABILITY.md, "GPU drills").
+  # A scan under each tool, on a small generated tree. memcheck checks a kernel's accesses against the
+  # allocations made before it launched, and a scan allocates its DFA table, chunk and hit buffers after:
+  # -Dvyre.cuda.preLaunchArena cuts them from memory reserved before the launch (docs/PROTOCOL.md,
+  # "Resources allocated before the launch"). The counts must equal the reference backend's.
+  for tool in memcheck racecheck; do
+    STEP_TIMEOUT=${SANITIZER_SCAN_TIMEOUT:-400} step "sanitizer-scan-$tool" bash -c 'set -eo pipefail; export VYRE_SERVICE=off; d=$(mktemp -d); trap "rm -rf $d" EXIT
+      mkdir $d/tree; head -c $(( ${SANITIZER_SCAN_BYTES:-2000000} * 3 / 4 )) /dev/urandom | base64 -w 100 > $d/text
+      (cd $d/tree && split -b 100000 -a 3 ../text part.)
+      patterns=(-e ab -e xyz -e Q9 -e vyre)
+      "${@:2}" -jar vyre-cli/target/vyre.jar scan --backend reference -c "${patterns[@]}" $d/tree | sort > $d/reference
+      # The tool reports to its own log: on stdout its lines would mix with the counts.
+      compute-sanitizer --tool "$1" --error-exitcode 9 --log-file $d/sanitizer.log "${@:2}" -Dvyre.cuda.preLaunchArena=256m \
+        -jar vyre-cli/target/vyre.jar scan --backend cuda --verbose -c "${patterns[@]}" $d/tree 2>$d/err | sort > $d/cuda \
+        || { cat $d/err; tail -60 $d/sanitizer.log; exit 9; }
+      tail -1 $d/sanitizer.log; grep "vyre scan: kernel:" $d/err; grep -q "reserved before the launch" $d/err
+      cmp $d/reference $d/cuda
+      echo "sanitizer-scan-$1: $(wc -l < $d/cuda) files, $(awk -F: '"'"'{n += $NF} END {print n}'"'"' $d/cuda) matches, $1 clean, counts equal to the reference backend'"'"'s"' \
+      _ "$tool" "${jvm[@]}"
+  done
   step sanitizer-frontier compute-sanitizer --tool memcheck --error-exitcode 9 "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.graph.CudaFrontierGpuTest#aSmallTraversalOfEachKind
 else
   echo "== sanitizer: compute-sanitizer not found, skipped"
@@ -133,6 +154,7 @@ if [ -n "${TREE:-}" ]; then
 fi
 grep -h "^kill-gpu-process:" "$out/kill-gpu-process.log" 2>/dev/null
 grep -h "^exactly-once:" "$out/exactly-once-100m.log" 2>/dev/null
+grep -h "^sanitizer-scan-" "$out"/sanitizer-scan-*.log 2>/dev/null
 tail -25 "$out/bench-scan.log" 2>/dev/null
 cat "$out/multi-gpu-scan-parity.log" 2>/dev/null
 grep -E "GB/s|devices|ingest|host-to-device|_vs_|agree" "$out/bench-scan-devices.log" 2>/dev/null

@@ -151,6 +151,10 @@ final class RunCommand implements Callable<Integer> {
         LiveDashboard dashboard = LiveDashboard.start(kernel, watchMillis, System.err);
         // Closed first: after an exception it records what ended while the kernel still runs.
         TaskRecorder recorder = log == null ? null : TaskRecorder.start(log, sidecar, tasks, ends, kernel::controlSnapshot)) {
+      if (recorder != null && recorder.exiting()) {
+        // Ctrl-C or SIGTERM came before the run began: nothing published, the log holds no record.
+        return ShutdownHooks.INTERRUPTED_STATUS;
+      }
       if (backendOption.verbose) {
         System.err.println("vyre: " + kernel.backendReason() + "; " + kernel.describe());
       }

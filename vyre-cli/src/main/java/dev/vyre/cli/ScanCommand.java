@@ -62,9 +62,6 @@ import picocli.CommandLine.Parameters;
         "  vyre scan -f examples/scan/patterns.txt examples/scan/"})
 final class ScanCommand implements Callable<Integer> {
 
-  /** Ctrl-C's exit status, 128 + SIGINT, as a shell shows for grep. */
-  static final int INTERRUPTED_STATUS = 128 + 2;
-
   @Option(names = {"-e", "--regexp"}, paramLabel = "PATTERN",
       description = "A pattern (repeatable); matched literally. As in grep, a newline in it separates patterns.")
   List<String> patterns = new ArrayList<>();
@@ -227,11 +224,11 @@ final class ScanCommand implements Callable<Integer> {
       }
       output.interrupted();
     });
-    if (!environment.served() && !addShutdownHook(interrupted)) {
+    if (!environment.served() && !ShutdownHooks.add(interrupted)) {
       // Ctrl-C or SIGTERM came before the scan began: print nothing. The JVM exits with the
       // signal's status whatever this returns, once its hooks have run.
       output.close();
-      return INTERRUPTED_STATUS;
+      return ShutdownHooks.INTERRUPTED_STATUS;
     }
     long bootStarted = System.nanoTime();
     try (output;
@@ -275,7 +272,7 @@ final class ScanCommand implements Callable<Integer> {
       }
     } finally {
       if (!environment.served()) {
-        removeShutdownHook(interrupted);
+        ShutdownHooks.remove(interrupted);
       }
     }
     if (verbose) {
@@ -452,24 +449,6 @@ final class ScanCommand implements Callable<Integer> {
       return "standard input is read";
     }
     return null;
-  }
-
-  /** Registers {@code hook}; false when the JVM is already shutting down (a signal came first). */
-  static boolean addShutdownHook(Thread hook) {
-    try {
-      Runtime.getRuntime().addShutdownHook(hook);
-      return true;
-    } catch (IllegalStateException shuttingDown) {
-      return false;
-    }
-  }
-
-  static void removeShutdownHook(Thread hook) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException shuttingDown) {
-      // The hook runs now and flushes what was printed.
-    }
   }
 
   /**

@@ -98,12 +98,16 @@ final class ServeCommand implements Callable<Integer> {
       }
     }
     Thread shutdown = Thread.ofPlatform().unstarted(service::close);
-    Runtime.getRuntime().addShutdownHook(shutdown);
+    if (!ShutdownHooks.add(shutdown)) {
+      // Ctrl-C or SIGTERM came while the service started: it closes before it serves anyone.
+      service.close();
+      return ShutdownHooks.INTERRUPTED_STATUS;
+    }
     System.err.println("vyre serve: listening at " + service.socket() + " (pid " + ProcessHandle.current().pid() + "; "
         + kernel.describe() + "; " + maxScans + " scans at once" + (idle != null ? "; exits after " + idleExit + " idle" : "")
         + "). Ctrl-C or `vyre serve --stop` stops it");
     service.serve(idle);
-    ScanCommand.removeShutdownHook(shutdown);
+    ShutdownHooks.remove(shutdown);
     service.close();
     System.err.println("vyre serve: stopped");
     return 0;

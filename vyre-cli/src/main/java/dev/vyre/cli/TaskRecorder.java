@@ -78,8 +78,9 @@ final class TaskRecorder implements AutoCloseable {
   private int recordedCount;
   private int unsynced;
   private long oldestUnsyncedAt;
-  /** {@link #finish} or {@link #abandon} ran: nothing is appended after. */
+  /** {@link #finish} or {@link #abandon} ran, or the recorder is {@link #exiting}: nothing is appended after. */
   private boolean finished;
+  private boolean exiting;
 
   private TaskRecorder(RingLog log, RerunSidecar sidecar, List<Task> tasks, TaskEnds ends, Supplier<byte[]> control) {
     this.log = log;
@@ -96,12 +97,21 @@ final class TaskRecorder implements AutoCloseable {
   /**
    * Records {@code tasks} into {@code log} and its {@code sidecar} as {@code ends} hands them out;
    * {@code control} takes a control snapshot of the running kernel. Registers the JVM shutdown hook
-   * that {@link #close} removes.
+   * that {@link #close} removes; when the JVM is already shutting down (a signal came first) the
+   * recorder is {@link #exiting} and records nothing.
    */
   static TaskRecorder start(RingLog log, RerunSidecar sidecar, List<Task> tasks, TaskEnds ends, Supplier<byte[]> control) {
     TaskRecorder recorder = new TaskRecorder(log, sidecar, tasks, ends, control);
-    Runtime.getRuntime().addShutdownHook(recorder.shutdownHook);
+    if (!ShutdownHooks.add(recorder.shutdownHook)) {
+      recorder.exiting = true;
+      recorder.finished = true;
+    }
     return recorder;
+  }
+
+  /** Whether the JVM was shutting down when recording began: the run must publish nothing, since nothing would be recorded. */
+  boolean exiting() {
+    return exiting;
   }
 
   /** Host wall-clock time in nanoseconds since the UNIX epoch, as the log's timestamp_ns. */
@@ -217,11 +227,8 @@ final class TaskRecorder implements AutoCloseable {
     try {
       abandon();
     } finally {
-      try {
-        Runtime.getRuntime().removeShutdownHook(shutdownHook);
-      } catch (IllegalStateException shuttingDown) {
-        // The JVM is exiting: the hook runs (or ran) and finds the run abandoned.
-      }
+      // Once the JVM is exiting the hook runs (or ran) and finds the run abandoned.
+      ShutdownHooks.remove(shutdownHook);
     }
   }
 

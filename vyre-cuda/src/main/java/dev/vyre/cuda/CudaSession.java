@@ -9,7 +9,6 @@ import dev.vyre.cuda.internal.Releases;
 import dev.vyre.cuda.wire.ControlCopies;
 import dev.vyre.cuda.wire.DeviceStateLayout;
 import dev.vyre.cuda.wire.KernelArgsLayout;
-import dev.vyre.cuda.wire.ResourceTableLayout;
 import dev.vyre.driver.error.DeviceException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
@@ -59,7 +58,6 @@ final class CudaSession implements KernelSession {
   private static final boolean TRACE = Boolean.getBoolean("vyre.cuda.trace");
   /** Source lines in the kernel's code (NVRTC -lineinfo), for cuda-gdb and compute-sanitizer reports. */
   private static final boolean LINE_INFO = Boolean.getBoolean("vyre.cuda.lineinfo");
-  private static final int RESOURCE_CAPACITY = 4096;
   private static final int SCOUT_IDLE_NS = Integer.getInteger("vyre.cuda.scoutIdleNs", 50_000);
   private static final int SCOUT_HOT_NS = Integer.getInteger("vyre.cuda.scoutHotNs", 2_000_000);
   private static final int WORKER_IDLE_NS = Integer.getInteger("vyre.cuda.workerIdleNs", 1_000);
@@ -80,15 +78,9 @@ final class CudaSession implements KernelSession {
   private final long deviceControl;
   /** The PRINTF log lives on the device: its cursor is an atomic. */
   private final long deviceDebugLog;
-  private final long resourceTable;
+  private final CudaResources resources;
   /** Which task owns each IO slot (megakernel/io.cu, vyre_io_read): device memory, since the kernel CASes it. */
   private final long ioOwners;
-  /** One allocated resource: its device-visible address, size, and host view (mapped ones only). */
-  private record Resource(long devicePointer, long byteSize, MemorySegment host) {}
-
-  private static final long PAGE = 4096;
-
-  private final List<Resource> resources = new ArrayList<>();
   private final int grid;
   private final boolean cooperative;
   private final PipelineCache.Outcome cacheOutcome;
@@ -96,6 +88,7 @@ final class CudaSession implements KernelSession {
   private final Arena views = Arena.ofShared();
   /** How to free everything allocated so far, newest first (the constructor's steps, then resources). */
   private final Releases releases = new Releases();
+  private final SessionMemory allocate;
   /** The control block and debug log as they were when {@link #close()} ended the views of them. */
   private byte[] finalControl;
   private byte[] finalDebugLog;
@@ -103,8 +96,6 @@ final class CudaSession implements KernelSession {
   private boolean viewsEnded;
   /** close() freed (or a context reset destroyed) the stream and every buffer. */
   private boolean released;
-  /** Created by the first {@link #startCopy}. */
-  private CopyQueue copies;
   private boolean launched;
   private boolean closed;
   private boolean abortRequested;
@@ -113,6 +104,7 @@ final class CudaSession implements KernelSession {
     this.driver = CudaDriver.load();
     this.context = CudaContext.retain(driver, spec.device());
     this.device = context.device();
+    this.allocate = new SessionMemory(driver, releases, views);
     // Each step registers its release: a later failure (an NVRTC error in a user opcode's body, out
     // of memory) frees what the earlier steps allocated instead of leaking it with the retain.
     releases.add(context::release);
@@ -134,17 +126,17 @@ final class CudaSession implements KernelSession {
       MemorySegment created = driver.createStream();
       this.stream = created;
       releases.add(() -> driver.destroyStream(created));
-      MemorySegment control = releasedMapped(ControlLayout.byteLength(spec.observableSlots()));
-      MemorySegment ring = releasedMapped(SlotLayout.ringByteLength(spec.slotCount()));
-      MemorySegment debug = releasedMapped(DebugLogLayout.BUFFER_BYTES);
-      MemorySegment io = releasedMapped(IoQueueLayout.byteLength(IoQueueLayout.IO_SLOT_COUNT));
-      MemorySegment express = releasedMapped(ExpressLayout.byteLength(spec.slotCount()));
+      MemorySegment control = allocate.mapped(ControlLayout.byteLength(spec.observableSlots()));
+      MemorySegment ring = allocate.mapped(SlotLayout.ringByteLength(spec.slotCount()));
+      MemorySegment debug = allocate.mapped(DebugLogLayout.BUFFER_BYTES);
+      MemorySegment io = allocate.mapped(IoQueueLayout.byteLength(IoQueueLayout.IO_SLOT_COUNT));
+      MemorySegment express = allocate.mapped(ExpressLayout.byteLength(spec.slotCount()));
       this.memory = new KernelMemory(control, ring, debug, io, express);
-      this.deviceControl = releasedDevice(control.byteSize(), false);
-      this.deviceDebugLog = releasedDevice(debug.byteSize(), true);
-      this.deviceState = new KernelDeviceState(driver, releasedDevice(DeviceStateLayout.BYTES, true));
-      this.resourceTable = releasedDevice(ResourceTableLayout.entryOffset(RESOURCE_CAPACITY), true);
-      this.ioOwners = releasedDevice(IoQueueLayout.IO_SLOT_COUNT * 4L, true);
+      this.deviceControl = allocate.device(control.byteSize(), false);
+      this.deviceDebugLog = allocate.device(debug.byteSize(), true);
+      this.deviceState = new KernelDeviceState(driver, allocate.device(DeviceStateLayout.BYTES, true));
+      this.resources = new CudaResources(allocate, context);
+      this.ioOwners = allocate.device(IoQueueLayout.IO_SLOT_COUNT * 4L, true);
       int perSm = driver.maxActiveBlocksPerSm(function, BLOCK_SIZE);
       if (perSm < 1) {
         throw PipelineException.backend("the megakernel cannot be resident with " + BLOCK_SIZE + " threads per block. Fix: report this with `vyre doctor` output");
@@ -161,28 +153,6 @@ final class CudaSession implements KernelSession {
     }
   }
 
-  /**
-   * Zeroed mapped pinned memory, freed by {@link #releases}, as a view scoped to {@link #views}. The
-   * release keeps the driver's unscoped segment: the views are closed by the time it runs.
-   */
-  private MemorySegment releasedMapped(long bytes) {
-    MemorySegment pinned = driver.allocMappedHost(bytes);
-    releases.add(() -> driver.freeHost(pinned));
-    MemorySegment view = pinned.reinterpret(views, null);
-    view.fill((byte) 0);
-    return view;
-  }
-
-  /** Device memory, zeroed when asked, freed by {@link #releases}. */
-  private long releasedDevice(long bytes, boolean zero) {
-    long pointer = driver.allocDevice(bytes);
-    releases.add(() -> driver.freeDevice(pointer));
-    if (zero) {
-      driver.memset(pointer, 0, bytes);
-    }
-    return pointer;
-  }
-
   @Override
   public KernelMemory memory() {
     return memory;
@@ -190,89 +160,26 @@ final class CudaSession implements KernelSession {
 
   @Override
   public synchronized int allocateResource(long byteSize, ResourcePlacement placement) {
-    if (byteSize < 0) {
-      throw PipelineException.invalidArgument("resource", "resource size " + byteSize + " is negative", "pass a size of at least 0 bytes");
-    }
-    if (resources.size() == RESOURCE_CAPACITY) {
-      throw PipelineException.queueFull("resource", "resource table holds " + RESOURCE_CAPACITY + " buffers",
-          "free a megakernel or use fewer, larger resources");
-    }
     checkOpen();
-    context.makeCurrent();
-    long allocated = Math.max(byteSize, 1);
-    Resource resource;
-    if (placement == ResourcePlacement.HOST_MAPPED) {
-      // The driver sub-allocates small pinned blocks; io_uring's registered buffers need pages.
-      MemorySegment block = releasedMapped(allocated + PAGE - 1);
-      long skip = (PAGE - block.address() % PAGE) % PAGE;
-      resource = new Resource(driver.devicePointer(block) + skip, byteSize, block.asSlice(skip, byteSize));
-    } else {
-      resource = new Resource(releasedDevice(allocated, true), byteSize, null);
-    }
-    int handle = resources.size();
-    resources.add(resource);
-    try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment entry = scratch.allocate(ResourceTableLayout.ENTRY_BYTES, 8);
-      ResourceTableLayout.write(entry, resource.devicePointer(), byteSize, placement == ResourcePlacement.HOST_MAPPED);
-      driver.copyToDevice(resourceTable + ResourceTableLayout.entryOffset(handle), entry, ResourceTableLayout.ENTRY_BYTES);
-    }
-    awaitLegacyStream();
-    return handle;
-  }
-
-  /**
-   * Waits for the copies and memsets issued on the legacy stream: cuMemcpyHtoD from pageable memory
-   * and cuMemsetD8 may return before device memory changed, and a task published next must see the
-   * change. The kernel's stream is non-blocking, so this does not wait for the kernel.
-   */
-  private void awaitLegacyStream() {
-    driver.synchronizeStream(MemorySegment.NULL);
+    return resources.allocate(byteSize, placement);
   }
 
   @Override
   public synchronized MemorySegment resource(int handle) {
     checkOpen();
-    return handle >= 0 && handle < resources.size() ? resources.get(handle).host() : null;
+    return resources.hostView(handle);
   }
 
   @Override
   public synchronized void writeResource(int handle, long offset, MemorySegment source) {
-    Resource resource = checkedResource(handle, offset, source.byteSize());
-    if (resource.host() != null) {
-      resource.host().asSlice(offset, source.byteSize()).copyFrom(source);
-      return;
-    }
-    context.makeCurrent();
-    if (source.isNative()) {
-      driver.copyToDevice(resource.devicePointer() + offset, source, source.byteSize());
-    } else {
-      // A heap segment goes through a staging copy, freed on return: cuMemcpyHtoD has read it by then.
-      try (Arena scratch = Arena.ofConfined()) {
-        MemorySegment staging = scratch.allocate(Math.max(1, source.byteSize()), 8).asSlice(0, source.byteSize());
-        staging.copyFrom(source);
-        driver.copyToDevice(resource.devicePointer() + offset, staging, source.byteSize());
-      }
-    }
-    awaitLegacyStream();
+    checkOpen();
+    resources.write(handle, offset, source);
   }
 
   @Override
   public synchronized void readResource(int handle, long offset, MemorySegment target) {
-    Resource resource = checkedResource(handle, offset, target.byteSize());
-    if (resource.host() != null) {
-      target.copyFrom(resource.host().asSlice(offset, target.byteSize()));
-      return;
-    }
-    context.makeCurrent();
-    if (target.isNative()) {
-      driver.copyToHost(target, resource.devicePointer() + offset, target.byteSize());
-    } else {
-      try (Arena scratch = Arena.ofConfined()) {
-        MemorySegment staging = scratch.allocate(target.byteSize(), 8);
-        driver.copyToHost(staging, resource.devicePointer() + offset, target.byteSize());
-        target.copyFrom(staging);
-      }
-    }
+    checkOpen();
+    resources.read(handle, offset, target);
   }
 
   /** With vyre.cuda.trace, the device's per-stage timings ({@link KernelDeviceState#trace}); empty without it. */
@@ -287,24 +194,14 @@ final class CudaSession implements KernelSession {
 
   @Override
   public synchronized long startCopy(int from, int to, long bytes) {
-    Resource source = checkedResource(from, 0, bytes);
-    Resource target = checkedResource(to, 0, bytes);
-    if (source.host() == null) {
-      throw PipelineException.invalidArgument("resource", "resource " + from + " is not HOST_MAPPED", "copy from a HOST_MAPPED resource");
-    }
-    if (copies == null) {
-      copies = new CopyQueue(driver, context);
-    }
-    return copies.start(target.devicePointer(), source.host().asSlice(0, bytes));
+    checkOpen();
+    return resources.startCopy(from, to, bytes);
   }
 
   @Override
   public synchronized boolean copyFinished(long copy) {
     // close() waited for every copy before it freed the queue.
-    if (copies == null || closed) {
-      return true;
-    }
-    return copies.finished(copy);
+    return closed || resources.copyFinished(copy);
   }
 
   /** The buffers are freed once closed: a late caller gets a typed error, not a read of freed pinned memory. */
@@ -312,19 +209,6 @@ final class CudaSession implements KernelSession {
     if (closed) {
       throw KernelException.closed("cuda");
     }
-  }
-
-  private Resource checkedResource(int handle, long offset, long length) {
-    checkOpen();
-    if (handle < 0 || handle >= resources.size()) {
-      throw PipelineException.invalidArgument("resource", "no resource has handle " + handle, "use a handle returned by allocateResource");
-    }
-    Resource resource = resources.get(handle);
-    if (offset < 0 || length < 0 || offset + length > resource.byteSize()) {
-      throw PipelineException.invalidArgument("resource", "range [" + offset + ", " + (offset + length) + ") is outside resource "
-          + handle + " of " + resource.byteSize() + " bytes", "copy within the resource's size");
-    }
-    return resource;
   }
 
   @Override
@@ -342,7 +226,7 @@ final class CudaSession implements KernelSession {
     checkOpen();
     context.makeCurrent();
     driver.memset(deviceDebugLog, 0, memory.debugLog().byteSize());
-    awaitLegacyStream();
+    allocate.awaitLegacyStream();
     // The mapped copy only receives copies out; keep it in step.
     memory.debugLog().fill((byte) 0);
   }
@@ -396,8 +280,8 @@ final class CudaSession implements KernelSession {
     KernelArgsLayout.putPointer(args, KernelArgsLayout.DEBUG_LOG_OFFSET, deviceDebugLog);
     KernelArgsLayout.putU32(args, KernelArgsLayout.DEBUG_WORDS_OFFSET, (int) Words.count(memory.debugLog()));
     KernelArgsLayout.putPointer(args, KernelArgsLayout.STATE_OFFSET, deviceState.address());
-    KernelArgsLayout.putPointer(args, KernelArgsLayout.RESOURCES_OFFSET, resourceTable);
-    KernelArgsLayout.putU32(args, KernelArgsLayout.RESOURCE_CAPACITY_OFFSET, RESOURCE_CAPACITY);
+    KernelArgsLayout.putPointer(args, KernelArgsLayout.RESOURCES_OFFSET, resources.table());
+    KernelArgsLayout.putU32(args, KernelArgsLayout.RESOURCE_CAPACITY_OFFSET, CudaResources.CAPACITY);
     KernelArgsLayout.putU32(args, KernelArgsLayout.SCOUT_IDLE_NS_OFFSET, SCOUT_IDLE_NS);
     KernelArgsLayout.putU32(args, KernelArgsLayout.WORKER_IDLE_NS_OFFSET, WORKER_IDLE_NS);
     KernelArgsLayout.putU32(args, KernelArgsLayout.SCOUT_HOT_NS_OFFSET, SCOUT_HOT_NS);
@@ -528,8 +412,8 @@ final class CudaSession implements KernelSession {
   @Override
   public String describe() {
     return "cuda: device " + device.ordinal() + ", " + device.describe() + ", " + grid + " blocks x " + BLOCK_SIZE + " threads"
-        + (cooperative ? " (cooperative launch)" : "") + ", " + Words.count(memory.ring()) / SlotLayout.SLOT_WORDS + " slots, kernel "
-        + switch (cacheOutcome) {
+        + (cooperative ? " (cooperative launch)" : "") + ", " + Words.count(memory.ring()) / SlotLayout.SLOT_WORDS + " slots"
+        + resources.describe() + ", kernel " + switch (cacheOutcome) {
           case HIT -> "from the pipeline cache";
           case MISS -> "compiled by NVRTC";
           case REBUILT_CORRUPT -> "recompiled (corrupt cache entry)";
@@ -577,11 +461,7 @@ final class CudaSession implements KernelSession {
       return;
     }
     released = true;
-    if (copies != null) {
-      // First: its copies may still target resources freed below.
-      CopyQueue queue = copies;
-      releases.add(queue::close);
-    }
+    resources.closeCopiesFirst(releases);
     releases.releaseAll();
   }
 

@@ -35,8 +35,10 @@ import net.jqwik.api.Property;
  * may claim tickets before they are published, and a running CUDA kernel keeps its cursors in device state
  * that a snapshot does not copy: checked equal to the tickets published on the reference backend only)
  * and, after a round, the starvation counter (it depends on the order the levels were claimed in, which
- * the probe fixes); and every ring slot's status, opcode, tenant and priority or fault word with those of the task
- * that used the slot last. Backend-neutral ({@link TestBackends}): on CUDA (scripts/gpu-check.sh) the same
+ * the probe fixes); and every ring slot's sixteen words with those the task that used the slot last left: its
+ * status, opcode, tenant, priority or fault word, and its arguments as its last run left them (docs/PROTOCOL.md,
+ * "Arguments a task leaves": the continuing opcodes count their runs in an argument, the failing one marks one before
+ * it faults). Backend-neutral ({@link TestBackends}): on CUDA (scripts/gpu-check.sh) the same
  * seed runs on the reference backend too and the compared words must be equal. A failure names its seed,
  * round and word; jqwik keeps failing seeds and tries them first on the next run.
  */
@@ -45,6 +47,8 @@ class BackendParityTest {
   private static final int YIELD_THEN_ADD = 8;
   private static final int REQUEUE_THEN_ADD = 9;
   private static final int FAIL = 10;
+  /** What {@link #FAIL} writes into its arg0 before it faults. */
+  private static final int FAILED_MARK = 0xFA11;
   private static final int TENANTS = 4;
   private static final int REVOKED_TENANT = 3;
   private static final int OBSERVABLES = 32;
@@ -58,7 +62,10 @@ class BackendParityTest {
   private static final List<UserOpcode> OPCODES = List.of(
       ContinuingOpcode.yielding(YIELD_THEN_ADD),
       ContinuingOpcode.requeueing(REQUEUE_THEN_ADD),
-      UserOpcode.both(FAIL, "fail", slot -> SlotLayout.STATUS_FAULT, "status = VYRE_STATUS_FAULT;"));
+      UserOpcode.both(FAIL, "fail", slot -> {
+        slot.setArg(0, FAILED_MARK);
+        return SlotLayout.STATUS_FAULT;
+      }, "args[0] = " + FAILED_MARK + "u; status = VYRE_STATUS_FAULT;"));
 
   /** A task to publish. */
   private record Spec(int tenant, int opcode, int[] args) {}
@@ -210,7 +217,7 @@ class BackendParityTest {
   private static final class Model {
     private final int[] control;
     private final long[] publishedPerLevel = new long[ControlLayout.PRIORITY_LEVELS];
-    /** Each ring slot's expected words 0..3 (status, opcode, tenant, priority or fault); zeros while unused. */
+    /** Each ring slot's expected words; zeros while unused. */
     private final int[][] slotWords;
     /** The ticket whose task {@link #slotWords} holds, per slot: publishers' tasks are applied in no ticket order. */
     private final long[] slotTicket;
@@ -219,7 +226,7 @@ class BackendParityTest {
       control = bootstrapped.clone();
       // A GPU kernel may not have said so yet when the first snapshot is taken.
       control[ControlLayout.KERNEL_STATE] = ControlLayout.KERNEL_STATE_RUNNING;
-      slotWords = new int[slots][SlotLayout.ARG0_WORD];
+      slotWords = new int[slots][SlotLayout.SLOT_WORDS];
       slotTicket = new long[slots];
       Arrays.fill(slotTicket, -1);
     }
@@ -249,6 +256,23 @@ class BackendParityTest {
       slot[SlotLayout.OPCODE_WORD] = task.opcode();
       slot[SlotLayout.TENANT_WORD] = task.tenant();
       slot[SlotLayout.PRIORITY_WORD] = fault == FaultReason.NONE ? level : fault.code();
+      Arrays.fill(slot, SlotLayout.ARG0_WORD, SlotLayout.SLOT_WORDS, 0);
+      System.arraycopy(task.args(), 0, slot, SlotLayout.ARG0_WORD, task.args().length);
+      if (task.tenant() != REVOKED_TENANT) {
+        leftArguments(task, slot);
+      }
+    }
+
+    /** The arguments a task's runs change, as its last run leaves them in {@code slot}. */
+    private static void leftArguments(Spec task, int[] slot) {
+      switch (task.opcode()) {
+        case YIELD_THEN_ADD, REQUEUE_THEN_ADD -> {
+          slot[SlotLayout.ARG0_WORD] = 0;
+          slot[SlotLayout.ARG0_WORD + ContinuingOpcode.RUNS_ARG] = task.args()[0] + 1;
+        }
+        case FAIL -> slot[SlotLayout.ARG0_WORD] = FAILED_MARK;
+        default -> { }
+      }
     }
 
     /** An authorized task's metrics (once per task) and effects; its fault, or NONE. */
@@ -302,7 +326,7 @@ class BackendParityTest {
       }
       MemorySegment ring = MemorySegment.ofArray(kernel.ringSnapshot());
       for (int s = 0; s < slotWords.length; s++) {
-        for (int w = 0; w < SlotLayout.ARG0_WORD; w++) {
+        for (int w = 0; w < SlotLayout.SLOT_WORDS; w++) {
           assertEquals(slotWords[s][w], Words.get(ring, SlotLayout.slotBase(s) + w), where + ": ring slot " + s + " word " + w);
         }
       }

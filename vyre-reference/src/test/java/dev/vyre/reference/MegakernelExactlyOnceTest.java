@@ -8,9 +8,14 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.Task;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.TaskResult;
+import dev.vyre.runtime.spi.ResourcePlacement;
+import dev.vyre.runtime.spi.UserOpcode;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.Opcodes;
+import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.SlotStatus;
+import dev.vyre.runtime.wire.Words;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
@@ -30,9 +35,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Backend-neutral ({@link TestBackends}). One million tasks from four publisher threads with random opcodes (built-in ones, and
- * user opcodes that YIELD or REQUEUE a few times before they finish), priorities and tenants: every task finishes exactly once,
- * nothing is lost or doubled, unauthorized tenants never run. And a ring of four retire chunks wrapping thousands of times under
+ * Backend-neutral ({@link TestBackends}). One million tasks from four publisher threads with random opcodes (built-in ones,
+ * user opcodes that YIELD or REQUEUE a few times before they finish, and one that marks the task's own id in a bitmap), priorities
+ * and tenants: every task finishes exactly once, nothing is lost or doubled, unauthorized tenants never run. The counters show it
+ * in sum; the bitmap task by task for the marking tasks (each id set, none set twice, no other bit set). And a ring of four retire chunks wrapping thousands of times under
  * publishers that wait for room (verifying chunks ahead of the retire turn), submit futures and await: every task retired and
  * counted exactly once.
  *
@@ -51,13 +57,31 @@ class MegakernelExactlyOnceTest {
   private static final int CONTINUED_BASE = 8;
   private static final int YIELD_THEN_ADD = 8;
   private static final int REQUEUE_THEN_ADD = 9;
+  private static final int MARK_ONCE = 10;
+  /** Observable that counts marks of an id already marked: a task that ran twice. */
+  private static final int DOUBLED_MARKS = 24;
   /** A continued task finishes YIELD or REQUEUE up to this many times before DONE. */
   private static final int MOST_CONTINUATIONS = 2;
-  private static final int[] OPCODES = {Opcodes.NOP, Opcodes.ATOMIC_ADD, Opcodes.LOAD_U32, YIELD_THEN_ADD, REQUEUE_THEN_ADD};
+  private static final int[] OPCODES = {Opcodes.NOP, Opcodes.ATOMIC_ADD, Opcodes.LOAD_U32, YIELD_THEN_ADD, REQUEUE_THEN_ADD, MARK_ONCE};
+  /** Sets bit arg1 of the DEVICE bitmap resource arg0; a bit already set adds one to observable {@link #DOUBLED_MARKS}. */
+  private static final UserOpcode MARK = UserOpcode.both(MARK_ONCE, "mark-once", slot -> {
+    int id = slot.arg(1);
+    int bit = 1 << (id & 31);
+    if ((Words.getAndBitwiseOr(slot.resource(slot.arg(0)), id >>> 5, bit) & bit) != 0) {
+      Words.getAndAdd(slot.control(), ControlLayout.observableWord(DOUBLED_MARKS), 1);
+    }
+    return SlotLayout.STATUS_DONE;
+  }, """
+      const VyreResource* r = vyre_resource(a, args[0]);
+      if (!r || (args[1] >> 5) * 4ull + 4ull > vyre_resource_bytes(r)) { status = VYRE_STATUS_FAULT; }
+      else {
+        unsigned bit = 1u << (args[1] & 31u);
+        if (atomicOr(reinterpret_cast<unsigned*>(r->ptr) + (args[1] >> 5), bit) & bit) vyre_add(a, VYRE_CTL_OBSERVABLE_BASE + """
+      + DOUBLED_MARKS + "u, 1u);\n      }");
   private static final Duration DRAIN = Duration.ofSeconds(60);
 
-  /** What a run counted: tasks published, the kernel's DONE_COUNT and FAULT_COUNT, and the tasks of the revoked tenant. */
-  private record Counts(long tasks, long done, long faults, long revoked, long nanos) {}
+  /** What a run counted: tasks published, the kernel's DONE_COUNT and FAULT_COUNT, the tasks of the revoked tenant, the ids marked. */
+  private record Counts(long tasks, long done, long faults, long revoked, long marked, long nanos) {}
 
   @Property(tries = 3)
   void everyTaskCompletesExactlyOnce(@ForAll long seed, @ForAll @IntRange(min = 1, max = 64) int batchSize) throws Exception {
@@ -75,8 +99,9 @@ class MegakernelExactlyOnceTest {
     Counts counts = run(seed, batch, tasks, publishers, slots);
     // run() has checked every count: nothing lost or doubled.
     System.out.printf("exactly-once: %d tasks, %d publishers, %d slots, batches of %d, seed %d on %s: %d DONE, %d FAULT"
-        + " (revoked tenant), 0 lost, 0 doubled, in %.1f s (%.1f M tasks/s)%n", counts.tasks(), publishers, slots, batch, seed,
-        TestBackends.selected().name(), counts.done(), counts.faults(), counts.nanos() / 1e9,
+        + " (revoked tenant), 0 lost, 0 doubled (each of %d marking tasks' ids set once), in %.1f s (%.1f M tasks/s)%n",
+        counts.tasks(), publishers, slots, batch, seed, TestBackends.selected().name(), counts.done(), counts.faults(), counts.marked(),
+        counts.nanos() / 1e9,
         counts.tasks() * 1e3 / counts.nanos());
   }
 
@@ -87,12 +112,18 @@ class MegakernelExactlyOnceTest {
     long[][] expectedContinued = new long[publisherCount][TENANTS];
     long[][] expectedPerOpcode = new long[publisherCount][Opcodes.METERED_OPCODES];
     long[] revokedTasks = new long[publisherCount];
+    // Publisher p marks ids idBase * p, idBase * p + 1, ...; the bitmap's last bit is the revoked tenant's, never to be set.
+    int idBase = tasks / publisherCount + 1;
+    long revokedId = (long) idBase * publisherCount;
+    long bitmapBytes = (revokedId / 32 + 1) * 4;
+    int[] marked = new int[publisherCount];
     AtomicReference<Throwable> failed = new AtomicReference<>();
     String where = "seed " + seed + ", batches of " + batchSize + ", " + tasks + " tasks from " + publisherCount + " publishers";
     try (Megakernel kernel = Megakernel.builder().backend(TestBackends.selected()).slots(slots).tenants(TENANTS)
         .observables(OBSERVABLES).userOpcode(ContinuingOpcode.yielding(YIELD_THEN_ADD))
-        .userOpcode(ContinuingOpcode.requeueing(REQUEUE_THEN_ADD)).publishTimeout(DRAIN).bootstrap()) {
+        .userOpcode(ContinuingOpcode.requeueing(REQUEUE_THEN_ADD)).userOpcode(MARK).publishTimeout(DRAIN).bootstrap()) {
       kernel.setTenantAuthorized(REVOKED_TENANT, false);
+      int bitmap = kernel.allocateResource(bitmapBytes, ResourcePlacement.DEVICE);
       long started = System.nanoTime();
       Thread[] publishers = new Thread[publisherCount];
       for (int p = 0; p < publisherCount; p++) {
@@ -108,6 +139,8 @@ class MegakernelExactlyOnceTest {
               case Opcodes.NOP -> batch.add3(tenant, opcode, 0, 0, 0);
               case Opcodes.ATOMIC_ADD -> batch.add3(tenant, opcode, 1, ControlLayout.OBSERVABLE_BASE + tenant, 0);
               case Opcodes.LOAD_U32 -> batch.add3(tenant, opcode, ControlLayout.DONE_COUNT, 16 + tenant, 0);
+              case MARK_ONCE -> batch.add3(tenant, opcode, bitmap,
+                  tenant == REVOKED_TENANT ? (int) revokedId : idBase * publisher + marked[publisher]++, 0);
               default -> batch.add3(tenant, opcode, random.nextInt(MOST_CONTINUATIONS + 1), 1, CONTINUED_BASE + tenant);
             }
             if (tenant == REVOKED_TENANT) {
@@ -153,17 +186,39 @@ class MegakernelExactlyOnceTest {
             where + ": continued tasks of tenant " + t + " added once each, at their DONE");
       }
       assertEquals(0, word(control, ControlLayout.OBSERVABLE_BASE + REVOKED_TENANT), where + ": the revoked tenant never ran");
-      for (int op : new int[] {Opcodes.NOP, Opcodes.ATOMIC_ADD, Opcodes.LOAD_U32}) {
-        assertEquals(sum(expectedPerOpcode, op), word(control, ControlLayout.METRICS_BASE + op), where + ": metric of "
-            + Opcodes.name(op));
+      for (int op : OPCODES) {
+        assertEquals(sum(expectedPerOpcode, op), word(control, ControlLayout.METRICS_BASE + op), where + ": metric of opcode " + op);
       }
+      assertEquals(0, word(control, ControlLayout.observableWord(DOUBLED_MARKS)), where + ": ids marked twice");
+      long marks = checkMarks(kernel, bitmap, bitmapBytes, idBase, marked, where);
       Megakernel.Stats stats = kernel.stats();
       assertEquals(tasks, stats.published(), where);
       assertEquals(tasks, stats.retired(), where);
       assertEquals(tasks - revoked, stats.done(), where);
       assertEquals(revoked, stats.faults(), where);
-      return new Counts(tasks, done, faults, revoked, nanos);
+      return new Counts(tasks, done, faults, revoked, marks, nanos);
     }
+  }
+
+  /** Checks that the bitmap holds publisher p's ids idBase * p .. + marked[p] and no other bit; returns how many. */
+  private static long checkMarks(Megakernel kernel, int bitmap, long bytes, int idBase, int[] marked, String where) {
+    MemorySegment bits = Arena.ofAuto().allocate(bytes, 4);
+    kernel.readResource(bitmap, 0, bits);
+    long set = 0;
+    for (long w = 0; w < bytes / 4; w++) {
+      set += Integer.bitCount(Words.get(bits, w));
+    }
+    long expected = 0;
+    for (int p = 0; p < marked.length; p++) {
+      for (long id = (long) idBase * p; id < (long) idBase * p + marked[p]; id++) {
+        if ((Words.get(bits, id >>> 5) & 1 << (id & 31)) == 0) {
+          throw new AssertionError(where + ": the task that marks id " + id + " (publisher " + p + ") never ran");
+        }
+      }
+      expected += marked[p];
+    }
+    assertEquals(expected, set, where + ": bits set beyond the published ids (the revoked tenant's, or a wrong id)");
+    return expected;
   }
 
   private static final int SMALL_RING = 1024;
