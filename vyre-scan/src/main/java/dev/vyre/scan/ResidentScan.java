@@ -23,8 +23,14 @@ import java.util.Map;
  * buffer; small files share a batch as they share a chunk in a job. Batches are collected in the
  * order they were published, so each file's matches reach the {@link ScanSink} in offset order, after
  * every earlier file's result, exactly as a job passes them: the same output. A batch whose hits
- * overflow its buffer is scanned again with a larger one, unless it counts one file's matches (the
- * cursor counts those that did not fit).
+ * overflow its buffer is scanned again with a larger one.
+ *
+ * <p>A scan that only counts ({@code --count}, {@code -l}) publishes its tasks in DFA_STEP's count
+ * mode: each adds its matches to its file's counter on the device ({@link MatchCounters}), no record
+ * is written or read, and the host reads the counters back once per two windows of batches in flight
+ * (a read costs a round trip while the rest of the window keeps the device busy) and at the end, passing each file's count and result in order. Past {@code -m}'s limit its count
+ * may be larger than a job's (the sink asked for no more after the limit; {@code vyre scan} prints
+ * at most the limit either way).
  *
  * <p>{@link #open} refreshes the corpus and holds its lock until {@link #close}, so what is scanned
  * is what is on disk and no reload moves bytes under the tasks. Used by one thread.
@@ -61,6 +67,8 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   private final long packedBytes;
   private final int dfaHandle;
   private final HitResources hits;
+  /** The per-file counters of a scan that only counts; null when it keeps hits. */
+  private final MatchCounters counts;
   private final Batch[] batches;
   private final ArrayDeque<Batch> free = new ArrayDeque<>();
   private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
@@ -94,6 +102,12 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   private int lastOfBatch;
   private long foreignHits;
   private boolean placing;
+  // A counting run: the first file whose result is not passed yet, the last file a collected batch
+  // reached (and whether its tasks go on in a later batch), bytes collected since the last read.
+  private int countedFrom;
+  private int doneFile;
+  private boolean doneContinues;
+  private long unreadBytes;
 
   /**
    * Refreshes {@code corpus} and, when it holds every one of {@code targets} whole as listed and
@@ -138,12 +152,14 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     this.dfaHandle = pool.take(table.byteSize(), ResourcePlacement.DEVICE);
     kernel.writeResource(dfaHandle, 0, table.segment());
     this.hits = new HitResources(pool);
+    this.counts = options.keepHits() ? null : new MatchCounters(pool, Math.max(1, entries.length));
+    args[DfaStepArgs.MODE_ARG] = counts == null ? DfaStepArgs.MODE_RECORDS : DfaStepArgs.MODE_COUNT;
     long capacity = Math.min(options.hitCapacity(), ScanJob.MAX_HIT_CAPACITY);
     this.batches = new Batch[options.buffers()];
     for (int i = 0; i < batches.length; i++) {
       batches[i] = new Batch(options.tasksPerChunk());
       batches[i].hitCapacity = capacity;
-      batches[i].hitHandle = hits.allocate(capacity);
+      batches[i].hitHandle = counts == null ? hits.allocate(capacity) : counts.handle();
       free.add(batches[i]);
     }
     this.files = targets;
@@ -206,6 +222,11 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     taskNanos = hitNanos = publishNanos = 0;
     stopping = false;
     order.dropCarry();
+    countedFrom = 0;
+    unreadBytes = 0;
+    if (counts != null) {
+      counts.reset();
+    }
     faultsSeen = kernel.stats().faults();
     while (true) {
       while (!stopping && !free.isEmpty() && nextFile < files.size()) {
@@ -223,7 +244,9 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
       Batch head = inFlight.poll();
       awaitBatch(head);
       if (stopping) {
-        hits.reset(head.hitHandle, head.hitCapacity);
+        if (counts == null) {
+          hits.reset(head.hitHandle, head.hitCapacity);
+        }
         free.add(head);
       } else {
         long collectStarted = System.nanoTime();
@@ -318,23 +341,19 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   }
 
   /**
-   * Takes a finished batch: counts one file's matches from the cursor alone when the scan only
-   * counts, else reads the records back, puts each file's in order and passes them on; scans the
-   * batch again with a larger hit buffer when they overflowed it.
+   * Takes a finished batch: tallies it when the scan only counts, else reads the records back, puts
+   * each file's in order and passes them on; scans the batch again with a larger hit buffer when
+   * they overflowed it.
    */
   private void collect(Batch batch) {
-    int first = batch.startFile;
-    int last = batch.lastFile;
-    boolean records = options.keepHits() || first != last;
-    long cursor = batch.lastTicket < 0 ? 0 : hits.fetch(batch.hitHandle, batch.hitCapacity, records);
-    if (!records) {
-      hits.reset(batch.hitHandle, batch.hitCapacity);
-      bytesScanned += batch.bytes;
-      counted(first, cursor);
-      finishFiles(batch);
+    if (counts != null) {
+      tally(batch);
       free.add(batch);
       return;
     }
+    int first = batch.startFile;
+    int last = batch.lastFile;
+    long cursor = batch.lastTicket < 0 ? 0 : hits.fetch(batch.hitHandle, batch.hitCapacity, true);
     if (cursor > batch.hitCapacity) {
       hits.reset(batch.hitHandle, batch.hitCapacity);
       if (cursor <= ScanJob.MAX_HIT_CAPACITY) {
@@ -354,6 +373,34 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     hits.reset(batch.hitHandle, batch.hitCapacity);
     pass(batch);
     free.add(batch);
+  }
+
+  /**
+   * Takes a finished batch of a counting scan; after two windows of batches, or when it was the last
+   * in flight, reads the counters of the files since the last read and passes them on.
+   */
+  private void tally(Batch batch) {
+    bytesScanned += batch.bytes;
+    unreadBytes += batch.bytes;
+    doneFile = batch.lastFile;
+    doneContinues = batch.lastContinues;
+    if (unreadBytes < 2 * options.chunkBytes() * options.buffers() && !inFlight.isEmpty()) {
+      return;
+    }
+    int finished = doneContinues ? doneFile - 1 : doneFile;
+    counts.read(countedFrom, doneFile);
+    for (int file = countedFrom; file <= doneFile && !stopping; file++) {
+      long count = counts.counter(file);
+      if (count > matches[file] && !stopped[file]) {
+        matches[file] = count;
+        stopped[file] = !sink.found(files.get(file), null, count);
+      }
+      if (file <= finished) {
+        finish(file);
+      }
+    }
+    countedFrom = finished + 1;
+    unreadBytes = 0;
   }
 
   /** Where a batch begins in its first file. */
@@ -443,33 +490,13 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
       }
       if (!stopped[file] && to > from) {
         matches[file] += to - from;
-        // A scan that only counts passes no matches, as a job does.
-        if (!sink.found(files.get(file), options.keepHits() ? order.view(from, to) : null, matches[file])) {
+        if (!sink.found(files.get(file), order.view(from, to), matches[file])) {
           stopped[file] = true;
           if (file == batch.lastFile && batch.lastContinues) {
             order.dropCarry();
           }
         }
       }
-      if (file < batch.lastFile || !batch.lastContinues) {
-        finish(file);
-      }
-    }
-  }
-
-  /** Adds a counted batch's matches to its one file's. */
-  private void counted(int file, long count) {
-    if (count > 0 && !stopped[file] && !stopping) {
-      matches[file] += count;
-      if (!sink.found(files.get(file), null, matches[file])) {
-        stopped[file] = true;
-      }
-    }
-  }
-
-  /** Passes the result of each file the batch ends. */
-  private void finishFiles(Batch batch) {
-    for (int file = batch.startFile; file <= batch.lastFile && !stopping; file++) {
       if (file < batch.lastFile || !batch.lastContinues) {
         finish(file);
       }
@@ -500,8 +527,12 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
         KernelResourcePool pool = corpus.pool();
         pool.giveBack(dfaHandle);
         hits.close();
-        for (Batch batch : batches) {
-          hits.free(batch.hitHandle);
+        if (counts != null) {
+          counts.close();
+        } else {
+          for (Batch batch : batches) {
+            hits.free(batch.hitHandle);
+          }
         }
       }
     } finally {
