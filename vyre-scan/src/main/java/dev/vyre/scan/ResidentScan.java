@@ -28,7 +28,10 @@ import java.util.Map;
  * <p>A scan that only counts ({@code --count}, {@code -l}) publishes its tasks in DFA_STEP's count
  * mode: each adds its matches to its file's counter on the device ({@link MatchCounters}), no record
  * is written or read, and the host reads the counters back once per two windows of batches in flight
- * (a read costs a round trip while the rest of the window keeps the device busy) and at the end, passing each file's count and result in order. Past {@code -m}'s limit its count
+ * (a read costs a round trip while the rest of the window keeps the device busy) and at the end,
+ * passing each file's count and result in order. With no hit buffer to size to a batch, its tasks
+ * are {@link #COUNT_TASK_SCALE} times a job's (a GPU thread scans one as four interleaved lanes of a
+ * job's task each), so the host writes that many times fewer slots for the same bytes. Past {@code -m}'s limit its count
  * may be larger than a job's (the sink asked for no more after the limit; {@code vyre scan} prints
  * at most the limit either way).
  *
@@ -38,6 +41,8 @@ import java.util.Map;
 public final class ResidentScan implements ScanRun, HitResources.HitSink {
 
   private static final Duration TASK_TIMEOUT = Duration.ofMinutes(2);
+  /** A counting scan's tasks, and so its batches, are this many times a job's. */
+  static final int COUNT_TASK_SCALE = 4;
 
   /** One batch of tasks in flight, and where in the files it begins and ends. */
   private static final class Batch {
@@ -65,6 +70,9 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   private final ScanOptions options;
   private final int overlap;
   private final long packedBytes;
+  /** Bytes per task and the most per batch: a job's, or {@link #COUNT_TASK_SCALE} times that when counting. */
+  private final long taskBytes;
+  private final long batchBytes;
   private final int dfaHandle;
   private final HitResources hits;
   /** The per-file counters of a scan that only counts; null when it keeps hits. */
@@ -148,11 +156,14 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     this.overlap = table.maxPatternLength() - 1;
     DfaTableLayout.validate(table.segment(), "DFA table");
     ScanJob.checkHitsCountable(table, options.chunkBytes() + overlap);
-    this.packedBytes = Math.min(options.chunkBytes(), ScanJob.MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
+    this.counts = options.keepHits() ? null : new MatchCounters(pool, Math.max(1, entries.length));
+    this.taskBytes = taskBytes(options);
+    this.batchBytes = options.tasksPerChunk() * taskBytes;
+    this.packedBytes = counts != null ? batchBytes
+        : Math.min(options.chunkBytes(), ScanJob.MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
     this.dfaHandle = pool.take(table.byteSize(), ResourcePlacement.DEVICE);
     kernel.writeResource(dfaHandle, 0, table.segment());
     this.hits = new HitResources(pool);
-    this.counts = options.keepHits() ? null : new MatchCounters(pool, Math.max(1, entries.length));
     args[DfaStepArgs.MODE_ARG] = counts == null ? DfaStepArgs.MODE_RECORDS : DfaStepArgs.MODE_COUNT;
     long capacity = Math.min(options.hitCapacity(), ScanJob.MAX_HIT_CAPACITY);
     this.batches = new Batch[options.buffers()];
@@ -164,6 +175,11 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     }
     this.files = targets;
     this.entries = entries;
+  }
+
+  /** Bytes per task of a resident scan with {@code options}: a job's, or {@link #COUNT_TASK_SCALE} times that when it counts. */
+  public static long taskBytes(ScanOptions options) {
+    return options.keepHits() ? options.taskBytes() : COUNT_TASK_SCALE * options.taskBytes();
   }
 
   /** What the refresh before this scan did (for {@code --verbose}). */
@@ -234,7 +250,9 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
         batch.startFile = nextFile;
         batch.startPiece = nextPiece;
         batch.startTask = nextTask;
+        long filling = System.nanoTime();
         fill(batch);
+        publishNanos += System.nanoTime() - filling;
         publish(batch);
         inFlight.add(batch);
       }
@@ -259,8 +277,8 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   }
 
   /**
-   * Adds the tasks from the batch's start on, until a chunk's tasks or bytes: a file of more than a
-   * chunk starts a batch of its own; a smaller one joins a batch only whole, within {@link
+   * Adds the tasks from the batch's start on, until a chunk's tasks or {@link #batchBytes}: a file of
+   * more than that starts a batch of its own; a smaller one joins a batch only whole, within {@link
    * #packedBytes}, so that its matches always fit the largest hit buffer.
    */
   private void fill(Batch batch) {
@@ -268,12 +286,11 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     batch.bytes = 0;
     batch.lastContinues = false;
     batch.lastFile = nextFile;
-    long taskBytes = options.taskBytes();
     int maxTasks = options.tasksPerChunk();
     int startState = table.startState();
     while (nextFile < files.size()) {
       ResidentCorpus.Piece[] pieces = entries[nextFile].pieces();
-      if (nextFile != batch.startFile && (entries[nextFile].size() > options.chunkBytes()
+      if (nextFile != batch.startFile && (entries[nextFile].size() > batchBytes
           || batch.bytes + entries[nextFile].size() > packedBytes
           || batch.tasks.size() + tasksOf(pieces, taskBytes) > maxTasks)) {
         return;
@@ -284,7 +301,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
         long count = Math.ceilDiv(piece.ownedTo() - piece.ownedFrom(), taskBytes);
         for (; nextTask < count; nextTask++) {
           long owned = piece.ownedFrom() + nextTask * taskBytes;
-          if (batch.tasks.size() == maxTasks || batch.bytes >= options.chunkBytes()) {
+          if (batch.tasks.size() == maxTasks || batch.bytes >= batchBytes) {
             batch.lastContinues = true;
             batch.ownedEnd = owned;
             return;
@@ -384,7 +401,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     unreadBytes += batch.bytes;
     doneFile = batch.lastFile;
     doneContinues = batch.lastContinues;
-    if (unreadBytes < 2 * options.chunkBytes() * options.buffers() && !inFlight.isEmpty()) {
+    if (unreadBytes < 2 * batchBytes * options.buffers() && !inFlight.isEmpty()) {
       return;
     }
     int finished = doneContinues ? doneFile - 1 : doneFile;
@@ -406,7 +423,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   /** Where a batch begins in its first file. */
   private long firstOffset(Batch batch) {
     ResidentCorpus.Piece[] pieces = entries[batch.startFile].pieces();
-    return pieces.length == 0 ? 0 : Math.max(0, pieces[batch.startPiece].ownedFrom() + batch.startTask * options.taskBytes()
+    return pieces.length == 0 ? 0 : Math.max(0, pieces[batch.startPiece].ownedFrom() + batch.startTask * taskBytes
         - overlap);
   }
 
