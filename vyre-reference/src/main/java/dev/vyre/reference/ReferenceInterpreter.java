@@ -311,7 +311,7 @@ final class ReferenceInterpreter implements SlotContext {
         return FaultReason.MALFORMED_PACKED_SLOT;
       }
       if (op == Opcodes.DFA_STEP) {
-        // DFA_STEP reads ten argument words of its own slot; a packed operation has at most three.
+        // DFA_STEP reads eleven argument words of its own slot; a packed operation has at most three.
         return FaultReason.MALFORMED_PACKED_SLOT;
       }
       int first = metadata + offset;

@@ -31,9 +31,9 @@ import java.util.Map;
  * (a read costs a round trip while the rest of the window keeps the device busy) and at the end,
  * passing each file's count and result in order. With no hit buffer to size to a batch, its tasks
  * are {@link #COUNT_TASK_SCALE} times a job's (a GPU thread scans one as four interleaved lanes of a
- * job's task each), so the host writes that many times fewer slots for the same bytes. Past {@code -m}'s limit its count
- * may be larger than a job's (the sink asked for no more after the limit; {@code vyre scan} prints
- * at most the limit either way).
+ * job's task each), so the host writes that many times fewer slots for the same bytes. Past {@code
+ * -m}'s limit its count may be larger than a job's (the sink asked for no more after the limit;
+ * {@code vyre scan} prints at most the limit either way).
  *
  * <p>{@link #open} refreshes the corpus and holds its lock until {@link #close}, so what is scanned
  * is what is on disk and no reload moves bytes under the tasks. Used by one thread.
@@ -42,7 +42,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
 
   private static final Duration TASK_TIMEOUT = Duration.ofMinutes(2);
   /** A counting scan's tasks, and so its batches, are this many times a job's. */
-  static final int COUNT_TASK_SCALE = 4;
+  private static final int COUNT_TASK_SCALE = 4;
 
   /** One batch of tasks in flight, and where in the files it begins and ends. */
   private static final class Batch {
@@ -70,7 +70,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   private final ScanOptions options;
   private final int overlap;
   private final long packedBytes;
-  /** Bytes per task and the most per batch: a job's, or {@link #COUNT_TASK_SCALE} times that when counting. */
+  /** Bytes per task ({@link #taskBytes(ScanOptions)}) and the most per batch. */
   private final long taskBytes;
   private final long batchBytes;
   private final int dfaHandle;
@@ -177,7 +177,10 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     this.entries = entries;
   }
 
-  /** Bytes per task of a resident scan with {@code options}: a job's, or {@link #COUNT_TASK_SCALE} times that when it counts. */
+  /**
+   * Bytes per task of a resident scan with {@code options}: a job's, or {@link #COUNT_TASK_SCALE}
+   * times that when it counts.
+   */
   public static long taskBytes(ScanOptions options) {
     return options.keepHits() ? options.taskBytes() : COUNT_TASK_SCALE * options.taskBytes();
   }

@@ -135,7 +135,10 @@ __device__ void vyre_dfa_scan_lanes(VyreDfaScan& s, unsigned long long len, unsi
   end[VYRE_SCAN_LANES - 1] = len;
   unsigned long long blocks = (end[0] - at[0]) / 16ull;
 #pragma unroll
-  for (unsigned k = 1; k < VYRE_SCAN_LANES; k++) blocks = min(blocks, (end[k] - at[k]) / 16ull);
+  for (unsigned k = 1; k < VYRE_SCAN_LANES; k++) {
+    unsigned long long lane_blocks = (end[k] - at[k]) / 16ull;
+    if (lane_blocks < blocks) blocks = lane_blocks;
+  }
   for (unsigned long long j = 0; j < blocks; j++) {
     uint4 now[VYRE_SCAN_LANES];
 #pragma unroll
@@ -287,7 +290,7 @@ __device__ vyre_result vyre_packed(const VyreKernelArgs& a, unsigned slot, unsig
     unsigned offset = vyre_arg_byte(args, 3 + 2 * i);
     unsigned end = i + 1 < count ? vyre_arg_byte(args, 3 + 2 * (i + 1)) : total;
     if (end < offset || metadata + end > VYRE_ARGS_PER_SLOT) return -VYRE_FAULT_PACKED;
-    // DFA_STEP reads ten argument words of its own slot; a packed operation has at most three.
+    // DFA_STEP reads eleven argument words of its own slot; a packed operation has at most three.
     if (op == VYRE_OP_DFA_STEP) return -VYRE_FAULT_PACKED;
     unsigned first = metadata + offset;
     unsigned own = end - offset;

@@ -32,8 +32,8 @@ import java.nio.ByteOrder;
  * ({@link #FAULT_DFA_TABLE}), the start state is not below state_count ({@link
  * #FAULT_START_STATE}), the hit buffer is shorter than its capacity says, read-only or not 4-byte
  * aligned ({@link #FAULT_HIT_BUFFER}; in count mode: a count resource shorter than its counters,
- * read-only, not 8-byte aligned or without counter {@code input_id}; and any other mode), {@code base_offset + len} overflows u64 ({@link
- * #FAULT_BASE_OFFSET}). Before calling this a backend faults a step whose input, table or hit
+ * read-only, not 8-byte aligned or without counter {@code input_id}; and any other mode), {@code
+ * base_offset + len} overflows u64 ({@link #FAULT_BASE_OFFSET}). Before calling this a backend faults a step whose input, table or hit
  * handle names no resource, or whose hit buffer is not a DEVICE resource (RESOURCE_OUT_OF_RANGE):
  * on a GPU the cursor is bumped with a device atomic, and atomics on mapped host memory are not
  * atomic (nor allowed at all without PCIe atomics), so a HOST_MAPPED hit buffer is refused on every
@@ -46,8 +46,8 @@ import java.nio.ByteOrder;
  * premultiplied transition, the only load on the state's dependency chain, and tests the accept
  * flag by sign, so accept lists are read only on a hit. Ranges of at least 4 x 256 bytes run as
  * four interleaved lanes ({@code scanLanes}) so that four chains overlap; the CUDA kernel does the
- * same in each thread, restarting its lanes at 16-byte boundaries for its vector loads. Either way the hit set and the final state are exactly those
- * of the sequential definition above.
+ * same in each thread, restarting its lanes at 16-byte boundaries for its vector loads. Either way
+ * the hit set and the final state are exactly those of the sequential definition above.
  */
 public final class DfaStep {
 
