@@ -24,8 +24,7 @@ import java.nio.ByteOrder;
  * from an earlier range yields starts before {@code base_offset}, as it should); records land in
  * unspecified order. In count mode ({@link DfaStepArgs#MODE_COUNT}) no record is written: the step
  * adds the number of hits it would have appended to counter {@code input_id} of a {@link
- * MatchCountLayout} resource (here with an atomic add per accepting byte; the CUDA kernel adds once
- * per step), so the counter's final value is the same on both.
+ * MatchCountLayout} resource, with one atomic add at the step's end on both backends.
  *
  * <p>Faults (negative results; nothing is written): the range is not inside the input
  * ({@link #FAULT_INPUT_RANGE}), the table header is inconsistent with itself or the table's length
@@ -62,6 +61,8 @@ public final class DfaStep {
   private static final ValueLayout.OfInt WORD = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
   /** Below this many bytes per lane the lanes' restart overlap is not worth it. */
   private static final long MIN_LANE_BYTES = 256;
+  /** A count-mode step's hits so far, one per thread: added to the counter once, at the step's end. */
+  private static final ThreadLocal<long[]> TALLY = ThreadLocal.withInitial(() -> new long[1]);
 
   private DfaStep() {}
 
@@ -114,11 +115,18 @@ public final class DfaStep {
     long overlap = Unsigned.u32(word(dfa, DfaTableLayout.MAX_PATTERN_LEN_WORD)) - 1;
     long minEnd = off + Math.clamp(reportFrom, 0, len);
     long span = len / LANES;
+    long[] tally = counting ? TALLY.get() : null;
+    if (counting) {
+      tally[0] = 0;
+    }
     int row = span >= MIN_LANE_BYTES && span >= 4 * overlap
         ? scanLanes(input, off, span, off + len, overlap, dfa, startState * classes, rootRow, classes, hits, inputId,
-            baseOffset - off, minEnd, counting)
+            baseOffset - off, minEnd, tally)
         : scan(input, off, off + len, dfa, startState * classes, classes, hits, inputId, baseOffset - off, minEnd,
-            counting);
+            tally);
+    if (counting && tally[0] != 0) {
+      Words.getAndAddLong(hits, MatchCountLayout.counterWord(Unsigned.u32(inputId)), tally[0]);
+    }
     return row / classes;
   }
 
@@ -139,12 +147,12 @@ public final class DfaStep {
    * when {@code end > minEnd}, with start {@code delta + end - length}. Returns the final row.
    */
   private static int scan(MemorySegment input, long from, long to, MemorySegment dfa, int row, int classes,
-      MemorySegment hits, int inputId, long delta, long minEnd, boolean counting) {
+      MemorySegment hits, int inputId, long delta, long minEnd, long[] tally) {
     for (long at = from; at < to; at++) {
       int t = next(input, at, dfa, row);
       row = t & ROW_MASK;
       if (t < 0 && at + 1 > minEnd) {
-        report(dfa, row / classes, hits, inputId, delta + at + 1, counting);
+        report(dfa, row / classes, hits, inputId, delta + at + 1, tally);
       }
     }
     return row;
@@ -159,7 +167,7 @@ public final class DfaStep {
    * and final state equal a single sequential scan's.
    */
   private static int scanLanes(MemorySegment input, long off, long span, long end, long overlap, MemorySegment dfa,
-      int row, int rootRow, int classes, MemorySegment hits, int inputId, long delta, long minEnd, boolean counting) {
+      int row, int rootRow, int classes, MemorySegment hits, int inputId, long delta, long minEnd, long[] tally) {
     long start1 = off + span - overlap;
     long start2 = start1 + span;
     long start3 = start2 + span;
@@ -187,20 +195,20 @@ public final class DfaStep {
         r3 = t3 & ROW_MASK;
         if ((t0 | t1 | t2 | t3) < 0) {
           long e = i + k + 1;
-          reportIf(t0, off + e, minEnd, dfa, r0 / classes, hits, inputId, delta, counting);
-          reportIf(t1, start1 + e, minEnd1, dfa, r1 / classes, hits, inputId, delta, counting);
-          reportIf(t2, start2 + e, minEnd2, dfa, r2 / classes, hits, inputId, delta, counting);
-          reportIf(t3, start3 + e, minEnd3, dfa, r3 / classes, hits, inputId, delta, counting);
+          reportIf(t0, off + e, minEnd, dfa, r0 / classes, hits, inputId, delta, tally);
+          reportIf(t1, start1 + e, minEnd1, dfa, r1 / classes, hits, inputId, delta, tally);
+          reportIf(t2, start2 + e, minEnd2, dfa, r2 / classes, hits, inputId, delta, tally);
+          reportIf(t3, start3 + e, minEnd3, dfa, r3 / classes, hits, inputId, delta, tally);
         }
       }
     }
-    r0 = scan(input, off + blocks, off + span, dfa, r0, classes, hits, inputId, delta, minEnd, counting);
-    r1 = scan(input, start1 + blocks, start1 + span, dfa, r1, classes, hits, inputId, delta, minEnd1, counting);
-    r2 = scan(input, start2 + blocks, start2 + span, dfa, r2, classes, hits, inputId, delta, minEnd2, counting);
-    r3 = scan(input, start3 + blocks, start3 + span, dfa, r3, classes, hits, inputId, delta, minEnd3, counting);
-    scan(input, start1 + span, off + 2 * span, dfa, r1, classes, hits, inputId, delta, minEnd1, counting);
-    scan(input, start2 + span, off + 3 * span, dfa, r2, classes, hits, inputId, delta, minEnd2, counting);
-    return scan(input, start3 + span, end, dfa, r3, classes, hits, inputId, delta, minEnd3, counting);
+    r0 = scan(input, off + blocks, off + span, dfa, r0, classes, hits, inputId, delta, minEnd, tally);
+    r1 = scan(input, start1 + blocks, start1 + span, dfa, r1, classes, hits, inputId, delta, minEnd1, tally);
+    r2 = scan(input, start2 + blocks, start2 + span, dfa, r2, classes, hits, inputId, delta, minEnd2, tally);
+    r3 = scan(input, start3 + blocks, start3 + span, dfa, r3, classes, hits, inputId, delta, minEnd3, tally);
+    scan(input, start1 + span, off + 2 * span, dfa, r1, classes, hits, inputId, delta, minEnd1, tally);
+    scan(input, start2 + span, off + 3 * span, dfa, r2, classes, hits, inputId, delta, minEnd2, tally);
+    return scan(input, start3 + span, end, dfa, r3, classes, hits, inputId, delta, minEnd3, tally);
   }
 
   /** The transition word for the byte at {@code at} from {@code row}. */
@@ -228,20 +236,20 @@ public final class DfaStep {
   }
 
   private static void reportIf(int transition, long end, long minEnd, MemorySegment dfa, int state, MemorySegment hits,
-      int inputId, long delta, boolean counting) {
+      int inputId, long delta, long[] tally) {
     if (transition < 0 && end > minEnd) {
-      report(dfa, state, hits, inputId, delta + end, counting);
+      report(dfa, state, hits, inputId, delta + end, tally);
     }
   }
 
-  /** Appends one hit per pattern that ends at {@code endOffset} in {@code state}, or counts them. */
+  /** Appends one hit per pattern that ends at {@code endOffset} in {@code state}, or adds them to {@code tally[0]}. */
   private static void report(MemorySegment dfa, int state, MemorySegment hits, int inputId, long endOffset,
-      boolean counting) {
+      long[] tally) {
     long offsetsBase = Unsigned.u32(word(dfa, DfaTableLayout.ACCEPT_OFFSETS_BASE_WORD));
     long from = Unsigned.u32(word(dfa, offsetsBase + state));
     long to = Unsigned.u32(word(dfa, offsetsBase + state + 1));
-    if (counting) {
-      Words.getAndAddLong(hits, MatchCountLayout.counterWord(Unsigned.u32(inputId)), to - from);
+    if (tally != null) {
+      tally[0] += to - from;
       return;
     }
     long idsBase = Unsigned.u32(word(dfa, DfaTableLayout.ACCEPT_IDS_BASE_WORD));

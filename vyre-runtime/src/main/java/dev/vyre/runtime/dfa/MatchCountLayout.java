@@ -19,7 +19,7 @@ import java.lang.foreign.MemorySegment;
  * </pre>
  *
  * <p>A step in count mode adds the number of hits it would have appended in record mode to counter
- * {@code input_id}; a CUDA step adds it once, at its end, so dense matches cost no atomic each and
+ * {@code input_id}; a step adds it once, at its end, so dense matches cost no atomic each and
  * no record crosses the bus. The host reads back the counters of a whole scan in one copy.
  */
 public final class MatchCountLayout {
