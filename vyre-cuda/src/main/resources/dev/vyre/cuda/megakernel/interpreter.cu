@@ -113,7 +113,7 @@ __device__ unsigned vyre_dfa_scan_range(VyreDfaScan& s, unsigned long long from,
 // each other, four lanes' do not, so a thread keeps four loads in flight. Lane 0 scans from the start
 // state; lane k > 0 restarts at the root at a 16-byte boundary at least `overlap` bytes before its
 // boundary b_k (itself 16-byte aligned) and reports only ends after b_k: a match ending there is at
-// most overlap + 1 bytes long, so it starts after the restart. The hits are the sequential scan's.
+// most overlap + 1 bytes long, so it starts no earlier than the restart. The hits are the sequential scan's.
 __device__ void vyre_dfa_scan_lanes(VyreDfaScan& s, unsigned long long len, unsigned row, unsigned long long report_from,
                                     unsigned long long overlap) {
   unsigned long long address = reinterpret_cast<unsigned long long>(s.bytes), span = len / VYRE_SCAN_LANES;
@@ -139,10 +139,19 @@ __device__ void vyre_dfa_scan_lanes(VyreDfaScan& s, unsigned long long len, unsi
     unsigned long long lane_blocks = (end[k] - at[k]) / 16ull;
     if (lane_blocks < blocks) blocks = lane_blocks;
   }
+  // Each lane's next 16 bytes are in flight while these are consumed, as in vyre_dfa_scan_range.
+  uint4 next[VYRE_SCAN_LANES];
+#pragma unroll
+  for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) {
+    next[k] = blocks > 0 ? __ldcg(reinterpret_cast<const uint4*>(s.bytes + at[k])) : make_uint4(0, 0, 0, 0);
+  }
   for (unsigned long long j = 0; j < blocks; j++) {
     uint4 now[VYRE_SCAN_LANES];
 #pragma unroll
-    for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) now[k] = __ldcg(reinterpret_cast<const uint4*>(s.bytes + at[k] + 16ull * j));
+    for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) {
+      now[k] = next[k];
+      if (j + 1 < blocks) next[k] = __ldcg(reinterpret_cast<const uint4*>(s.bytes + at[k] + 16ull * (j + 1)));
+    }
 #pragma unroll
     for (unsigned b = 0; b < 16; b++) {
       unsigned tr[VYRE_SCAN_LANES], any = 0;
