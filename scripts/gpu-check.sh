@@ -12,7 +12,8 @@
 # kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for);
-# `vyre bench adapt --backend cuda` (the launch policy on a load that changes phase); and
+# `vyre bench adapt --backend cuda` (the launch policy on a load that changes phase); `vyre bench resident` (a corpus in
+# device memory, 4 and 10 GiB, and dense matches); and
 # `vyre bench graph` (the frontier engine); with two or more GPUs, every GPU of the host (the multi-gpu steps and
 # `vyre bench scan --devices all`); with TREE=DIR, `vyre bench tree` (vyre scan against ripgrep and grep).
 # Prints one summary line and exits non-zero when anything failed. Logs go to $OUT (or /tmp/vyre-gpu).
@@ -108,6 +109,14 @@ step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --json "$out/disp
 step bench-io "${vyre[@]}" bench io --backend cuda --size 268435456 --json "$out/io.json"
 step bench-scan "${vyre[@]}" bench scan --backend auto --runs 3 --json "$out/scan.json"
 step bench-adapt "${vyre[@]}" bench adapt --backend cuda --json "$out/adapt.json"
+# A corpus held in device memory (vyre serve --resident), counted in DFA_STEP's count mode: 4 GiB and 10 GiB with
+# 100 literals, and 4 GiB where three one-letter literals match about a quarter of all bytes (issue #24: >= 300 GB/s
+# per scan on >= 10 GB). Each scan prints its split; the last line compares the counts with a page-cache scan's.
+step bench-resident "${vyre[@]}" bench resident --backend cuda --size 4294967296 --patterns 100 --runs 3
+STEP_TIMEOUT=${RESIDENT_TIMEOUT:-400} step bench-resident-10g "${vyre[@]}" bench resident --backend cuda \
+  --size 10737418240 --patterns 100 --runs 3
+step bench-resident-dense "${vyre[@]}" bench resident --backend cuda --size 4294967296 --patterns 100 \
+  --dense-letters 3 --runs 3
 # `vyre graph bfs` and `cc` write the same files on both backends (the output contract).
 step graph-cli-parity bash -c 'set -e; d=$(mktemp -d); trap "rm -rf $d" EXIT
   "${@:1}" graph gen kron --scale 16 -o $d/k.mtx; "${@:1}" graph gen grid --rows 300 --cols 300 -o $d/g.mtx
@@ -163,6 +172,7 @@ cat "$out/bench-tree.log" 2>/dev/null
 cat "$out/bench-dispatch.log" 2>/dev/null | tail -30
 tail -25 "$out/bench-io.log" 2>/dev/null
 tail -25 "$out/bench-adapt.log" 2>/dev/null
+grep -hE "^(kernel|loaded|resident)" "$out"/bench-resident*.log 2>/dev/null
 failed_steps="${names[*]:-}"
 echo "gpu-check: $passed passed, $failed failed${failed_steps:+ ($failed_steps)} on $(cat "$out/device.txt" 2>/dev/null | head -1)"
 [ "$failed" -eq 0 ]

@@ -29,6 +29,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -63,6 +64,11 @@ final class ResidentBenchCommand implements Callable<Integer> {
   @Option(names = "--patterns", defaultValue = "100", paramLabel = "N", description = "Literals (default: ${DEFAULT-VALUE}).")
   int patterns;
 
+  @Option(names = "--dense-letters", defaultValue = "0", paramLabel = "N",
+      description = "Also scan for the N letters the generated text holds most of, as one-byte literals (N = 3:"
+          + " about a quarter of all bytes match), for dense matches (default: ${DEFAULT-VALUE}).")
+  int denseLetters;
+
   @Option(names = "--backend", defaultValue = "auto", description = "auto | reference | cuda (default: ${DEFAULT-VALUE}).")
   String backend;
 
@@ -81,9 +87,10 @@ final class ResidentBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintStream out = System.out;
-    if (size < 1 || patterns < 1 || patterns > PatternSet.MAX_PATTERNS || runs < 1 || files < 0) {
-      throw InputException.of("vyre bench resident", "--size, --patterns, --runs must be positive and --files not"
-          + " negative", "pass positive values (vyre bench resident --help)");
+    if (size < 1 || patterns < 1 || patterns > PatternSet.MAX_PATTERNS || runs < 1 || files < 0 || denseLetters < 0
+        || denseLetters > 26) {
+      throw InputException.of("vyre bench resident", "--size, --patterns, --runs must be positive, --files not"
+          + " negative and --dense-letters 0..26", "pass values in range (vyre bench resident --help)");
     }
     Path root = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("vyre-resident-bench");
     try {
@@ -123,16 +130,19 @@ final class ResidentBenchCommand implements Callable<Integer> {
         throw new UncheckedIOException(e);
       }
     });
-    out.printf("corpus: %d bytes in %d file(s) under %s, written in %.1f s; %d literals%n", size, count, corpusDir,
-        (System.nanoTime() - written) / 1e9, patterns);
+    out.printf("corpus: %d bytes in %d file(s) under %s, written in %.1f s; %d literals and %d one-letter ones%n",
+        size, count, corpusDir, (System.nanoTime() - written) / 1e9, patterns, denseLetters);
     Backends.Choice choice = Backends.select(backend);
     ScanOptions options = tuning.options(choice.backend().name(), false);
-    DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(literals, false));
+    List<String> scanned = new ArrayList<>(literals);
+    scanned.addAll(ScanCorpus.commonLetters(denseLetters));
+    DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(scanned, false));
     options = options.fittingHitCounter(table);
     try (Megakernel kernel = ScanCommand.bootstrap(Megakernel.builder().backend(choice), options)) {
       KernelResourcePool pool = new KernelResourcePool(kernel);
-      out.println("kernel: " + kernel.describe() + "; tasks of " + options.taskBytes() + " bytes, batches of "
-          + options.tasksPerChunk() + " tasks, " + options.buffers() + " in flight");
+      out.println("kernel: " + kernel.describe() + "; resident tasks of " + ResidentScan.taskBytes(options)
+          + " bytes (a job's: " + options.taskBytes() + "), batches of " + options.tasksPerChunk() + " tasks, "
+          + options.buffers() + " in flight");
       long loadStarted = System.nanoTime();
       try (ResidentCorpus corpus = new ResidentCorpus(pool, corpusDir, ScanFilter.NONE, segment,
           (int) Math.min(PatternSet.MAX_PATTERN_LENGTH, segment / 2))) {

@@ -122,6 +122,20 @@ class ResidentScanTest {
     return new Seen(results, run.apply(sink));
   }
 
+  /**
+   * A counting scan past -m may count more than a job (ResidentScan): what vyre scan prints, at most
+   * the limit, is compared.
+   */
+  private static List<String> printed(Seen seen, boolean keepHits, long maxHits) {
+    if (keepHits || maxHits == Long.MAX_VALUE) {
+      return seen.results();
+    }
+    return seen.results().stream().map(line -> {
+      String[] parts = line.split(" ", 3);
+      return parts[0] + " " + Math.min(Long.parseLong(parts[1]), maxHits) + " " + parts[2];
+    }).toList();
+  }
+
   private void assertSameAsJob(List<String> patterns, boolean keepHits, long maxHits) {
     DfaTable table = table(patterns);
     ScanOptions options = options(keepHits);
@@ -135,8 +149,11 @@ class ResidentScanTest {
       assertNotNull(scan, "the corpus holds every file of its own tree");
       resident = collect(files, sink -> scan.run(files, sink), maxHits);
     }
-    assertEquals(fromDisk.results(), resident.results(), "patterns " + patterns + ", keepHits " + keepHits);
-    assertEquals(fromDisk.summary().matches(), resident.summary().matches());
+    assertEquals(printed(fromDisk, keepHits, maxHits), printed(resident, keepHits, maxHits),
+        "patterns " + patterns + ", keepHits " + keepHits);
+    if (maxHits == Long.MAX_VALUE) {
+      assertEquals(fromDisk.summary().matches(), resident.summary().matches());
+    }
     assertEquals(fromDisk.summary().files(), resident.summary().files());
     assertTrue(fromDisk.summary().matches() > 1000, "the tree matches often: " + fromDisk.summary());
   }
@@ -149,6 +166,19 @@ class ResidentScanTest {
     assertSameAsJob(List.of("a"), true, Long.MAX_VALUE);
     assertSameAsJob(PATTERNS, true, 5);
     assertSameAsJob(PATTERNS, false, 1);
+  }
+
+  /**
+   * Patterns that match at every byte but newlines, several at some: the counting scan's per-file
+   * counters, read back many times in the scan (it spans many windows of batches), equal the
+   * records a job reads.
+   */
+  @Test
+  void countsDenseMatchesAsAJobReadsTheirRecords() {
+    List<String> everyByte = List.of("a", "b", "c", " ", "ab", "abca", "bc");
+    assertSameAsJob(everyByte, true, Long.MAX_VALUE);
+    assertSameAsJob(everyByte, false, Long.MAX_VALUE);
+    assertSameAsJob(everyByte, false, 3);
   }
 
   @Test

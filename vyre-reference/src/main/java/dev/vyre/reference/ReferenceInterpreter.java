@@ -248,7 +248,7 @@ final class ReferenceInterpreter implements SlotContext {
   private int dfaStep() {
     MemorySegment input = session.resourceView(arg(DfaStepArgs.INPUT_HANDLE_ARG));
     MemorySegment dfa = session.resourceView(arg(DfaStepArgs.DFA_HANDLE_ARG));
-    // A DEVICE resource only: the hit cursor is a device atomic on a GPU (DfaStep, "Faults").
+    // A DEVICE resource only: the hit cursor (or counter) is a device atomic on a GPU (DfaStep, "Faults").
     MemorySegment hits = session.deviceResourceView(arg(DfaStepArgs.HIT_HANDLE_ARG));
     if (input == null || dfa == null || hits == null) {
       return -FaultReason.RESOURCE_OUT_OF_RANGE.code();
@@ -257,7 +257,8 @@ final class ReferenceInterpreter implements SlotContext {
         | (long) arg(DfaStepArgs.BASE_OFFSET_HI_ARG) << 32;
     int result = DfaStep.run(input, Unsigned.u32(arg(DfaStepArgs.INPUT_OFFSET_ARG)),
         Unsigned.u32(arg(DfaStepArgs.LENGTH_ARG)), dfa, arg(DfaStepArgs.START_STATE_ARG), hits,
-        arg(DfaStepArgs.INPUT_ID_ARG), baseOffset, Unsigned.u32(arg(DfaStepArgs.REPORT_FROM_ARG)));
+        arg(DfaStepArgs.INPUT_ID_ARG), baseOffset, Unsigned.u32(arg(DfaStepArgs.REPORT_FROM_ARG)),
+        arg(DfaStepArgs.MODE_ARG));
     return result < 0 ? -DfaStep.faultReason(result).code() : SlotLayout.STATUS_DONE;
   }
 
@@ -310,7 +311,7 @@ final class ReferenceInterpreter implements SlotContext {
         return FaultReason.MALFORMED_PACKED_SLOT;
       }
       if (op == Opcodes.DFA_STEP) {
-        // DFA_STEP reads ten argument words of its own slot; a packed operation has at most three.
+        // DFA_STEP reads eleven argument words of its own slot; a packed operation has at most three.
         return FaultReason.MALFORMED_PACKED_SLOT;
       }
       int first = metadata + offset;

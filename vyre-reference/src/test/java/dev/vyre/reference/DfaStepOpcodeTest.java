@@ -11,6 +11,7 @@ import dev.vyre.runtime.TaskResult;
 import dev.vyre.runtime.dfa.DfaStepArgs;
 import dev.vyre.runtime.dfa.Hit;
 import dev.vyre.runtime.dfa.HitBufferLayout;
+import dev.vyre.runtime.dfa.MatchCountLayout;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.wire.FaultReason;
 import dev.vyre.runtime.wire.Opcodes;
@@ -242,5 +243,93 @@ class DfaStepOpcodeTest {
     MemorySegment stored = readHits(hits, capacity);
     assertEquals(capacity, HitBufferLayout.cursor(stored));
     assertEquals(expected, sorted(HitBufferLayout.readAll(stored)));
+  }
+
+  private int countResource(long counters) {
+    MemorySegment zeroed = Arena.ofAuto().allocate(MatchCountLayout.byteSize(counters), 8);
+    MatchCountLayout.init(zeroed, counters);
+    return upload(zeroed, ResourcePlacement.DEVICE);
+  }
+
+  private MemorySegment readCounts(int handle, long counters) {
+    MemorySegment copy = Arena.ofAuto().allocate(MatchCountLayout.byteSize(counters), 8);
+    kernel.readResource(handle, 0, copy);
+    return copy;
+  }
+
+  /**
+   * Ranges long enough to be scanned as interleaved lanes, at odd offsets (the CUDA lanes restart at
+   * 16-byte boundaries), over text where nearly every byte ends a match: records hold exactly the
+   * naive matcher's hits, and count mode adds exactly as many to each range's input id's counter.
+   */
+  @Test
+  void countModeAddsExactlyTheHitsRecordModeAppends() throws Exception {
+    start(2);
+    PatternSet dense = PatternSet.fromArguments(List.of("h", "he", "e", "hehe", "eh", "s", "r"), false);
+    DfaTable denseTable = AhoCorasickCompiler.compile(dense);
+    int denseDfa = upload(denseTable.segment(), ResourcePlacement.DEVICE);
+    byte[] text = new byte[40_011];
+    SplittableRandom random = new SplittableRandom(5);
+    byte[] alphabet = "hers".getBytes(StandardCharsets.US_ASCII);
+    for (int i = 0; i < text.length; i++) {
+      text[i] = alphabet[random.nextInt(alphabet.length)];
+    }
+    int input = upload(MemorySegment.ofArray(text), ResourcePlacement.HOST_MAPPED);
+    int overlap = dense.maxLength() - 1;
+    long[] expected = new long[2];
+    List<Hit> expectedHits = new ArrayList<>();
+    List<DfaStepArgs> steps = new ArrayList<>();
+    int range = 4093;
+    for (int owned = 0, id = 0; owned < text.length; owned += range, id ^= 1) {
+      int from = Math.max(0, owned - overlap);
+      int to = Math.min(text.length, owned + range);
+      steps.add(new DfaStepArgs(input, from, to - from, denseDfa, denseTable.startState(), 0, id, from, owned - from));
+    }
+    // Each range counts the matches ending in the bytes it owns, wherever they start.
+    for (DfaStepArgs step : steps) {
+      for (Hit hit : NaiveMatcher.findAll(dense, text, step.inputId())) {
+        long end = hit.start() + dense.length(hit.patternId());
+        if (end > step.baseOffset() + step.reportFrom() && end <= step.baseOffset() + step.length()) {
+          expectedHits.add(hit);
+          expected[step.inputId()]++;
+        }
+      }
+    }
+    assertTrue(expected[0] + expected[1] > text.length, "nearly every byte ends a match");
+    int hits = hitBuffer(expectedHits.size());
+    int counts = countResource(2);
+    List<CompletableFuture<TaskResult>> results = new ArrayList<>();
+    for (DfaStepArgs step : steps) {
+      results.add(kernel.submit(Task.of(Opcodes.DFA_STEP, new DfaStepArgs(step.inputHandle(), step.inputOffset(),
+          step.length(), step.dfaHandle(), step.startState(), hits, step.inputId(), step.baseOffset(), step.reportFrom())
+          .toArgs())));
+      results.add(kernel.submit(Task.of(Opcodes.DFA_STEP, new DfaStepArgs(step.inputHandle(), step.inputOffset(),
+          step.length(), step.dfaHandle(), step.startState(), counts, step.inputId(), step.baseOffset(), step.reportFrom(),
+          DfaStepArgs.MODE_COUNT).toArgs())));
+    }
+    for (CompletableFuture<TaskResult> result : results) {
+      assertTrue(result.get(10, TimeUnit.SECONDS).isDone());
+    }
+    expectedHits.sort(null);
+    assertEquals(expectedHits, sorted(HitBufferLayout.readAll(readHits(hits, expectedHits.size()))));
+    MemorySegment counted = readCounts(counts, 2);
+    assertEquals(expected[0], MatchCountLayout.counter(counted, 0));
+    assertEquals(expected[1], MatchCountLayout.counter(counted, 1));
+  }
+
+  @Test
+  void countModeFaultsOnACounterItDoesNotHoldOrAnUnknownMode() throws Exception {
+    start(1);
+    int input = upload(MemorySegment.ofArray(TEXT), ResourcePlacement.HOST_MAPPED);
+    int counts = countResource(2);
+    for (DfaStepArgs args : List.of(
+        new DfaStepArgs(input, 0, TEXT.length, dfa, table.startState(), counts, 2, 0, 0, DfaStepArgs.MODE_COUNT),
+        new DfaStepArgs(input, 0, TEXT.length, dfa, table.startState(), counts, 0, 0, 0, 2))) {
+      assertEquals(FaultReason.RESOURCE_OUT_OF_RANGE, run(args).fault(), args.toString());
+    }
+    assertEquals(0, MatchCountLayout.counter(readCounts(counts, 2), 0));
+    assertTrue(run(new DfaStepArgs(input, 0, TEXT.length, dfa, table.startState(), counts, 1, 0, 0,
+        DfaStepArgs.MODE_COUNT)).isDone());
+    assertEquals(NaiveMatcher.findAll(PATTERNS, TEXT, 0).size(), MatchCountLayout.counter(readCounts(counts, 2), 1));
   }
 }

@@ -23,8 +23,17 @@ import java.util.Map;
  * buffer; small files share a batch as they share a chunk in a job. Batches are collected in the
  * order they were published, so each file's matches reach the {@link ScanSink} in offset order, after
  * every earlier file's result, exactly as a job passes them: the same output. A batch whose hits
- * overflow its buffer is scanned again with a larger one, unless it counts one file's matches (the
- * cursor counts those that did not fit).
+ * overflow its buffer is scanned again with a larger one.
+ *
+ * <p>A scan that only counts ({@code --count}, {@code -l}) publishes its tasks in DFA_STEP's count
+ * mode: each adds its matches to its file's counter on the device ({@link MatchCounters}), no record
+ * is written or read, and the host reads the counters back once per two windows of batches in flight
+ * (a read costs a round trip while the rest of the window keeps the device busy) and at the end,
+ * passing each file's count and result in order. With no hit buffer to size to a batch, its tasks
+ * are {@link #COUNT_TASK_SCALE} times a job's (a GPU thread scans one as four interleaved lanes of a
+ * job's task each), so the host writes that many times fewer slots for the same bytes. Past {@code
+ * -m}'s limit its count may be larger than a job's (the sink asked for no more after the limit;
+ * {@code vyre scan} prints at most the limit either way).
  *
  * <p>{@link #open} refreshes the corpus and holds its lock until {@link #close}, so what is scanned
  * is what is on disk and no reload moves bytes under the tasks. Used by one thread.
@@ -32,6 +41,8 @@ import java.util.Map;
 public final class ResidentScan implements ScanRun, HitResources.HitSink {
 
   private static final Duration TASK_TIMEOUT = Duration.ofMinutes(2);
+  /** A counting scan's tasks, and so its batches, are this many times a job's. */
+  private static final int COUNT_TASK_SCALE = 4;
 
   /** One batch of tasks in flight, and where in the files it begins and ends. */
   private static final class Batch {
@@ -59,8 +70,13 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   private final ScanOptions options;
   private final int overlap;
   private final long packedBytes;
+  /** Bytes per task ({@link #taskBytes(ScanOptions)}) and the most per batch. */
+  private final long taskBytes;
+  private final long batchBytes;
   private final int dfaHandle;
   private final HitResources hits;
+  /** The per-file counters of a scan that only counts; null when it keeps hits. */
+  private final MatchCounters counts;
   private final Batch[] batches;
   private final ArrayDeque<Batch> free = new ArrayDeque<>();
   private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
@@ -94,6 +110,12 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   private int lastOfBatch;
   private long foreignHits;
   private boolean placing;
+  // A counting run: the first file whose result is not passed yet, the last file a collected batch
+  // reached (and whether its tasks go on in a later batch), bytes collected since the last read.
+  private int countedFrom;
+  private int doneFile;
+  private boolean doneContinues;
+  private long unreadBytes;
 
   /**
    * Refreshes {@code corpus} and, when it holds every one of {@code targets} whole as listed and
@@ -134,20 +156,33 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     this.overlap = table.maxPatternLength() - 1;
     DfaTableLayout.validate(table.segment(), "DFA table");
     ScanJob.checkHitsCountable(table, options.chunkBytes() + overlap);
-    this.packedBytes = Math.min(options.chunkBytes(), ScanJob.MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
+    this.counts = options.keepHits() ? null : new MatchCounters(pool, Math.max(1, entries.length));
+    this.taskBytes = taskBytes(options);
+    this.batchBytes = options.tasksPerChunk() * taskBytes;
+    this.packedBytes = counts != null ? batchBytes
+        : Math.min(options.chunkBytes(), ScanJob.MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
     this.dfaHandle = pool.take(table.byteSize(), ResourcePlacement.DEVICE);
     kernel.writeResource(dfaHandle, 0, table.segment());
     this.hits = new HitResources(pool);
+    args[DfaStepArgs.MODE_ARG] = counts == null ? DfaStepArgs.MODE_RECORDS : DfaStepArgs.MODE_COUNT;
     long capacity = Math.min(options.hitCapacity(), ScanJob.MAX_HIT_CAPACITY);
     this.batches = new Batch[options.buffers()];
     for (int i = 0; i < batches.length; i++) {
       batches[i] = new Batch(options.tasksPerChunk());
       batches[i].hitCapacity = capacity;
-      batches[i].hitHandle = hits.allocate(capacity);
+      batches[i].hitHandle = counts == null ? hits.allocate(capacity) : counts.handle();
       free.add(batches[i]);
     }
     this.files = targets;
     this.entries = entries;
+  }
+
+  /**
+   * Bytes per task of a resident scan with {@code options}: a job's, or {@link #COUNT_TASK_SCALE}
+   * times that when it counts.
+   */
+  public static long taskBytes(ScanOptions options) {
+    return options.keepHits() ? options.taskBytes() : COUNT_TASK_SCALE * options.taskBytes();
   }
 
   /** What the refresh before this scan did (for {@code --verbose}). */
@@ -206,6 +241,11 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     taskNanos = hitNanos = publishNanos = 0;
     stopping = false;
     order.dropCarry();
+    countedFrom = 0;
+    unreadBytes = 0;
+    if (counts != null) {
+      counts.reset();
+    }
     faultsSeen = kernel.stats().faults();
     while (true) {
       while (!stopping && !free.isEmpty() && nextFile < files.size()) {
@@ -213,7 +253,9 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
         batch.startFile = nextFile;
         batch.startPiece = nextPiece;
         batch.startTask = nextTask;
+        long filling = System.nanoTime();
         fill(batch);
+        publishNanos += System.nanoTime() - filling;
         publish(batch);
         inFlight.add(batch);
       }
@@ -223,7 +265,9 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
       Batch head = inFlight.poll();
       awaitBatch(head);
       if (stopping) {
-        hits.reset(head.hitHandle, head.hitCapacity);
+        if (counts == null) {
+          hits.reset(head.hitHandle, head.hitCapacity);
+        }
         free.add(head);
       } else {
         long collectStarted = System.nanoTime();
@@ -236,8 +280,8 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   }
 
   /**
-   * Adds the tasks from the batch's start on, until a chunk's tasks or bytes: a file of more than a
-   * chunk starts a batch of its own; a smaller one joins a batch only whole, within {@link
+   * Adds the tasks from the batch's start on, until a chunk's tasks or {@link #batchBytes}: a file of
+   * more than that starts a batch of its own; a smaller one joins a batch only whole, within {@link
    * #packedBytes}, so that its matches always fit the largest hit buffer.
    */
   private void fill(Batch batch) {
@@ -245,12 +289,11 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     batch.bytes = 0;
     batch.lastContinues = false;
     batch.lastFile = nextFile;
-    long taskBytes = options.taskBytes();
     int maxTasks = options.tasksPerChunk();
     int startState = table.startState();
     while (nextFile < files.size()) {
       ResidentCorpus.Piece[] pieces = entries[nextFile].pieces();
-      if (nextFile != batch.startFile && (entries[nextFile].size() > options.chunkBytes()
+      if (nextFile != batch.startFile && (entries[nextFile].size() > batchBytes
           || batch.bytes + entries[nextFile].size() > packedBytes
           || batch.tasks.size() + tasksOf(pieces, taskBytes) > maxTasks)) {
         return;
@@ -261,7 +304,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
         long count = Math.ceilDiv(piece.ownedTo() - piece.ownedFrom(), taskBytes);
         for (; nextTask < count; nextTask++) {
           long owned = piece.ownedFrom() + nextTask * taskBytes;
-          if (batch.tasks.size() == maxTasks || batch.bytes >= options.chunkBytes()) {
+          if (batch.tasks.size() == maxTasks || batch.bytes >= batchBytes) {
             batch.lastContinues = true;
             batch.ownedEnd = owned;
             return;
@@ -318,23 +361,19 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   }
 
   /**
-   * Takes a finished batch: counts one file's matches from the cursor alone when the scan only
-   * counts, else reads the records back, puts each file's in order and passes them on; scans the
-   * batch again with a larger hit buffer when they overflowed it.
+   * Takes a finished batch: tallies it when the scan only counts, else reads the records back, puts
+   * each file's in order and passes them on; scans the batch again with a larger hit buffer when
+   * they overflowed it.
    */
   private void collect(Batch batch) {
-    int first = batch.startFile;
-    int last = batch.lastFile;
-    boolean records = options.keepHits() || first != last;
-    long cursor = batch.lastTicket < 0 ? 0 : hits.fetch(batch.hitHandle, batch.hitCapacity, records);
-    if (!records) {
-      hits.reset(batch.hitHandle, batch.hitCapacity);
-      bytesScanned += batch.bytes;
-      counted(first, cursor);
-      finishFiles(batch);
+    if (counts != null) {
+      tally(batch);
       free.add(batch);
       return;
     }
+    int first = batch.startFile;
+    int last = batch.lastFile;
+    long cursor = batch.lastTicket < 0 ? 0 : hits.fetch(batch.hitHandle, batch.hitCapacity, true);
     if (cursor > batch.hitCapacity) {
       hits.reset(batch.hitHandle, batch.hitCapacity);
       if (cursor <= ScanJob.MAX_HIT_CAPACITY) {
@@ -356,10 +395,38 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     free.add(batch);
   }
 
+  /**
+   * Takes a finished batch of a counting scan; after two windows of batches, or when it was the last
+   * in flight, reads the counters of the files since the last read and passes them on.
+   */
+  private void tally(Batch batch) {
+    bytesScanned += batch.bytes;
+    unreadBytes += batch.bytes;
+    doneFile = batch.lastFile;
+    doneContinues = batch.lastContinues;
+    if (unreadBytes < 2 * batchBytes * options.buffers() && !inFlight.isEmpty()) {
+      return;
+    }
+    int finished = doneContinues ? doneFile - 1 : doneFile;
+    counts.read(countedFrom, doneFile);
+    for (int file = countedFrom; file <= doneFile && !stopping; file++) {
+      long count = counts.counter(file);
+      if (count > matches[file] && !stopped[file]) {
+        matches[file] = count;
+        stopped[file] = !sink.found(files.get(file), null, count);
+      }
+      if (file <= finished) {
+        finish(file);
+      }
+    }
+    countedFrom = finished + 1;
+    unreadBytes = 0;
+  }
+
   /** Where a batch begins in its first file. */
   private long firstOffset(Batch batch) {
     ResidentCorpus.Piece[] pieces = entries[batch.startFile].pieces();
-    return pieces.length == 0 ? 0 : Math.max(0, pieces[batch.startPiece].ownedFrom() + batch.startTask * options.taskBytes()
+    return pieces.length == 0 ? 0 : Math.max(0, pieces[batch.startPiece].ownedFrom() + batch.startTask * taskBytes
         - overlap);
   }
 
@@ -443,33 +510,13 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
       }
       if (!stopped[file] && to > from) {
         matches[file] += to - from;
-        // A scan that only counts passes no matches, as a job does.
-        if (!sink.found(files.get(file), options.keepHits() ? order.view(from, to) : null, matches[file])) {
+        if (!sink.found(files.get(file), order.view(from, to), matches[file])) {
           stopped[file] = true;
           if (file == batch.lastFile && batch.lastContinues) {
             order.dropCarry();
           }
         }
       }
-      if (file < batch.lastFile || !batch.lastContinues) {
-        finish(file);
-      }
-    }
-  }
-
-  /** Adds a counted batch's matches to its one file's. */
-  private void counted(int file, long count) {
-    if (count > 0 && !stopped[file] && !stopping) {
-      matches[file] += count;
-      if (!sink.found(files.get(file), null, matches[file])) {
-        stopped[file] = true;
-      }
-    }
-  }
-
-  /** Passes the result of each file the batch ends. */
-  private void finishFiles(Batch batch) {
-    for (int file = batch.startFile; file <= batch.lastFile && !stopping; file++) {
       if (file < batch.lastFile || !batch.lastContinues) {
         finish(file);
       }
@@ -500,8 +547,12 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
         KernelResourcePool pool = corpus.pool();
         pool.giveBack(dfaHandle);
         hits.close();
-        for (Batch batch : batches) {
-          hits.free(batch.hitHandle);
+        if (counts != null) {
+          counts.close();
+        } else {
+          for (Batch batch : batches) {
+            hits.free(batch.hitHandle);
+          }
         }
       }
     } finally {

@@ -55,6 +55,11 @@ public final class ScanCorpus {
     return List.copyOf(distinct);
   }
 
+  /** The {@code count} letters the generated text holds most of, most common first, as one-byte literals. */
+  public static List<String> commonLetters(int count) {
+    return LETTERS.chars().limit(count).mapToObj(Character::toString).toList();
+  }
+
   /** Fills {@code target} with the first {@code target.byteSize()} bytes of the corpus. */
   public static void fill(MemorySegment target, List<String> literals, long seed) {
     ScanCorpus corpus = new ScanCorpus(literals, seed);

@@ -43,6 +43,137 @@ __device__ void vyre_dfa_report(const unsigned* t, unsigned state, unsigned* hit
   }
 }
 
+// What one DFA_STEP scans with: the table, where its hits go, and (count mode) the hits it found.
+struct VyreDfaScan {
+  const unsigned* t;
+  const unsigned* transitions;
+  const unsigned char* bytes;       // the range's byte 0
+  unsigned classes;
+  unsigned* hits;                   // a hit buffer, or in count mode a MatchCountLayout resource
+  unsigned input_id;
+  unsigned long long base;          // absolute offset of byte 0
+  bool counting;
+  unsigned long long found;         // count mode: hits so far, added to the counter once at the end
+};
+
+// The state `row` accepts at relative end `end` (exclusive): append its patterns' records, or count them.
+__device__ __forceinline__ void vyre_dfa_accept(VyreDfaScan& s, unsigned row, unsigned long long end) {
+  unsigned state = row / s.classes, offsets_base = vyre_table_word(s.t + 9);
+  if (s.counting) {
+    s.found += vyre_table_word(s.t + offsets_base + state + 1) - vyre_table_word(s.t + offsets_base + state);
+  } else {
+    vyre_dfa_report(s.t, state, s.hits, s.input_id, s.base + end);
+  }
+}
+
+__device__ __forceinline__ unsigned vyre_dfa_next(const VyreDfaScan& s, unsigned row, unsigned b) {
+  return vyre_table_word(s.transitions + row + vyre_table_word(s.t + VYRE_DFA_CLASS_MAP_BASE + b));
+}
+
+__device__ __forceinline__ unsigned vyre_uint4_byte(const uint4& v, unsigned k) {
+  unsigned w = k < 4u ? v.x : k < 8u ? v.y : k < 12u ? v.z : v.w;
+  return (w >> (8u * (k & 3u))) & 0xFFu;
+}
+
+// Scans relative bytes [from, to) from `row`, reporting ends (exclusive) above `min_end`; returns the
+// final row. The host may reuse an input buffer for the next chunk: read it past L1 (L2 only, or the bus).
+__device__ unsigned vyre_dfa_scan_range(VyreDfaScan& s, unsigned long long from, unsigned long long to, unsigned row,
+                                        unsigned long long min_end) {
+  unsigned long long i = from;
+  for (; i < to && ((reinterpret_cast<unsigned long long>(s.bytes + i)) & 15ull); i++) {
+    unsigned tr = vyre_dfa_next(s, row, __ldcg(s.bytes + i));
+    row = tr & VYRE_DFA_ROW_MASK;
+    if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > min_end) vyre_dfa_accept(s, row, i + 1);
+  }
+  // 16-byte loads, the next one in flight while this one is consumed: mapped input crosses PCIe.
+  uint4 next = i + 16 <= to ? __ldcg(reinterpret_cast<const uint4*>(s.bytes + i)) : make_uint4(0, 0, 0, 0);
+  for (; i + 16 <= to; i += 16) {
+    uint4 now = next;
+    if (i + 32 <= to) next = __ldcg(reinterpret_cast<const uint4*>(s.bytes + i + 16));
+#pragma unroll
+    for (unsigned k = 0; k < 16; k++) {
+      unsigned tr = vyre_dfa_next(s, row, vyre_uint4_byte(now, k));
+      row = tr & VYRE_DFA_ROW_MASK;
+      if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + k + 1 > min_end) vyre_dfa_accept(s, row, i + k + 1);
+    }
+  }
+  for (; i < to; i++) {
+    unsigned tr = vyre_dfa_next(s, row, __ldcg(s.bytes + i));
+    row = tr & VYRE_DFA_ROW_MASK;
+    if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > min_end) vyre_dfa_accept(s, row, i + 1);
+  }
+  return row;
+}
+
+// Below this many bytes per lane the lanes' restart overlap is not worth it (DfaStep.MIN_LANE_BYTES).
+#define VYRE_SCAN_LANE_MIN_BYTES 256ull
+#define VYRE_SCAN_LANES 4
+
+// The range as four interleaved chains, as DfaStep.scanLanes splits it: one lane's table loads wait on
+// each other, four lanes' do not, so a thread keeps four loads in flight. Lane 0 scans from the start
+// state; lane k > 0 restarts at the root at a 16-byte boundary at least `overlap` bytes before its
+// boundary b_k (itself 16-byte aligned) and reports only ends after b_k: a match ending there is at
+// most overlap + 1 bytes long, so it starts no earlier than the restart. The hits are the sequential scan's.
+__device__ void vyre_dfa_scan_lanes(VyreDfaScan& s, unsigned long long len, unsigned row, unsigned long long report_from,
+                                    unsigned long long overlap) {
+  unsigned long long address = reinterpret_cast<unsigned long long>(s.bytes), span = len / VYRE_SCAN_LANES;
+  unsigned long long head = (16ull - (address & 15ull)) & 15ull;
+  unsigned long long at[VYRE_SCAN_LANES], end[VYRE_SCAN_LANES], min_end[VYRE_SCAN_LANES];
+  unsigned rows[VYRE_SCAN_LANES];
+  row = vyre_dfa_scan_range(s, 0, head, row, report_from);
+  at[0] = head;
+  min_end[0] = report_from;
+  rows[0] = row;
+#pragma unroll
+  for (unsigned k = 1; k < VYRE_SCAN_LANES; k++) {
+    unsigned long long boundary = ((address + k * span + 15ull) & ~15ull) - address;
+    end[k - 1] = boundary;
+    at[k] = ((address + boundary - overlap) & ~15ull) - address;
+    min_end[k] = boundary > report_from ? boundary : report_from;
+    rows[k] = vyre_table_word(s.t + 4) * s.classes;
+  }
+  end[VYRE_SCAN_LANES - 1] = len;
+  unsigned long long blocks = (end[0] - at[0]) / 16ull;
+#pragma unroll
+  for (unsigned k = 1; k < VYRE_SCAN_LANES; k++) {
+    unsigned long long lane_blocks = (end[k] - at[k]) / 16ull;
+    if (lane_blocks < blocks) blocks = lane_blocks;
+  }
+  // Each lane's next 16 bytes are in flight while these are consumed, as in vyre_dfa_scan_range.
+  uint4 next[VYRE_SCAN_LANES];
+#pragma unroll
+  for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) {
+    next[k] = blocks > 0 ? __ldcg(reinterpret_cast<const uint4*>(s.bytes + at[k])) : make_uint4(0, 0, 0, 0);
+  }
+  for (unsigned long long j = 0; j < blocks; j++) {
+    uint4 now[VYRE_SCAN_LANES];
+#pragma unroll
+    for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) {
+      now[k] = next[k];
+      if (j + 1 < blocks) next[k] = __ldcg(reinterpret_cast<const uint4*>(s.bytes + at[k] + 16ull * (j + 1)));
+    }
+#pragma unroll
+    for (unsigned b = 0; b < 16; b++) {
+      unsigned tr[VYRE_SCAN_LANES], any = 0;
+#pragma unroll
+      for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) {
+        tr[k] = vyre_dfa_next(s, rows[k], vyre_uint4_byte(now[k], b));
+        rows[k] = tr[k] & VYRE_DFA_ROW_MASK;
+        any |= tr[k];
+      }
+      if (any & VYRE_DFA_ACCEPT_FLAG) {
+#pragma unroll
+        for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) {
+          unsigned long long e = at[k] + 16ull * j + b + 1;
+          if ((tr[k] & VYRE_DFA_ACCEPT_FLAG) && e > min_end[k]) vyre_dfa_accept(s, rows[k], e);
+        }
+      }
+    }
+  }
+#pragma unroll
+  for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) vyre_dfa_scan_range(s, at[k] + 16ull * blocks, end[k], rows[k], min_end[k]);
+}
+
 __device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* args) {
   __threadfence();
   const VyreResource* input = vyre_resource(a, args[0]);
@@ -58,40 +189,28 @@ __device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* ar
   if (args[4] >= vyre_table_word(t + 2)) return -VYRE_FAULT_TABLE;
   unsigned* hits = reinterpret_cast<unsigned*>(hit->ptr);
   unsigned long long hit_bytes = vyre_resource_bytes(hit);
-  if (hit_bytes < VYRE_HIT_HEADER_WORDS * 4ull ||
-      (VYRE_HIT_HEADER_WORDS + 4ull * *(volatile unsigned*)(hits + 1)) * 4ull > hit_bytes) return -VYRE_FAULT_RESOURCE;
+  unsigned mode = args[VYRE_DFA_STEP_MODE_ARG];
+  if (mode == VYRE_DFA_STEP_MODE_COUNT) {
+    // A u64 counter per input id, added with one 64-bit atomic: 8-byte aligned.
+    if (hit_bytes < VYRE_MATCH_COUNT_HEADER_WORDS * 4ull || (hit->ptr & 7ull) ||
+        (VYRE_MATCH_COUNT_HEADER_WORDS + (unsigned long long)VYRE_MATCH_COUNT_COUNTER_WORDS * *(volatile unsigned*)hits) * 4ull > hit_bytes ||
+        args[6] >= *(volatile unsigned*)hits) return -VYRE_FAULT_RESOURCE;
+  } else if (mode != VYRE_DFA_STEP_MODE_RECORDS || hit_bytes < VYRE_HIT_HEADER_WORDS * 4ull ||
+             (VYRE_HIT_HEADER_WORDS + 4ull * *(volatile unsigned*)(hits + 1)) * 4ull > hit_bytes) {
+    return -VYRE_FAULT_RESOURCE;
+  }
   unsigned long long base = (unsigned long long)args[7] | ((unsigned long long)args[8] << 32);
   if (base + len < base) return -VYRE_FAULT_RESOURCE;
-  unsigned report_from = args[9];
-  unsigned input_id = args[6];
-  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(input->ptr) + off;
-  const unsigned* transitions = t + VYRE_DFA_TRANSITION_BASE;
-  unsigned row = args[4] * classes;
-  // The host may reuse an input buffer for the next chunk: read it past L1 (L2 only, or the bus).
-  unsigned long long i = 0;
-  for (; i < len && ((reinterpret_cast<unsigned long long>(bytes + i)) & 15ull); i++) {
-    unsigned tr = vyre_table_word(transitions + row + vyre_table_word(t + VYRE_DFA_CLASS_MAP_BASE + __ldcg(bytes + i)));
-    row = tr & VYRE_DFA_ROW_MASK;
-    if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + 1);
+  VyreDfaScan s = {t, t + VYRE_DFA_TRANSITION_BASE, reinterpret_cast<const unsigned char*>(input->ptr) + off, classes, hits,
+                   args[6], base, mode == VYRE_DFA_STEP_MODE_COUNT, 0ull};
+  unsigned long long overlap = vyre_table_word(t + 6) - 1ull, span = len / VYRE_SCAN_LANES;
+  if (span >= VYRE_SCAN_LANE_MIN_BYTES && span >= 4ull * overlap && span >= overlap + 32ull) {
+    vyre_dfa_scan_lanes(s, len, args[4] * classes, args[9], overlap);
+  } else {
+    vyre_dfa_scan_range(s, 0, len, args[4] * classes, args[9]);
   }
-  // 16-byte loads, the next one in flight while this one is consumed: mapped input crosses PCIe.
-  uint4 next = i + 16 <= len ? __ldcg(reinterpret_cast<const uint4*>(bytes + i)) : make_uint4(0, 0, 0, 0);
-  for (; i + 16 <= len; i += 16) {
-    uint4 now = next;
-    if (i + 32 <= len) next = __ldcg(reinterpret_cast<const uint4*>(bytes + i + 16));
-    unsigned words[4] = {now.x, now.y, now.z, now.w};
-#pragma unroll
-    for (unsigned k = 0; k < 16; k++) {
-      unsigned b = (words[k >> 2] >> (8u * (k & 3u))) & 0xFFu;
-      unsigned tr = vyre_table_word(transitions + row + vyre_table_word(t + VYRE_DFA_CLASS_MAP_BASE + b));
-      row = tr & VYRE_DFA_ROW_MASK;
-      if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + k + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + k + 1);
-    }
-  }
-  for (; i < len; i++) {
-    unsigned tr = vyre_table_word(transitions + row + vyre_table_word(t + VYRE_DFA_CLASS_MAP_BASE + __ldcg(bytes + i)));
-    row = tr & VYRE_DFA_ROW_MASK;
-    if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > report_from) vyre_dfa_report(t, row / classes, hits, input_id, base + i + 1);
+  if (s.found) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(hits + VYRE_MATCH_COUNT_HEADER_WORDS) + args[6], s.found);
   }
   return VYRE_STATUS_DONE;
 }
@@ -180,7 +299,7 @@ __device__ vyre_result vyre_packed(const VyreKernelArgs& a, unsigned slot, unsig
     unsigned offset = vyre_arg_byte(args, 3 + 2 * i);
     unsigned end = i + 1 < count ? vyre_arg_byte(args, 3 + 2 * (i + 1)) : total;
     if (end < offset || metadata + end > VYRE_ARGS_PER_SLOT) return -VYRE_FAULT_PACKED;
-    // DFA_STEP reads ten argument words of its own slot; a packed operation has at most three.
+    // DFA_STEP reads eleven argument words of its own slot; a packed operation has at most three.
     if (op == VYRE_OP_DFA_STEP) return -VYRE_FAULT_PACKED;
     unsigned first = metadata + offset;
     unsigned own = end - offset;

@@ -22,14 +22,17 @@ import java.nio.ByteOrder;
  * capacity}. The result is the final state {@code row / C}, to pass as the start state of the next
  * range of the same input. Offsets are u64 with wrapping arithmetic (a start state carried over
  * from an earlier range yields starts before {@code base_offset}, as it should); records land in
- * unspecified order.
+ * unspecified order. In count mode ({@link DfaStepArgs#MODE_COUNT}) no record is written: the step
+ * adds the number of hits it would have appended to counter {@code input_id} of a {@link
+ * MatchCountLayout} resource, with one atomic add at the step's end on both backends.
  *
  * <p>Faults (negative results; nothing is written): the range is not inside the input
  * ({@link #FAULT_INPUT_RANGE}), the table header is inconsistent with itself or the table's length
  * ({@link #FAULT_DFA_TABLE}), the start state is not below state_count ({@link
  * #FAULT_START_STATE}), the hit buffer is shorter than its capacity says, read-only or not 4-byte
- * aligned ({@link #FAULT_HIT_BUFFER}), {@code base_offset + len} overflows u64 ({@link
- * #FAULT_BASE_OFFSET}). Before calling this a backend faults a step whose input, table or hit
+ * aligned ({@link #FAULT_HIT_BUFFER}; in count mode: a count resource shorter than its counters,
+ * read-only, not 8-byte aligned or without counter {@code input_id}; and any other mode), {@code
+ * base_offset + len} overflows u64 ({@link #FAULT_BASE_OFFSET}). Before calling this a backend faults a step whose input, table or hit
  * handle names no resource, or whose hit buffer is not a DEVICE resource (RESOURCE_OUT_OF_RANGE):
  * on a GPU the cursor is bumped with a device atomic, and atomics on mapped host memory are not
  * atomic (nor allowed at all without PCIe atomics), so a HOST_MAPPED hit buffer is refused on every
@@ -41,9 +44,9 @@ import java.nio.ByteOrder;
  * <p>Allocation-free. Per byte the loop loads the byte's class (independent of the state) and one
  * premultiplied transition, the only load on the state's dependency chain, and tests the accept
  * flag by sign, so accept lists are read only on a hit. Ranges of at least 4 x 256 bytes run as
- * four interleaved lanes ({@code scanLanes}) so that four chains overlap; a CUDA port may split a
- * range across threads the same way. Either way the hit set and the final state are exactly those
- * of the sequential definition above.
+ * four interleaved lanes ({@code scanLanes}) so that four chains overlap; the CUDA kernel does the
+ * same in each thread, restarting its lanes at 16-byte boundaries for its vector loads. Either way
+ * the hit set and the final state are exactly those of the sequential definition above.
  */
 public final class DfaStep {
 
@@ -58,6 +61,8 @@ public final class DfaStep {
   private static final ValueLayout.OfInt WORD = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
   /** Below this many bytes per lane the lanes' restart overlap is not worth it. */
   private static final long MIN_LANE_BYTES = 256;
+  /** A count-mode step's hits so far, one per thread: added to the counter once, at the step's end. */
+  private static final ThreadLocal<long[]> TALLY = ThreadLocal.withInitial(() -> new long[1]);
 
   private DfaStep() {}
 
@@ -78,6 +83,17 @@ public final class DfaStep {
    */
   public static int run(MemorySegment input, long off, long len, MemorySegment dfa, int startState,
       MemorySegment hits, int inputId, long baseOffset, long reportFrom) {
+    return run(input, off, len, dfa, startState, hits, inputId, baseOffset, reportFrom, DfaStepArgs.MODE_RECORDS);
+  }
+
+  /**
+   * Scans {@code input[off, off + len)} from {@code startState} and appends hits, or in {@link
+   * DfaStepArgs#MODE_COUNT} counts them into {@code hits}'s counter {@code inputId}; see the class comment.
+   *
+   * @return the final state, or a negative {@code FAULT_*} code
+   */
+  public static int run(MemorySegment input, long off, long len, MemorySegment dfa, int startState,
+      MemorySegment hits, int inputId, long baseOffset, long reportFrom, int mode) {
     if (off < 0 || len < 0 || off > input.byteSize() - len) {
       return FAULT_INPUT_RANGE;
     }
@@ -88,8 +104,8 @@ public final class DfaStep {
     if (Integer.compareUnsigned(startState, word(dfa, DfaTableLayout.STATE_COUNT_WORD)) >= 0) {
       return FAULT_START_STATE;
     }
-    if (hits.isReadOnly() || hits.maxByteAlignment() < 4 || hits.byteSize() < HitBufferLayout.HEADER_WORDS * 4L
-        || HitBufferLayout.byteSize(HitBufferLayout.capacity(hits)) > hits.byteSize()) {
+    boolean counting = mode == DfaStepArgs.MODE_COUNT;
+    if (counting ? !countsOk(hits, inputId) : mode != DfaStepArgs.MODE_RECORDS || !recordsOk(hits)) {
       return FAULT_HIT_BUFFER;
     }
     if (Unsigned.addOverflows(baseOffset, len)) {
@@ -99,11 +115,31 @@ public final class DfaStep {
     long overlap = Unsigned.u32(word(dfa, DfaTableLayout.MAX_PATTERN_LEN_WORD)) - 1;
     long minEnd = off + Math.clamp(reportFrom, 0, len);
     long span = len / LANES;
+    long[] tally = counting ? TALLY.get() : null;
+    if (counting) {
+      tally[0] = 0;
+    }
     int row = span >= MIN_LANE_BYTES && span >= 4 * overlap
         ? scanLanes(input, off, span, off + len, overlap, dfa, startState * classes, rootRow, classes, hits, inputId,
-            baseOffset - off, minEnd)
-        : scan(input, off, off + len, dfa, startState * classes, classes, hits, inputId, baseOffset - off, minEnd);
+            baseOffset - off, minEnd, tally)
+        : scan(input, off, off + len, dfa, startState * classes, classes, hits, inputId, baseOffset - off, minEnd,
+            tally);
+    if (counting && tally[0] != 0) {
+      Words.getAndAddLong(hits, MatchCountLayout.counterWord(Unsigned.u32(inputId)), tally[0]);
+    }
     return row / classes;
+  }
+
+  private static boolean recordsOk(MemorySegment hits) {
+    return !hits.isReadOnly() && hits.maxByteAlignment() >= 4 && hits.byteSize() >= HitBufferLayout.HEADER_WORDS * 4L
+        && HitBufferLayout.byteSize(HitBufferLayout.capacity(hits)) <= hits.byteSize();
+  }
+
+  private static boolean countsOk(MemorySegment counts, int inputId) {
+    return !counts.isReadOnly() && counts.maxByteAlignment() >= 8
+        && counts.byteSize() >= MatchCountLayout.HEADER_WORDS * 4L
+        && MatchCountLayout.byteSize(MatchCountLayout.counters(counts)) <= counts.byteSize()
+        && Unsigned.u32(inputId) < MatchCountLayout.counters(counts);
   }
 
   /**
@@ -111,12 +147,12 @@ public final class DfaStep {
    * when {@code end > minEnd}, with start {@code delta + end - length}. Returns the final row.
    */
   private static int scan(MemorySegment input, long from, long to, MemorySegment dfa, int row, int classes,
-      MemorySegment hits, int inputId, long delta, long minEnd) {
+      MemorySegment hits, int inputId, long delta, long minEnd, long[] tally) {
     for (long at = from; at < to; at++) {
       int t = next(input, at, dfa, row);
       row = t & ROW_MASK;
       if (t < 0 && at + 1 > minEnd) {
-        report(dfa, row / classes, hits, inputId, delta + at + 1);
+        report(dfa, row / classes, hits, inputId, delta + at + 1, tally);
       }
     }
     return row;
@@ -131,7 +167,7 @@ public final class DfaStep {
    * and final state equal a single sequential scan's.
    */
   private static int scanLanes(MemorySegment input, long off, long span, long end, long overlap, MemorySegment dfa,
-      int row, int rootRow, int classes, MemorySegment hits, int inputId, long delta, long minEnd) {
+      int row, int rootRow, int classes, MemorySegment hits, int inputId, long delta, long minEnd, long[] tally) {
     long start1 = off + span - overlap;
     long start2 = start1 + span;
     long start3 = start2 + span;
@@ -159,20 +195,20 @@ public final class DfaStep {
         r3 = t3 & ROW_MASK;
         if ((t0 | t1 | t2 | t3) < 0) {
           long e = i + k + 1;
-          reportIf(t0, off + e, minEnd, dfa, r0 / classes, hits, inputId, delta);
-          reportIf(t1, start1 + e, minEnd1, dfa, r1 / classes, hits, inputId, delta);
-          reportIf(t2, start2 + e, minEnd2, dfa, r2 / classes, hits, inputId, delta);
-          reportIf(t3, start3 + e, minEnd3, dfa, r3 / classes, hits, inputId, delta);
+          reportIf(t0, off + e, minEnd, dfa, r0 / classes, hits, inputId, delta, tally);
+          reportIf(t1, start1 + e, minEnd1, dfa, r1 / classes, hits, inputId, delta, tally);
+          reportIf(t2, start2 + e, minEnd2, dfa, r2 / classes, hits, inputId, delta, tally);
+          reportIf(t3, start3 + e, minEnd3, dfa, r3 / classes, hits, inputId, delta, tally);
         }
       }
     }
-    r0 = scan(input, off + blocks, off + span, dfa, r0, classes, hits, inputId, delta, minEnd);
-    r1 = scan(input, start1 + blocks, start1 + span, dfa, r1, classes, hits, inputId, delta, minEnd1);
-    r2 = scan(input, start2 + blocks, start2 + span, dfa, r2, classes, hits, inputId, delta, minEnd2);
-    r3 = scan(input, start3 + blocks, start3 + span, dfa, r3, classes, hits, inputId, delta, minEnd3);
-    scan(input, start1 + span, off + 2 * span, dfa, r1, classes, hits, inputId, delta, minEnd1);
-    scan(input, start2 + span, off + 3 * span, dfa, r2, classes, hits, inputId, delta, minEnd2);
-    return scan(input, start3 + span, end, dfa, r3, classes, hits, inputId, delta, minEnd3);
+    r0 = scan(input, off + blocks, off + span, dfa, r0, classes, hits, inputId, delta, minEnd, tally);
+    r1 = scan(input, start1 + blocks, start1 + span, dfa, r1, classes, hits, inputId, delta, minEnd1, tally);
+    r2 = scan(input, start2 + blocks, start2 + span, dfa, r2, classes, hits, inputId, delta, minEnd2, tally);
+    r3 = scan(input, start3 + blocks, start3 + span, dfa, r3, classes, hits, inputId, delta, minEnd3, tally);
+    scan(input, start1 + span, off + 2 * span, dfa, r1, classes, hits, inputId, delta, minEnd1, tally);
+    scan(input, start2 + span, off + 3 * span, dfa, r2, classes, hits, inputId, delta, minEnd2, tally);
+    return scan(input, start3 + span, end, dfa, r3, classes, hits, inputId, delta, minEnd3, tally);
   }
 
   /** The transition word for the byte at {@code at} from {@code row}. */
@@ -200,19 +236,24 @@ public final class DfaStep {
   }
 
   private static void reportIf(int transition, long end, long minEnd, MemorySegment dfa, int state, MemorySegment hits,
-      int inputId, long delta) {
+      int inputId, long delta, long[] tally) {
     if (transition < 0 && end > minEnd) {
-      report(dfa, state, hits, inputId, delta + end);
+      report(dfa, state, hits, inputId, delta + end, tally);
     }
   }
 
-  /** Appends one hit per pattern that ends at {@code endOffset} in {@code state}. */
-  private static void report(MemorySegment dfa, int state, MemorySegment hits, int inputId, long endOffset) {
+  /** Appends one hit per pattern that ends at {@code endOffset} in {@code state}, or adds them to {@code tally[0]}. */
+  private static void report(MemorySegment dfa, int state, MemorySegment hits, int inputId, long endOffset,
+      long[] tally) {
     long offsetsBase = Unsigned.u32(word(dfa, DfaTableLayout.ACCEPT_OFFSETS_BASE_WORD));
-    long idsBase = Unsigned.u32(word(dfa, DfaTableLayout.ACCEPT_IDS_BASE_WORD));
-    long lengthsBase = Unsigned.u32(word(dfa, DfaTableLayout.PATTERN_LENGTHS_BASE_WORD));
     long from = Unsigned.u32(word(dfa, offsetsBase + state));
     long to = Unsigned.u32(word(dfa, offsetsBase + state + 1));
+    if (tally != null) {
+      tally[0] += to - from;
+      return;
+    }
+    long idsBase = Unsigned.u32(word(dfa, DfaTableLayout.ACCEPT_IDS_BASE_WORD));
+    long lengthsBase = Unsigned.u32(word(dfa, DfaTableLayout.PATTERN_LENGTHS_BASE_WORD));
     int capacity = word(hits, HitBufferLayout.CAPACITY_WORD);
     for (long a = from; a < to; a++) {
       int patternId = word(dfa, idsBase + a);

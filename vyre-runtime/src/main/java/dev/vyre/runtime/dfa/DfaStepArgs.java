@@ -6,8 +6,8 @@ import dev.vyre.runtime.wire.Opcodes;
 
 /**
  * The slot arguments of opcode DFA_STEP (6): which argument word holds what. A slot has twelve
- * argument words (arg0..arg11, slot words 4..15); DFA_STEP uses ten. arg10 and arg11 are reserved:
- * publishers write 0 and backends ignore them. DFA_STEP runs only as a slot's own opcode: inside a
+ * argument words (arg0..arg11, slot words 4..15); DFA_STEP uses eleven. arg11 is reserved:
+ * publishers write 0 and backends ignore it. DFA_STEP runs only as a slot's own opcode: inside a
  * PACKED_SLOT, where an operation sees at most three argument words, it faults with
  * MALFORMED_PACKED_SLOT. An input, DFA or hit handle that names no registered resource, or a hit
  * handle that names a HOST_MAPPED one, faults with RESOURCE_OUT_OF_RANGE; the other faults are
@@ -20,21 +20,26 @@ import dev.vyre.runtime.wire.Opcodes;
  * arg2  byte length of the range
  * arg3  DFA resource handle (a {@link DfaTableLayout} table)
  * arg4  start state (the table's start state, or the final state of the previous range)
- * arg5  hit resource handle (a {@link HitBufferLayout} buffer, DEVICE)
- * arg6  input id, copied into each hit record (e.g. the file's index)
+ * arg5  hit resource handle, DEVICE: a {@link HitBufferLayout} buffer, or in count mode a
+ *       {@link MatchCountLayout} resource
+ * arg6  input id, copied into each hit record (e.g. the file's index); in count mode the counter
+ *       the step adds its hits to
  * arg7  base offset, low word:  absolute offset of the range's byte 0 within the input
  * arg8  base offset, high word
  * arg9  report_from: a match is reported only when its end (exclusive, relative to the range
  *       start) is greater than this; chunk overlap uses it to report each match once
+ * arg10 mode: {@link #MODE_RECORDS} (0) appends a record per hit, {@link #MODE_COUNT} (1) only
+ *       counts them (a scan that prints counts or file names needs no records)
  * </pre>
  *
  * @param inputOffset u32
  * @param length u32
  * @param baseOffset u64 bit pattern
  * @param reportFrom u32
+ * @param mode {@link #MODE_RECORDS} or {@link #MODE_COUNT}
  */
 public record DfaStepArgs(int inputHandle, long inputOffset, long length, int dfaHandle, int startState,
-    int hitHandle, int inputId, long baseOffset, long reportFrom) {
+    int hitHandle, int inputId, long baseOffset, long reportFrom, int mode) {
 
   public static final int OPCODE = Opcodes.DFA_STEP;
 
@@ -48,12 +53,24 @@ public record DfaStepArgs(int inputHandle, long inputOffset, long length, int df
   public static final int BASE_OFFSET_LO_ARG = 7;
   public static final int BASE_OFFSET_HI_ARG = 8;
   public static final int REPORT_FROM_ARG = 9;
-  /** Argument words DFA_STEP reads; the remaining (reserved) slot arguments are written as 0. */
-  public static final int USED_ARGS = 10;
+  public static final int MODE_ARG = 10;
+  /** Argument words DFA_STEP reads; the remaining (reserved) slot argument is written as 0. */
+  public static final int USED_ARGS = 11;
   public static final int SLOT_ARGS = 12;
+  /** arg10: append one {@link HitBufferLayout} record per hit. */
+  public static final int MODE_RECORDS = 0;
+  /** arg10: add the step's hits to counter arg6 of a {@link MatchCountLayout} resource. */
+  public static final int MODE_COUNT = 1;
 
   public DfaStepArgs {
     requireRanges(inputOffset, length, reportFrom);
+  }
+
+  /** A step in record mode. */
+  public DfaStepArgs(int inputHandle, long inputOffset, long length, int dfaHandle, int startState, int hitHandle,
+      int inputId, long baseOffset, long reportFrom) {
+    this(inputHandle, inputOffset, length, dfaHandle, startState, hitHandle, inputId, baseOffset, reportFrom,
+        MODE_RECORDS);
   }
 
   private static void requireRanges(long inputOffset, long length, long reportFrom) {
@@ -73,13 +90,14 @@ public record DfaStepArgs(int inputHandle, long inputOffset, long length, int df
   public int[] toArgs() {
     int[] args = new int[SLOT_ARGS];
     write(args, inputHandle, inputOffset, length, dfaHandle, startState, hitHandle, inputId, baseOffset, reportFrom);
+    args[MODE_ARG] = mode;
     return args;
   }
 
   /**
    * Writes the argument words into {@code args} (at least {@link #SLOT_ARGS} long) after the same
    * checks as the constructor: a publisher's hot loop fills one reused array this way instead of
-   * building a record per task.
+   * building a record per task. The mode word is the caller's (0, record mode, in a fresh array).
    */
   public static void write(int[] args, int inputHandle, long inputOffset, long length, int dfaHandle, int startState,
       int hitHandle, int inputId, long baseOffset, long reportFrom) {
@@ -101,6 +119,6 @@ public record DfaStepArgs(int inputHandle, long inputOffset, long length, int df
     return new DfaStepArgs(args[INPUT_HANDLE_ARG], Unsigned.u32(args[INPUT_OFFSET_ARG]), Unsigned.u32(args[LENGTH_ARG]),
         args[DFA_HANDLE_ARG], args[START_STATE_ARG], args[HIT_HANDLE_ARG], args[INPUT_ID_ARG],
         Unsigned.u32(args[BASE_OFFSET_LO_ARG]) | (long) args[BASE_OFFSET_HI_ARG] << 32,
-        Unsigned.u32(args[REPORT_FROM_ARG]));
+        Unsigned.u32(args[REPORT_FROM_ARG]), args[MODE_ARG]);
   }
 }

@@ -15,7 +15,10 @@ class DfaStepArgsTest {
     assertArrayEquals(new int[] {11, 4096, -1, 12, 5, 13, 0x8000_0007, 0x10, 1, 31, 0, 0}, args.toArgs());
     assertEquals(args, DfaStepArgs.fromArgs(args.toArgs()));
     assertEquals(6, DfaStepArgs.OPCODE);
-    assertEquals(10, DfaStepArgs.USED_ARGS);
+    assertEquals(11, DfaStepArgs.USED_ARGS);
+    DfaStepArgs counting = new DfaStepArgs(11, 4096, 16, 12, 5, 13, 2, 0, 0, DfaStepArgs.MODE_COUNT);
+    assertEquals(DfaStepArgs.MODE_COUNT, counting.toArgs()[DfaStepArgs.MODE_ARG]);
+    assertEquals(counting, DfaStepArgs.fromArgs(counting.toArgs()));
   }
 
   @Test
