@@ -35,6 +35,12 @@ final class ChunkSlot implements HitResources.HitSink {
   private final int[] inputIds;
   /** Tasks the segments before each need. */
   private final int[] tasksBefore;
+  /**
+   * Per segment of a pack, why a {@link PackReaders} thread could not open or read its file, else
+   * null; the job's thread hands it to the file ({@link #takePackReads}), which only that thread touches.
+   */
+  private final String[] readFailures;
+  private final boolean[] openFailures;
   private int segments;
   /** Tasks the segments need, at most the batch's size. */
   private int tasks;
@@ -72,6 +78,8 @@ final class ChunkSlot implements HitResources.HitSink {
     this.bytesRead = new int[maxSegments];
     this.inputIds = new int[maxSegments];
     this.tasksBefore = new int[maxSegments];
+    this.readFailures = new String[maxSegments];
+    this.openFailures = new boolean[maxSegments];
     this.segmentHits = new int[maxSegments + 1];
   }
 
@@ -81,6 +89,7 @@ final class ChunkSlot implements HitResources.HitSink {
     chunks[segments] = held;
     bufferOffsets[segments] = filled;
     bytesRead[segments] = 0;
+    readFailures[segments] = null;
     inputIds[segments] = holder.inputId;
     tasksBefore[segments] = tasks;
     segments++;
@@ -112,14 +121,39 @@ final class ChunkSlot implements HitResources.HitSink {
     bytesRead[segments - 1] = bytes;
   }
 
-  /** Drops the last segment (its read failed, so it is not scanned). */
-  void dropLast() {
-    segments--;
-    files[segments].buffersHeld--;
-    files[segments] = null;
-    chunks[segments] = null;
-    filled = bufferOffsets[segments];
-    tasks = tasksBefore[segments];
+  /** Where {@code segment} is read into. */
+  long bufferOffset(int segment) {
+    return bufferOffsets[segment];
+  }
+
+  /** A pack reader read {@code bytes} of {@code segment}'s file. */
+  void readSegment(int segment, int bytes) {
+    bytesRead[segment] = bytes;
+  }
+
+  /**
+   * A pack reader could not open ({@code open}) or read {@code segment}'s file: it keeps its place
+   * with no bytes, so no task covers it, and its file fails when the pack comes back.
+   */
+  void failSegment(int segment, String reason, boolean open) {
+    bytesRead[segment] = 0;
+    readFailures[segment] = reason;
+    openFailures[segment] = open;
+  }
+
+  /** Fails the files of a pack that came back whose open or read failed (the job's thread). */
+  void takePackReads() {
+    for (int segment = 0; segment < segments; segment++) {
+      if (readFailures[segment] == null) {
+        continue;
+      }
+      if (openFailures[segment]) {
+        files[segment].failToOpen(readFailures[segment]);
+      } else {
+        files[segment].failUnreadable(readFailures[segment]);
+      }
+      readFailures[segment] = null;
+    }
   }
 
   int segments() {

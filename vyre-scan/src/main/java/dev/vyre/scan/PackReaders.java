@@ -1,0 +1,152 @@
+package dev.vyre.scan;
+
+import dev.vyre.driver.error.PipelineException;
+import dev.vyre.io.BufferPool;
+import dev.vyre.io.ChunkReader;
+import dev.vyre.io.IoBackends;
+import dev.vyre.io.ReadCompletion;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * The threads of a {@link ScanJob} that read packs: chunk buffers the job's thread filled with
+ * several small whole files ({@link ChunkSlot} segments), each file opened, read into its place and
+ * closed by one of these threads, so that a tree's opens and copies run on several cores instead
+ * of file after file in the job's thread. Each thread reads one pack at a time with a {@link
+ * ChunkReader} of its own over the job's buffers (io_uring where it works, so files are opened in
+ * batches, as the job's own reader opens them), and hands the pack back whole; the job's thread
+ * owns a pack's slot and files again only once {@link #poll} returned it. Threads start as packs
+ * wait for them, up to {@link ScanOptions#packReaders()}, and stop when the job closes.
+ */
+final class PackReaders implements AutoCloseable {
+
+  /** The index that tells a thread to stop. */
+  private static final int STOP = -1;
+
+  private final ChunkSlot[] slots;
+  private final List<MemorySegment> buffers;
+  private final int maxThreads;
+  private final LinkedBlockingQueue<Integer> waiting = new LinkedBlockingQueue<>();
+  private final ConcurrentLinkedQueue<ChunkSlot> read = new ConcurrentLinkedQueue<>();
+  private final List<Thread> threads = new ArrayList<>();
+  /** What a thread failed with outside any one file's open or read: the job fails with it. */
+  private volatile RuntimeException failure;
+  /** Packs submitted and not yet returned by {@link #poll}; the job's thread's alone. */
+  private int inFlight;
+
+  PackReaders(ChunkSlot[] slots, List<MemorySegment> buffers, int maxThreads) {
+    this.slots = slots;
+    this.buffers = buffers;
+    this.maxThreads = maxThreads;
+  }
+
+  /** Hands a pack to the threads; its slot and its segments' files are theirs until {@link #poll} returns it. */
+  void submit(ChunkSlot pack) {
+    inFlight++;
+    waiting.add(pack.index);
+    if (threads.size() < maxThreads && threads.size() < inFlight) {
+      Thread thread = Thread.ofPlatform().daemon().name("vyre-scan-pack-" + threads.size()).unstarted(this::readPacks);
+      threads.add(thread);
+      thread.start();
+    }
+  }
+
+  /**
+   * A pack whose files were all read (or failed), or null when none came back yet.
+   *
+   * @throws RuntimeException what a thread failed with, outside one file's open or read
+   */
+  ChunkSlot poll() {
+    RuntimeException failed = failure;
+    if (failed != null) {
+      throw failed;
+    }
+    ChunkSlot pack = read.poll();
+    if (pack != null) {
+      inFlight--;
+    }
+    return pack;
+  }
+
+  /** Packs being read or read and not yet returned. */
+  int inFlight() {
+    return inFlight;
+  }
+
+  private void readPacks() {
+    try (ChunkReader reader = IoBackends.open(BufferPool.of(buffers))) {
+      while (true) {
+        int index = waiting.take();
+        if (index == STOP) {
+          return;
+        }
+        readPack(reader, slots[index]);
+        read.add(slots[index]);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+  }
+
+  /**
+   * Opens, reads and closes each segment's file in order, telling the reader of the files ahead so
+   * that io_uring opens them in batches. A file that cannot be opened or read fails its segment alone.
+   */
+  private static void readPack(ChunkReader reader, ChunkSlot pack) {
+    int expected = 0;
+    for (int segment = 0; segment < pack.segments(); segment++) {
+      expected = Math.max(expected, segment);
+      while (expected < pack.segments() && reader.expect(pack.file(expected).file.location())) {
+        expected++;
+      }
+      ChunkPlanner.Chunk chunk = pack.chunk(segment);
+      int handle;
+      try {
+        handle = reader.openFile(pack.file(segment).file.location());
+      } catch (PipelineException e) {
+        pack.failSegment(segment, FileErrors.reason(e), true);
+        continue;
+      }
+      try {
+        reader.submit(handle, chunk.readOffset(), (int) chunk.readLength(), pack.index, pack.bufferOffset(segment), segment);
+        ReadCompletion completion = reader.await();
+        if (completion.failed()) {
+          pack.failSegment(segment, "read failed at offset " + chunk.readOffset() + ": "
+              + FileErrors.reason(completion.error()), false);
+        } else {
+          pack.readSegment(segment, completion.bytesRead());
+        }
+      } finally {
+        reader.closeFile(handle);
+      }
+    }
+  }
+
+  /** Stops the threads once they have read the packs they hold (reads must not outlive the buffers), and waits for them. */
+  @Override
+  public void close() {
+    waiting.clear();
+    for (int i = 0; i < threads.size(); i++) {
+      waiting.add(STOP);
+    }
+    boolean interrupted = false;
+    for (Thread thread : threads) {
+      while (thread.isAlive()) {
+        try {
+          thread.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    threads.clear();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
