@@ -30,10 +30,15 @@ final class ScanTuning {
           + "auto: the backend's default (default: ${DEFAULT-VALUE}).")
   String parallelReads;
 
+  @Option(names = "--pack-readers", defaultValue = "0", paramLabel = "N",
+      description = "Threads that open and read small files, several packed into each chunk (default, or 0: half "
+          + "the cores, 1 to " + ScanOptions.MAX_PACK_READERS + ").")
+  int packReaders;
+
   /** Whether every option has its default value. */
   boolean isDefault() {
     return chunkBytes == ScanOptions.DEFAULT_CHUNK_BYTES && taskBytes == 0 && buffers == 0 && stage.equals("auto")
-        && parallelReads.equals("auto");
+        && parallelReads.equals("auto") && packReaders == 0;
   }
 
   ScanOptions options(String backendName, boolean keepHits) {
@@ -46,11 +51,16 @@ final class ScanTuning {
     if (buffers < 0) {
       throw InputException.of("--buffers", buffers + " buffers is not a count", "pass at least 1, or 0 for the backend's default");
     }
+    if (packReaders < 0) {
+      throw InputException.of("--pack-readers", packReaders + " threads is not a count",
+          "pass 1 to " + ScanOptions.MAX_PACK_READERS + ", or 0 for half the cores");
+    }
     ScanOptions defaults = ScanOptions.forBackend(backendName);
     long task = taskBytes > 0 ? taskBytes : defaults.taskBytes();
     return ScanOptions.of(chunkBytes, task, buffers > 0 ? buffers : defaults.buffers(), keepHits)
         .withStageOnDevice(choice("--stage", stage, "device", "in-place", defaults.stageOnDevice()))
-        .withParallelReads(choice("--parallel-reads", parallelReads, "on", "off", defaults.parallelReads()));
+        .withParallelReads(choice("--parallel-reads", parallelReads, "on", "off", defaults.parallelReads()))
+        .withPackReaders(packReaders > 0 ? packReaders : defaults.packReaders());
   }
 
   private static boolean choice(String option, String value, String yes, String no, boolean auto) {
