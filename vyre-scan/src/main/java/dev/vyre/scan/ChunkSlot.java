@@ -46,8 +46,9 @@ final class ChunkSlot implements HitResources.HitSink {
   private int tasks;
   /** Bytes of the buffer the segments take. */
   private long filled;
-  /** The copy to the DEVICE resource, when the chunk is staged there. */
+  /** The copy to the DEVICE resource, when the chunk is staged there, and whether it is to be made. */
   long copy;
+  boolean copyFirst;
   /** The ticket of the chunk's last task; tickets retire in order, so the others are done too. */
   long lastTicket;
   /** Hit records whose input id named no segment, which a correct kernel never writes. */

@@ -90,6 +90,8 @@ final class PackReaders implements AutoCloseable {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       failure = e;
+    } catch (Error e) {
+      failure = PipelineException.backend("a pack reader failed: " + e + ". Fix: report this bug", e);
     }
   }
 

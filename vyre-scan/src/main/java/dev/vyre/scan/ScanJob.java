@@ -5,7 +5,6 @@ import dev.vyre.driver.error.PipelineException;
 import dev.vyre.io.BufferPool;
 import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.dfa.DfaStepArgs;
 import dev.vyre.runtime.dfa.DfaTableLayout;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import java.lang.foreign.MemorySegment;
@@ -26,20 +25,22 @@ import java.util.function.Consumer;
  * sink that has its answer for a file (its first {@code -m} matches) stops it: no further chunk
  * of it is read, its chunks in flight are dropped, and it is closed. Files no
  * larger than a chunk are packed whole, one after another, into a shared chunk (see {@link
- * ChunkSlot}), so a tree of small files costs a batch and a hit read-back per chunk, not per file,
- * and their opens and reads run on {@link PackReaders} threads, not the job's ({@link ChunkFeed}). A chunk
+ * ChunkSlot}), so a tree of small files costs a batch and a hit read-back per chunk, not per file
+ * ({@link ChunkFeed} decides what each buffer reads). A chunk
  * whose hits overflow its buffer is rescanned with a buffer that holds them all, unless the job
  * only counts: the buffer's cursor counts the hits that did not fit too.
  *
- * <p>One thread drives it as an event loop: it runs every step that is ready (publishing copied
- * chunks, collecting finished ones, taking finished reads and packs, starting reads into free buffers) and
- * waits only when none is; {@link #phases()} says where it waited. A buffer is reused only after
- * its tasks finished. The job owns the megakernel's DFA_STEP work while it runs (a
- * fault in any task fails the job). Resources are taken once, when the job is created, from a
- * {@link KernelResourcePool} they go back to when it closes.
+ * <p>One thread drives it as an event loop: it runs every step that is ready (collecting chunks
+ * whose tasks finished, passing hits on, taking finished reads and packs, starting reads into free
+ * buffers) and waits only when none is; {@link #phases()} says where it waited. Each kernel's
+ * device copies and task publishing run on a thread of their own ({@link LanePublisher}), and small
+ * files are opened and read by {@link PackReaders}. A buffer is reused only after its tasks
+ * finished. The job owns the megakernel's DFA_STEP work while it runs (a fault in any task fails
+ * the job). Resources are taken once, when the job is created, from a {@link KernelResourcePool}
+ * they go back to when it closes.
  *
- * <p>A job may drive several kernels, one per device ({@link ScanLane}): one walk, one reader and
- * one in-order delivery feed them all. Each kernel gets {@link ScanOptions#buffers()} chunk buffers
+ * <p>A job may drive several kernels, one per device ({@link ScanLane}, each with its publisher):
+ * one walk, one reader and one in-order delivery feed them all. Each kernel gets {@link ScanOptions#buffers()} chunk buffers
  * of its own (pinned memory of its device), and a chunk is read into whichever buffer is free next,
  * so chunks of one file and small files alike spread over the devices, a faster one taking more.
  * What reaches the sink does not depend on which kernel scanned a chunk: byte for byte the output of
@@ -67,7 +68,6 @@ public final class ScanJob implements ScanRun {
    */
   private final long packedBytes;
   private final ChunkFeed feed;
-  private final int[] taskArgs = new int[DfaStepArgs.SLOT_ARGS];
   /**
    * The wait when nothing was ready: spins first (a GPU finishes a step in µs), then yields (on a
    * small CPU the reference workers need the core), then parks briefly.
@@ -82,7 +82,8 @@ public final class ScanJob implements ScanRun {
   private long copyNanos;
   private long taskNanos;
   private long hitNanos;
-  private long publishNanos;
+  /** The lanes' publishers' time before this run. */
+  private long publishedBefore;
   private volatile boolean stopping;
 
   /**
@@ -136,6 +137,9 @@ public final class ScanJob implements ScanRun {
       int scanned = options.stageOnDevice() ? lane.pool.take(bufferBytes, ResourcePlacement.DEVICE) : input;
       slots[i] = new ChunkSlot(i, lane, input, scanned, lane.hits.allocate(capacity), capacity, options.tasksPerChunk());
     }
+    for (ScanLane lane : lanes) {
+      lane.publisher = new LanePublisher(lane, slots, options.tasksPerChunk(), table.startState());
+    }
     this.delivery = new InOrderDelivery(slots, overlap, () -> stopping, this::release, this::closeIfRead);
     this.feed = new ChunkFeed(options, overlap, packedBytes, slots, buffers, delivery.pending, this::seal, this::release);
   }
@@ -166,7 +170,7 @@ public final class ScanJob implements ScanRun {
 
   /** Where the last run's thread spent its time (for {@code --verbose} and the bench). */
   public ScanPhases phases() {
-    return new ScanPhases(readNanos, copyNanos, taskNanos, hitNanos + delivery.hitNanos, publishNanos);
+    return new ScanPhases(readNanos, copyNanos, taskNanos, hitNanos + delivery.hitNanos, publishNanos() - publishedBefore);
   }
 
   /** Bytes scanned so far in the current run; safe to read from another thread (progress). */
@@ -235,7 +239,8 @@ public final class ScanJob implements ScanRun {
     feed.start(targets);
     bytesScanned = 0;
     rescans = 0;
-    readNanos = copyNanos = taskNanos = hitNanos = publishNanos = 0;
+    readNanos = copyNanos = taskNanos = hitNanos = 0;
+    publishedBefore = publishNanos();
     stopping = false;
     waiting = 0;
     long idleSince = 0;
@@ -275,15 +280,20 @@ public final class ScanJob implements ScanRun {
   }
 
   /**
-   * Runs every step that is ready without waiting: publishes chunks whose device copy finished,
-   * collects chunks whose tasks finished (freeing their buffers for reads), and takes finished
-   * reads and packs. Returns false when nothing was ready.
+   * Runs every step that is ready without waiting: takes the chunks the lanes' publishers
+   * published (freeing those with nothing to scan), collects chunks whose tasks finished (freeing
+   * their buffers for reads), and takes finished reads and packs. Returns false when nothing was ready.
    */
   private boolean advance() {
     boolean progress = false;
     for (ScanLane lane : lanes) {
-      while (!lane.copying.isEmpty() && lane.kernel.copyFinished(lane.copying.peek().copy)) {
-        publish(lane.copying.poll());
+      ChunkSlot published;
+      while ((published = lane.publisher.poll()) != null) {
+        if (published.lastTicket == LanePublisher.NOTHING_PUBLISHED) {
+          release(published);
+        } else {
+          lane.scanning.add(published);
+        }
         progress = true;
       }
       while (!lane.scanning.isEmpty() && lane.kernel.await(lane.scanning.peek().lastTicket, Duration.ZERO)) {
@@ -305,7 +315,7 @@ public final class ScanJob implements ScanRun {
     boolean copies = false;
     boolean tasks = false;
     for (ScanLane lane : lanes) {
-      copies |= !lane.copying.isEmpty();
+      copies |= lane.publisher.held() > 0;
       tasks |= !lane.scanning.isEmpty();
       if (parks) {
         lane.checkProgress(now - idleSince, TASK_TIMEOUT);
@@ -321,30 +331,22 @@ public final class ScanJob implements ScanRun {
     }
   }
 
-  /** Hands a chunk whose reads are all done on: to its device copy, or straight to its tasks. */
+  /** Hands a chunk whose reads are all done to its lane's publisher: to its device copy, or straight to its tasks. */
   private void seal(ChunkSlot slot) {
-    if (slot.segments() == 0) {
-      release(slot);
-    } else if (options.stageOnDevice() && slot.readEnd() > 0) {
-      slot.copy = slot.lane.kernel.startCopy(slot.inputHandle, slot.scanHandle, slot.readEnd());
-      slot.lane.copying.add(slot);
-    } else {
-      publish(slot);
-    }
+    publish(slot, options.stageOnDevice() && slot.readEnd() > 0);
   }
 
   /**
-   * Publishes the chunk's tasks on its lane's kernel ({@link ScanLane#publish}), or frees it when
-   * there is nothing to scan. Only a file's single chunks can be in flight when it stops: packed
-   * files stop once passed on.
+   * Hands the chunk to its lane's publisher, to be copied first or not, or frees it when there is
+   * nothing to scan. Only a file's single chunks can be in flight when it stops: packed files stop
+   * once passed on.
    */
-  private void publish(ChunkSlot slot) {
-    long started = System.nanoTime();
-    if (slot.segments() == 1 && slot.file(0).stopped
-        || !slot.lane.publish(slot, taskArgs, options.tasksPerChunk(), table.startState())) {
+  private void publish(ChunkSlot slot, boolean copyFirst) {
+    if (slot.segments() == 0 || slot.segments() == 1 && slot.file(0).stopped) {
       release(slot);
+    } else {
+      slot.lane.publisher.submit(slot, copyFirst);
     }
-    publishNanos += System.nanoTime() - started;
   }
 
   /**
@@ -394,7 +396,7 @@ public final class ScanJob implements ScanRun {
         hitResources.free(slot.hitHandle);
         slot.hitHandle = hitResources.allocate(slot.hitCapacity);
         rescans++;
-        publish(slot);
+        publish(slot, false);
         return;
       }
       for (int segment = 0; segment < slot.segments(); segment++) {
@@ -423,6 +425,15 @@ public final class ScanJob implements ScanRun {
     release(slot);
   }
 
+  /** Time the lanes' publishers spent publishing, on their own threads. */
+  private long publishNanos() {
+    long nanos = 0;
+    for (ScanLane lane : lanes) {
+      nanos += lane.publisher.publishNanos();
+    }
+    return nanos;
+  }
+
   private void closeIfRead(FileScan file) {
     feed.closeIfRead(file);
   }
@@ -443,6 +454,9 @@ public final class ScanJob implements ScanRun {
   @Override
   public void close() {
     feed.close();
+    for (ScanLane lane : lanes) {
+      lane.publisher.close();
+    }
     if (!ScanLane.allIdle(lanes)) {
       return;
     }
