@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Each kernel's chunks are copied and published by a thread of its own: a job over two kernels
- * whose runs repeat gives the same results each time and leaves no thread behind when closed, and
- * one of its kernels shut down in the middle of a run fails that run instead of hanging it.
+ * Each kernel's chunks are copied and published by a thread of its own when staged on the device,
+ * else at once: either way a job over two kernels whose runs repeat gives the same results each
+ * time and leaves no thread behind when closed, and one of its kernels shut down in the middle of a
+ * run fails that run with a typed error instead of hanging it.
  */
 class LanePublisherTest {
 
@@ -74,23 +75,25 @@ class LanePublisherTest {
   void aKernelShutDownMidRunFailsTheRunAndClosingLeavesNoThreads() throws Exception {
     List<ScanFile> files = tree(400, 40_000);
     DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("needle"), false));
-    Megakernel first = kernel();
-    Megakernel second = kernel();
-    try {
-      try (ScanJob job = new ScanJob(List.of(new KernelResourcePool(first), new KernelResourcePool(second)), table,
-          new ScanOptions(8192, 1024, 4, true))) {
-        CompletableFuture<?>[] closing = new CompletableFuture<?>[1];
-        RuntimeException failed = assertThrows(RuntimeException.class, () -> job.run(files, result -> {
-          if (closing[0] == null) {
-            closing[0] = CompletableFuture.runAsync(second::close);
-          }
-        }));
-        assertTrue(failed instanceof VyreException, "a typed error: " + failed);
-        closing[0].join();
+    for (boolean staged : new boolean[] {false, true}) {
+      Megakernel first = kernel();
+      Megakernel second = kernel();
+      try {
+        try (ScanJob job = new ScanJob(List.of(new KernelResourcePool(first), new KernelResourcePool(second)), table,
+            new ScanOptions(8192, 1024, 4, true).withStageOnDevice(staged))) {
+          CompletableFuture<?>[] closing = new CompletableFuture<?>[1];
+          RuntimeException failed = assertThrows(RuntimeException.class, () -> job.run(files, result -> {
+            if (closing[0] == null) {
+              closing[0] = CompletableFuture.runAsync(second::close);
+            }
+          }), "staged " + staged);
+          assertTrue(failed instanceof VyreException, "staged " + staged + ", a typed error: " + failed);
+          closing[0].join();
+        }
+        assertTrue(noScanThreads(), "staged " + staged + ": no thread outlives its job");
+      } finally {
+        Megakernel.closeAll(List.of(first, second));
       }
-      assertTrue(noScanThreads(), "no thread outlives its job");
-    } finally {
-      Megakernel.closeAll(List.of(first, second));
     }
   }
 

@@ -8,15 +8,18 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * The thread of one {@link ScanLane} that copies its chunks to the device (when they are staged)
- * and publishes their DFA_STEP tasks: publishing a chunk writes a slot per task, a thousand on a
- * GPU, and with one thread doing that for every device besides reading, collecting and passing on
- * hits, that thread bounded a scan over several devices. A chunk handed over ({@link #submit}) is
- * the thread's until {@link #poll} returns it, published ({@link ChunkSlot#lastTicket}) or with
- * nothing to scan ({@link #NOTHING_PUBLISHED}); chunks come back in the order they were handed
- * over, so tickets rise along a lane's chunks as the job's thread collects them. The thread starts
- * with the first chunk, waits for work without spinning when no copy is in flight, and stops when
- * the job closes.
+ * What copies one {@link ScanLane}'s chunks to the device and publishes their DFA_STEP tasks. When
+ * chunks are staged on the device (a GPU), a thread of its own: publishing a chunk writes a slot
+ * per task, a thousand on a GPU, besides waiting for its copy, and with one thread doing that for
+ * every device besides reading, collecting and passing on hits, that thread bounded a scan over
+ * several devices. A chunk scanned in place (the reference backend: 64 tasks a chunk) is published
+ * at once in the job's thread instead, which costs less than waking another thread.
+ *
+ * <p>A chunk handed over ({@link #submit}) is the publisher's until {@link #poll} returns it,
+ * published ({@link ChunkSlot#lastTicket}) or with nothing to scan ({@link #NOTHING_PUBLISHED});
+ * chunks come back in the order they were handed over, so tickets rise along a lane's chunks as the
+ * job's thread collects them. The thread starts with the first chunk, waits for work without
+ * spinning when no copy is in flight, and stops when the job closes.
  */
 final class LanePublisher implements AutoCloseable {
 
@@ -28,6 +31,8 @@ final class LanePublisher implements AutoCloseable {
   private final ChunkSlot[] slots;
   private final int tasksPerChunk;
   private final int startState;
+  /** Whether chunks are copied and published on a thread of the lane's own, or at once by the caller. */
+  private final boolean ownThread;
   private final int[] taskArgs = new int[DfaStepArgs.SLOT_ARGS];
   private final LinkedBlockingQueue<Integer> handedOver = new LinkedBlockingQueue<>();
   private final ConcurrentLinkedQueue<ChunkSlot> done = new ConcurrentLinkedQueue<>();
@@ -41,17 +46,22 @@ final class LanePublisher implements AutoCloseable {
   /** Chunks handed over and not yet returned; the job's thread's alone. */
   private int held;
 
-  LanePublisher(ScanLane lane, ChunkSlot[] slots, int tasksPerChunk, int startState) {
+  LanePublisher(ScanLane lane, ChunkSlot[] slots, int tasksPerChunk, int startState, boolean ownThread) {
     this.lane = lane;
     this.slots = slots;
     this.tasksPerChunk = tasksPerChunk;
     this.startState = startState;
+    this.ownThread = ownThread;
   }
 
-  /** Hands a chunk over to be copied first ({@code copy}, its read bytes) or published at once. */
+  /** Hands a chunk over to be copied first ({@code copy}, its read bytes: chunks staged on the device) or published. */
   void submit(ChunkSlot slot, boolean copy) {
     slot.copyFirst = copy;
     held++;
+    if (!ownThread) {
+      take(slot);
+      return;
+    }
     handedOver.add(slot.index);
     if (thread == null) {
       thread = Thread.ofPlatform().daemon().name("vyre-scan-lane-" + lane.kernel.device()).start(this::drive);

@@ -33,7 +33,8 @@ import java.util.function.Consumer;
  * <p>One thread drives it as an event loop: it runs every step that is ready (collecting chunks
  * whose tasks finished, passing hits on, taking finished reads and packs, starting reads into free
  * buffers) and waits only when none is; {@link #phases()} says where it waited. Each kernel's
- * device copies and task publishing run on a thread of their own ({@link LanePublisher}), and small
+ * device copies and task publishing run on a thread of their own when chunks are staged on the
+ * device ({@link LanePublisher}), and small
  * files are opened and read by {@link PackReaders}. A buffer is reused only after its tasks
  * finished. The job owns the megakernel's DFA_STEP work while it runs (a fault in any task fails
  * the job). Resources are taken once, when the job is created, from a {@link KernelResourcePool}
@@ -138,7 +139,7 @@ public final class ScanJob implements ScanRun {
       slots[i] = new ChunkSlot(i, lane, input, scanned, lane.hits.allocate(capacity), capacity, options.tasksPerChunk());
     }
     for (ScanLane lane : lanes) {
-      lane.publisher = new LanePublisher(lane, slots, options.tasksPerChunk(), table.startState());
+      lane.publisher = new LanePublisher(lane, slots, options.tasksPerChunk(), table.startState(), options.stageOnDevice());
     }
     this.delivery = new InOrderDelivery(slots, overlap, () -> stopping, this::release, this::closeIfRead);
     this.feed = new ChunkFeed(options, overlap, packedBytes, slots, buffers, delivery.pending, this::seal, this::release);
