@@ -99,10 +99,15 @@ class PackReadersTest {
       for (boolean staged : new boolean[] {false, true}) {
         String mode = readers + " pack readers, staged " + staged;
         List<FileResult> results = new ArrayList<>();
+        boolean[] threadsRead = new boolean[1];
         ScanSummary summary;
         try (ScanJob job = new ScanJob(kernel, table, options(true).withStageOnDevice(staged).withPackReaders(readers))) {
-          summary = job.run(files, results::add);
+          summary = job.run(files, result -> {
+            results.add(result);
+            threadsRead[0] |= Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("vyre-scan-pack"));
+          });
         }
+        assertTrue(threadsRead[0], mode + ": packs were read by pack readers, not only by the job's thread");
         assertEquals(files.size(), results.size(), mode);
         assertEquals(2, summary.failedFiles(), mode);
         for (int i = 0; i < files.size(); i++) {

@@ -8,6 +8,7 @@ import dev.vyre.io.ReadCompletion;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -15,7 +16,8 @@ import java.util.function.Consumer;
  * the order given, each a {@link FileScan} added to the delivery's pending files as it is reached.
  * A file larger than a chunk (or read to its end) is read chunk by chunk by the job's {@link
  * ChunkReader}; small whole files are packed, as many as fit, into one buffer and read by the
- * {@link PackReaders} while the job's thread goes on. A chunk whose reads finished is handed on to
+ * {@link PackReaders} while the job's thread goes on (or by the job's thread, when it has nothing
+ * else to do). A chunk whose reads finished is handed on to
  * be scanned ({@code sealed}). Used by the job's thread only.
  */
 final class ChunkFeed implements AutoCloseable {
@@ -31,6 +33,8 @@ final class ChunkFeed implements AutoCloseable {
   private final ArrayDeque<FileScan> pending;
   private final Consumer<ChunkSlot> sealed;
   private final Consumer<ChunkSlot> release;
+  /** Whether the job has no chunk being copied, published or scanned. */
+  private final BooleanSupplier lanesIdle;
   private List<ScanFile> files;
   private int nextFile;
   /** The next file to tell the reader of ({@link ChunkReader#expect}), so that it opens it ahead. */
@@ -41,9 +45,10 @@ final class ChunkFeed implements AutoCloseable {
    * @param pending the delivery's files opened and not yet passed on, to which each file is added in order
    * @param sealed takes a chunk whose reads finished, to copy or scan it
    * @param release frees a slot with nothing left to scan
+   * @param lanesIdle whether no chunk is being copied, published or scanned
    */
   ChunkFeed(ScanOptions options, int overlap, long packedBytes, ChunkSlot[] slots, List<MemorySegment> buffers,
-      ArrayDeque<FileScan> pending, Consumer<ChunkSlot> sealed, Consumer<ChunkSlot> release) {
+      ArrayDeque<FileScan> pending, Consumer<ChunkSlot> sealed, Consumer<ChunkSlot> release, BooleanSupplier lanesIdle) {
     this.options = options;
     this.overlap = overlap;
     this.packedBytes = packedBytes;
@@ -51,6 +56,7 @@ final class ChunkFeed implements AutoCloseable {
     this.pending = pending;
     this.sealed = sealed;
     this.release = release;
+    this.lanesIdle = lanesIdle;
     this.reader = IoBackends.open(BufferPool.of(buffers), options.parallelReads());
     this.packReaders = new PackReaders(slots, buffers, options.packReaders());
     free.addAll(List.of(slots));
@@ -118,7 +124,8 @@ final class ChunkFeed implements AutoCloseable {
 
   /**
    * Fills {@code slot} with {@code first} and the small files after it while they fit, and hands it
-   * to the pack readers.
+   * to the pack readers; or reads it at once when nothing else is in flight, so that a small job
+   * (a file or a few) does not wait for another thread to be woken and scheduled.
    */
   private void pack(ChunkSlot slot, FileScan first) {
     FileScan file = first;
@@ -127,7 +134,13 @@ final class ChunkFeed implements AutoCloseable {
       file = fileWithChunksLeft();
     } while (file != null && packs(file)
         && slot.fits(file.reads.chunk(0).readLength(), file.tasks.chunkCount(), packedBytes, options.tasksPerChunk()));
-    packReaders.submit(slot);
+    if (idle() && lanesIdle.getAsBoolean()) {
+      // Not told of ahead: the reader's queue of files opened ahead holds the large files to come.
+      PackReaders.read(reader, slot, false);
+      packRead(slot, false);
+    } else {
+      packReaders.submit(slot);
+    }
   }
 
   /** A file read whole into one chunk, which may share it with other such files. */
@@ -199,15 +212,20 @@ final class ChunkFeed implements AutoCloseable {
     }
     ChunkSlot pack;
     while ((pack = packReaders.poll()) != null) {
-      pack.takePackReads();
-      if (stopping) {
-        release.accept(pack);
-      } else {
-        sealed.accept(pack);
-      }
+      packRead(pack, stopping);
       progress = true;
     }
     return progress;
+  }
+
+  /** Takes a pack whose files were all read (or failed), and hands it on to be scanned unless the run stops. */
+  private void packRead(ChunkSlot pack, boolean stopping) {
+    pack.takePackReads();
+    if (stopping) {
+      release.accept(pack);
+    } else {
+      sealed.accept(pack);
+    }
   }
 
   private void onRead(ReadCompletion read, boolean stopping) {

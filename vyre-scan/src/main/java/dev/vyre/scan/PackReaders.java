@@ -77,13 +77,14 @@ final class PackReaders implements AutoCloseable {
   }
 
   private void readPacks() {
-    try (ChunkReader reader = IoBackends.open(BufferPool.of(buffers))) {
+    // Unregistered: registering every buffer would cost a small job more than its reads.
+    try (ChunkReader reader = IoBackends.openUnregistered(BufferPool.of(buffers))) {
       while (true) {
         int index = waiting.take();
         if (index == STOP) {
           return;
         }
-        readPack(reader, slots[index]);
+        read(reader, slots[index], true);
         read.add(slots[index]);
       }
     } catch (InterruptedException e) {
@@ -96,14 +97,15 @@ final class PackReaders implements AutoCloseable {
   }
 
   /**
-   * Opens, reads and closes each segment's file in order, telling the reader of the files ahead so
-   * that io_uring opens them in batches. A file that cannot be opened or read fails its segment alone.
+   * Opens, reads and closes each segment's file of {@code pack} in order with {@code reader}, which
+   * has no other read in flight; with {@code openAhead} it is told of the files ahead, so that
+   * io_uring opens them in batches. A file that cannot be opened or read fails its segment alone.
    */
-  private static void readPack(ChunkReader reader, ChunkSlot pack) {
+  static void read(ChunkReader reader, ChunkSlot pack, boolean openAhead) {
     int expected = 0;
     for (int segment = 0; segment < pack.segments(); segment++) {
       expected = Math.max(expected, segment);
-      while (expected < pack.segments() && reader.expect(pack.file(expected).file.location())) {
+      while (openAhead && expected < pack.segments() && reader.expect(pack.file(expected).file.location())) {
         expected++;
       }
       ChunkPlanner.Chunk chunk = pack.chunk(segment);

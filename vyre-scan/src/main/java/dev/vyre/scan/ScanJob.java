@@ -142,7 +142,8 @@ public final class ScanJob implements ScanRun {
       lane.publisher = new LanePublisher(lane, slots, options.tasksPerChunk(), table.startState(), options.stageOnDevice());
     }
     this.delivery = new InOrderDelivery(slots, overlap, () -> stopping, this::release, this::closeIfRead);
-    this.feed = new ChunkFeed(options, overlap, packedBytes, slots, buffers, delivery.pending, this::seal, this::release);
+    this.feed = new ChunkFeed(options, overlap, packedBytes, slots, buffers, delivery.pending, this::seal, this::release,
+        () -> ScanLane.allIdle(lanes));
   }
 
   /**
