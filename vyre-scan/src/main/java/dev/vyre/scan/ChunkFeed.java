@@ -29,6 +29,9 @@ final class ChunkFeed implements AutoCloseable {
   private final ChunkSlot[] slots;
   private final ChunkReader reader;
   private final PackReaders packReaders;
+  private final List<MemorySegment> buffers;
+  /** The reader of the packs this thread reads itself, opened with the first. */
+  private ChunkReader ownPacks;
   private final ArrayDeque<ChunkSlot> free = new ArrayDeque<>();
   private final ArrayDeque<FileScan> pending;
   private final Consumer<ChunkSlot> sealed;
@@ -59,6 +62,7 @@ final class ChunkFeed implements AutoCloseable {
     this.lanesIdle = lanesIdle;
     this.reader = IoBackends.open(BufferPool.of(buffers), options.parallelReads());
     this.packReaders = new PackReaders(slots, buffers, options.packReaders());
+    this.buffers = buffers;
     free.addAll(List.of(slots));
   }
 
@@ -124,8 +128,9 @@ final class ChunkFeed implements AutoCloseable {
 
   /**
    * Fills {@code slot} with {@code first} and the small files after it while they fit, and hands it
-   * to the pack readers; or reads it at once when nothing else is in flight, so that a small job
-   * (a file or a few) does not wait for another thread to be woken and scheduled.
+   * to the pack readers; or reads it at once when there are none, or when nothing else is in
+   * flight, so that a small job (a file or a few) does not wait for another thread to be woken and
+   * scheduled.
    */
   private void pack(ChunkSlot slot, FileScan first) {
     FileScan file = first;
@@ -134,9 +139,12 @@ final class ChunkFeed implements AutoCloseable {
       file = fileWithChunksLeft();
     } while (file != null && packs(file)
         && slot.fits(file.reads.chunk(0).readLength(), file.tasks.chunkCount(), packedBytes, options.tasksPerChunk()));
-    if (idle() && lanesIdle.getAsBoolean()) {
-      // Not told of ahead: the reader's queue of files opened ahead holds the large files to come.
-      PackReaders.read(reader, slot, false);
+    if (options.packReaders() == 0 || idle() && lanesIdle.getAsBoolean()) {
+      if (ownPacks == null) {
+        // A reader of its own: the job's reader has reads in flight and a queue of large files opened ahead.
+        ownPacks = IoBackends.openUnregistered(BufferPool.of(buffers));
+      }
+      PackReaders.read(ownPacks, slot);
       packRead(slot, false);
     } else {
       packReaders.submit(slot);
@@ -251,6 +259,9 @@ final class ChunkFeed implements AutoCloseable {
   @Override
   public void close() {
     packReaders.close();
+    if (ownPacks != null) {
+      ownPacks.close();
+    }
     reader.close();
   }
 }

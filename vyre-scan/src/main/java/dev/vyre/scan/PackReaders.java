@@ -84,7 +84,7 @@ final class PackReaders implements AutoCloseable {
         if (index == STOP) {
           return;
         }
-        read(reader, slots[index], true);
+        read(reader, slots[index]);
         read.add(slots[index]);
       }
     } catch (InterruptedException e) {
@@ -98,14 +98,14 @@ final class PackReaders implements AutoCloseable {
 
   /**
    * Opens, reads and closes each segment's file of {@code pack} in order with {@code reader}, which
-   * has no other read in flight; with {@code openAhead} it is told of the files ahead, so that
-   * io_uring opens them in batches. A file that cannot be opened or read fails its segment alone.
+   * reads nothing else meanwhile, telling it of the files ahead so that io_uring opens them in
+   * batches. A file that cannot be opened or read fails its segment alone.
    */
-  static void read(ChunkReader reader, ChunkSlot pack, boolean openAhead) {
+  static void read(ChunkReader reader, ChunkSlot pack) {
     int expected = 0;
     for (int segment = 0; segment < pack.segments(); segment++) {
       expected = Math.max(expected, segment);
-      while (openAhead && expected < pack.segments() && reader.expect(pack.file(expected).file.location())) {
+      while (expected < pack.segments() && reader.expect(pack.file(expected).file.location())) {
         expected++;
       }
       ChunkPlanner.Chunk chunk = pack.chunk(segment);

@@ -20,7 +20,8 @@ import dev.vyre.runtime.wire.SlotLayout;
  * @param parallelReads let the kernel's io_uring workers run the reads (IOSQE_ASYNC), so several
  *     chunks are copied out of the page cache at once instead of one by one in the scan's thread
  * @param packReaders threads that open and read small files into chunks of several files at once
- *     ({@link PackReaders}), so that a tree's per-file work is not done file after file in the scan's thread
+ *     ({@link PackReaders}), so that a tree's per-file work is not done file after file in the scan's
+ *     thread; 0: the scan's thread reads them
  */
 public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean keepHits, boolean stageOnDevice,
     boolean parallelReads, int packReaders) {
@@ -80,9 +81,9 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
       throw InputException.of("scan options", buffers + " chunk buffers is outside 1.." + MAX_BUFFERS,
           "use between 1 and " + MAX_BUFFERS + " buffers");
     }
-    if (packReaders < 1 || packReaders > MAX_PACK_READERS) {
-      throw InputException.of("scan options", packReaders + " pack readers is outside 1.." + MAX_PACK_READERS,
-          "use between 1 and " + MAX_PACK_READERS + " threads reading small files");
+    if (packReaders < 0 || packReaders > MAX_PACK_READERS) {
+      throw InputException.of("scan options", packReaders + " pack readers is outside 0.." + MAX_PACK_READERS,
+          "use between 0 (the scan's thread) and " + MAX_PACK_READERS + " threads reading small files");
     }
   }
 
@@ -98,11 +99,12 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
   }
 
   /**
-   * Half the cores, 1 to {@link #MAX_PACK_READERS}: the other half scans (reference backend) or
-   * publishes and reads hits back (a GPU).
+   * A quarter of the cores, at most {@link #MAX_PACK_READERS}: the rest scan (the reference
+   * backend's workers, one per core) or publish and read hits back (a GPU). Below 4 cores none: every
+   * core already runs a worker, and a thread more only adds hand-offs.
    */
   public static int defaultPackReaders() {
-    return Math.clamp(Runtime.getRuntime().availableProcessors() / 2, 1, MAX_PACK_READERS);
+    return Math.min(Runtime.getRuntime().availableProcessors() / 4, MAX_PACK_READERS);
   }
 
   public static ScanOptions defaults() {
