@@ -12,9 +12,11 @@ import java.util.Arrays;
  * chunk of a file, or several small files packed one after another (segments), so that they share
  * one batch of tasks and one read-back of hits. Each task still covers one file, so the DFA
  * restarts at every file's start and no match spans two files; the hit records' input ids say
- * whose match each is. A slot is free, being read, being scanned, or collected: its tasks finished
- * and its hits wait in its hit resource until every earlier chunk was passed on (chunks finish out
- * of order), then are passed on segment by segment; it is reused only after that.
+ * whose match each is. A slot is free, being read (a pack by a {@link PackReaders} thread, which
+ * owns it meanwhile), being copied and published (by its lane's {@link LanePublisher}, likewise),
+ * being scanned, or collected: its tasks finished and its hits wait in its hit resource until every
+ * earlier chunk was passed on (chunks finish out of order), then are passed on segment by segment;
+ * it is reused only after that.
  */
 final class ChunkSlot implements HitResources.HitSink {
 
@@ -33,8 +35,6 @@ final class ChunkSlot implements HitResources.HitSink {
   private final long[] bufferOffsets;
   private final int[] bytesRead;
   private final int[] inputIds;
-  /** Tasks the segments before each need. */
-  private final int[] tasksBefore;
   /**
    * Per segment of a pack, why a {@link PackReaders} thread could not open or read its file, else
    * null; the job's thread hands it to the file ({@link #takePackReads}), which only that thread touches.
@@ -78,7 +78,6 @@ final class ChunkSlot implements HitResources.HitSink {
     this.bufferOffsets = new long[maxSegments];
     this.bytesRead = new int[maxSegments];
     this.inputIds = new int[maxSegments];
-    this.tasksBefore = new int[maxSegments];
     this.readFailures = new String[maxSegments];
     this.openFailures = new boolean[maxSegments];
     this.segmentHits = new int[maxSegments + 1];
@@ -92,7 +91,6 @@ final class ChunkSlot implements HitResources.HitSink {
     bytesRead[segments] = 0;
     readFailures[segments] = null;
     inputIds[segments] = holder.inputId;
-    tasksBefore[segments] = tasks;
     segments++;
     tasks += taskCount;
     filled += held.readLength();
@@ -110,11 +108,6 @@ final class ChunkSlot implements HitResources.HitSink {
   /** Where the bytes read end: the segments are read in order, so at the end of the last one's read. */
   long readEnd() {
     return segments == 0 ? 0 : bufferOffsets[segments - 1] + bytesRead[segments - 1];
-  }
-
-  /** Where the last segment is read into. */
-  long lastOffset() {
-    return bufferOffsets[segments - 1];
   }
 
   /** Takes the finished read of the last segment. */

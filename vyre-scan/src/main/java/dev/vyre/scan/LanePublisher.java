@@ -2,6 +2,7 @@ package dev.vyre.scan;
 
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.IdleStrategy;
+import dev.vyre.runtime.ThreadEnds;
 import dev.vyre.runtime.dfa.DfaStepArgs;
 import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -152,17 +153,7 @@ final class LanePublisher implements AutoCloseable {
       return;
     }
     handedOver.add(STOP);
-    boolean interrupted = false;
-    while (thread.isAlive()) {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
+    ThreadEnds.await(thread);
     thread = null;
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -5,6 +5,7 @@ import dev.vyre.io.BufferPool;
 import dev.vyre.io.ChunkReader;
 import dev.vyre.io.IoBackends;
 import dev.vyre.io.ReadCompletion;
+import dev.vyre.runtime.ThreadEnds;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,8 +30,8 @@ final class PackReaders implements AutoCloseable {
   private final ChunkSlot[] slots;
   private final List<MemorySegment> buffers;
   private final int maxThreads;
-  private final LinkedBlockingQueue<Integer> waiting = new LinkedBlockingQueue<>();
-  private final ConcurrentLinkedQueue<ChunkSlot> read = new ConcurrentLinkedQueue<>();
+  private final LinkedBlockingQueue<Integer> toRead = new LinkedBlockingQueue<>();
+  private final ConcurrentLinkedQueue<ChunkSlot> finished = new ConcurrentLinkedQueue<>();
   private final List<Thread> threads = new ArrayList<>();
   /** What a thread failed with outside any one file's open or read: the job fails with it. */
   private volatile RuntimeException failure;
@@ -46,7 +47,7 @@ final class PackReaders implements AutoCloseable {
   /** Hands a pack to the threads; its slot and its segments' files are theirs until {@link #poll} returns it. */
   void submit(ChunkSlot pack) {
     inFlight++;
-    waiting.add(pack.index);
+    toRead.add(pack.index);
     if (threads.size() < maxThreads && threads.size() < inFlight) {
       Thread thread = Thread.ofPlatform().daemon().name("vyre-scan-pack-" + threads.size()).unstarted(this::readPacks);
       threads.add(thread);
@@ -64,7 +65,7 @@ final class PackReaders implements AutoCloseable {
     if (failed != null) {
       throw failed;
     }
-    ChunkSlot pack = read.poll();
+    ChunkSlot pack = finished.poll();
     if (pack != null) {
       inFlight--;
     }
@@ -80,12 +81,12 @@ final class PackReaders implements AutoCloseable {
     // Unregistered: registering every buffer would cost a small job more than its reads.
     try (ChunkReader reader = IoBackends.openUnregistered(BufferPool.of(buffers))) {
       while (true) {
-        int index = waiting.take();
+        int index = toRead.take();
         if (index == STOP) {
           return;
         }
         read(reader, slots[index]);
-        read.add(slots[index]);
+        finished.add(slots[index]);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -134,23 +135,11 @@ final class PackReaders implements AutoCloseable {
   /** Stops the threads once they have read the packs they hold (reads must not outlive the buffers), and waits for them. */
   @Override
   public void close() {
-    waiting.clear();
+    toRead.clear();
     for (int i = 0; i < threads.size(); i++) {
-      waiting.add(STOP);
+      toRead.add(STOP);
     }
-    boolean interrupted = false;
-    for (Thread thread : threads) {
-      while (thread.isAlive()) {
-        try {
-          thread.join();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    }
+    ThreadEnds.await(threads.toArray(Thread[]::new));
     threads.clear();
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -63,7 +63,7 @@ final class ScanLane {
   /**
    * Publishes one DFA_STEP per task of the chunk's segments, in one batch ({@link
    * ChunkSlot#addTasks}), and notes its last ticket; false when there was nothing to scan. Called
-   * by the lane's publisher thread alone.
+   * by the lane's publisher alone (on its thread, where it has one).
    */
   boolean publish(ChunkSlot slot, int[] taskArgs, int tasksPerChunk, int startState) {
     batch.clear();
