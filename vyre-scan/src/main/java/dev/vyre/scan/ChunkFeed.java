@@ -139,12 +139,16 @@ final class ChunkFeed implements AutoCloseable {
       file = fileWithChunksLeft();
     } while (file != null && packs(file)
         && slot.fits(file.reads.chunk(0).readLength(), file.tasks.chunkCount(), packedBytes, options.tasksPerChunk()));
-    if (options.packReaders() == 0 || idle() && lanesIdle.getAsBoolean()) {
+    if (idle() && lanesIdle.getAsBoolean()) {
+      // The job's reader, idle: not told of the pack's files, since its queue of files opened ahead holds the large ones.
+      PackReaders.read(reader, slot, false);
+      packRead(slot, false);
+    } else if (options.packReaders() == 0) {
       if (ownPacks == null) {
-        // A reader of its own: the job's reader has reads in flight and a queue of large files opened ahead.
+        // A reader of its own: the job's reader has reads in flight.
         ownPacks = IoBackends.openUnregistered(BufferPool.of(buffers));
       }
-      PackReaders.read(ownPacks, slot);
+      PackReaders.read(ownPacks, slot, true);
       packRead(slot, false);
     } else {
       packReaders.submit(slot);

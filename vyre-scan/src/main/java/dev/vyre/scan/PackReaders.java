@@ -85,7 +85,7 @@ final class PackReaders implements AutoCloseable {
         if (index == STOP) {
           return;
         }
-        read(reader, slots[index]);
+        read(reader, slots[index], true);
         finished.add(slots[index]);
       }
     } catch (InterruptedException e) {
@@ -99,14 +99,14 @@ final class PackReaders implements AutoCloseable {
 
   /**
    * Opens, reads and closes each segment's file of {@code pack} in order with {@code reader}, which
-   * reads nothing else meanwhile, telling it of the files ahead so that io_uring opens them in
-   * batches. A file that cannot be opened or read fails its segment alone.
+   * has no other read in flight; with {@code openAhead} it is told of the files ahead, so that
+   * io_uring opens them in batches. A file that cannot be opened or read fails its segment alone.
    */
-  static void read(ChunkReader reader, ChunkSlot pack) {
+  static void read(ChunkReader reader, ChunkSlot pack, boolean openAhead) {
     int expected = 0;
     for (int segment = 0; segment < pack.segments(); segment++) {
       expected = Math.max(expected, segment);
-      while (expected < pack.segments() && reader.expect(pack.file(expected).file.location())) {
+      while (openAhead && expected < pack.segments() && reader.expect(pack.file(expected).file.location())) {
         expected++;
       }
       ChunkPlanner.Chunk chunk = pack.chunk(segment);
