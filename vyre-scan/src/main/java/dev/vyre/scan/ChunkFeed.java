@@ -140,7 +140,7 @@ final class ChunkFeed implements AutoCloseable {
     } while (file != null && packs(file)
         && slot.fits(file.reads.chunk(0).readLength(), file.tasks.chunkCount(), packedBytes, options.tasksPerChunk()));
     if (idle() && lanesIdle.getAsBoolean()) {
-      // The job's reader, idle: not told of the pack's files, since its queue of files opened ahead holds the large ones.
+      // The job's reader, idle; not told of the pack's files: its queue of files opened ahead holds the large ones.
       PackReaders.read(reader, slot, false);
       packRead(slot, false);
     } else if (options.packReaders() == 0) {
