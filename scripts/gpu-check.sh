@@ -69,7 +69,7 @@ STEP_TIMEOUT=${EXACTLY_ONCE_TIMEOUT:-300} step exactly-once-100m "${jvm[@]}" -Dv
   "${junit_args[@]}" --config=junit.jupiter.execution.timeout.test.method.default=280s \
   --select-method dev.vyre.reference.MegakernelExactlyOnceTest#exactlyOnceAtScale
 # The suites compile a kernel for each new set of user opcodes (an empty pipeline cache): more time.
-STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.IngestPumpTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest --select-class dev.vyre.reference.DebugLogTest --select-class dev.vyre.reference.TaskReadTest --select-class dev.vyre.reference.WaveRunTest --select-class dev.vyre.reference.WorkerGroupLoopTest --select-class dev.vyre.reference.BackendParityTest
+STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.PackReadersTest --select-class dev.vyre.reference.LanePublisherTest --select-class dev.vyre.reference.IngestPumpTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest --select-class dev.vyre.reference.DebugLogTest --select-class dev.vyre.reference.TaskReadTest --select-class dev.vyre.reference.WaveRunTest --select-class dev.vyre.reference.WorkerGroupLoopTest --select-class dev.vyre.reference.BackendParityTest
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
   step sanitizer-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
@@ -160,6 +160,15 @@ if [ -n "${TREE:-}" ]; then
   ls vyre-cli/target/*.aot >"$out/aot.txt" 2>&1
   STEP_TIMEOUT=${TREE_TIMEOUT:-400} step bench-tree env PATH="$(dirname "${RG:-rg}"):$PATH" ./vyre bench tree \
     --runs "${TREE_RUNS:-5}" --json "$out/tree.json" "$TREE"
+  # The tree's small files read by the scan's thread alone (--pack-readers 0) and by pack readers (auto), one-shot on
+  # the GPU, alternating: the scan's own time (--verbose) and where its thread waited; the counts must be equal.
+  step tree-pack-readers bash -c 'set -e; tree=$1; shift; p=$(mktemp); trap "rm -f $p $p.*" EXIT
+    find "$tree" -name "*.java" -size +2k | head -2000 | xargs -n 200 grep -ohE "\b[A-Z][A-Za-z]{7,}\b" 2>/dev/null \
+      | sort | uniq -c | sort -rn | awk "NR % 7 == 0 {print \$2}" | head -100 > $p
+    for run in 1 2 3; do for readers in 0 auto; do
+      "$@" scan --no-server --backend cuda --verbose --count --pack-readers $readers -f $p "$tree" 2>$p.err >$p.$readers
+      echo "pack readers $readers, run $run: $(grep -E "in [0-9.]+ s|waiting" $p.err | sed "s/vyre scan: //" | tr "\n" " ")"
+    done; cmp $p.0 $p.auto; done; echo "counts equal with and without pack readers"' _ "$TREE" "${vyre[@]}"
 fi
 grep -h "^kill-gpu-process:" "$out/kill-gpu-process.log" 2>/dev/null
 grep -h "^exactly-once:" "$out/exactly-once-100m.log" 2>/dev/null
@@ -168,7 +177,7 @@ tail -25 "$out/bench-scan.log" 2>/dev/null
 cat "$out/multi-gpu-scan-parity.log" 2>/dev/null
 grep -E "GB/s|devices|ingest|host-to-device|_vs_|agree" "$out/bench-scan-devices.log" 2>/dev/null
 tail -40 "$out/bench-graph.log" 2>/dev/null
-cat "$out/bench-tree.log" 2>/dev/null
+cat "$out/bench-tree.log" "$out/tree-pack-readers.log" 2>/dev/null
 cat "$out/bench-dispatch.log" 2>/dev/null | tail -30
 tail -25 "$out/bench-io.log" 2>/dev/null
 tail -25 "$out/bench-adapt.log" 2>/dev/null

@@ -442,7 +442,7 @@ final class ScanCommand implements Callable<Integer> {
       return "--device or --devices is given, and the service runs on its own device";
     }
     if (!tuning.isDefault()) {
-      return "tuning options (--chunk-size, --task-size, --buffers, --stage, --parallel-reads) are given";
+      return "tuning options (--chunk-size, --task-size, --buffers, --stage, --parallel-reads, --pack-readers) are given";
     }
     boolean patternsFromStdin = patternFiles.contains(ScanInputs.STDIN_OPERAND);
     if (patternsFromStdin || ScanInputs.readsStdin(operands, recursive, false, input.data())) {

@@ -30,10 +30,16 @@ final class ScanTuning {
           + "auto: the backend's default (default: ${DEFAULT-VALUE}).")
   String parallelReads;
 
+  @Option(names = "--pack-readers", defaultValue = "auto", paramLabel = "N",
+      description = "Threads that open and read small files, several packed into each chunk; 0: the scan's own "
+          + "thread reads them; auto: a quarter of the cores, at most " + ScanOptions.MAX_PACK_READERS
+          + " (default: ${DEFAULT-VALUE}).")
+  String packReaders;
+
   /** Whether every option has its default value. */
   boolean isDefault() {
     return chunkBytes == ScanOptions.DEFAULT_CHUNK_BYTES && taskBytes == 0 && buffers == 0 && stage.equals("auto")
-        && parallelReads.equals("auto");
+        && parallelReads.equals("auto") && packReaders.equals("auto");
   }
 
   ScanOptions options(String backendName, boolean keepHits) {
@@ -50,7 +56,17 @@ final class ScanTuning {
     long task = taskBytes > 0 ? taskBytes : defaults.taskBytes();
     return ScanOptions.of(chunkBytes, task, buffers > 0 ? buffers : defaults.buffers(), keepHits)
         .withStageOnDevice(choice("--stage", stage, "device", "in-place", defaults.stageOnDevice()))
-        .withParallelReads(choice("--parallel-reads", parallelReads, "on", "off", defaults.parallelReads()));
+        .withParallelReads(choice("--parallel-reads", parallelReads, "on", "off", defaults.parallelReads()))
+        .withPackReaders(packReaders.equals("auto") ? defaults.packReaders() : count("--pack-readers", packReaders));
+  }
+
+  private static int count(String option, String value) {
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw InputException.of(option, "'" + value + "' is not auto or a number", "pass " + option + " auto or 0 to "
+          + ScanOptions.MAX_PACK_READERS);
+    }
   }
 
   private static boolean choice(String option, String value, String yes, String no, boolean auto) {

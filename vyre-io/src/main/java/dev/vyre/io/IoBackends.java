@@ -3,6 +3,7 @@ package dev.vyre.io;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.io.uring.IoUringChunkReader;
 import dev.vyre.io.uring.IoUringProbe;
+import java.util.function.Supplier;
 
 /**
  * Picks the chunk reader: io_uring where it works, else {@link FileChannelChunkReader}, and says
@@ -34,12 +35,25 @@ public final class IoBackends {
    * worker threads (FileChannel reads stay in the caller's thread).
    */
   public static ChunkReader open(BufferPool pool, boolean parallelReads) {
+    return ioUringOrFileChannel(pool, () -> new IoUringChunkReader(pool, parallelReads));
+  }
+
+  /**
+   * As {@link #open(BufferPool)}, for a reader that fills few of the pool's buffers: io_uring
+   * without registering them ({@link IoUringChunkReader#unregistered}), which for a large pool
+   * costs milliseconds before the first read.
+   */
+  public static ChunkReader openUnregistered(BufferPool pool) {
+    return ioUringOrFileChannel(pool, () -> IoUringChunkReader.unregistered(pool));
+  }
+
+  private static ChunkReader ioUringOrFileChannel(BufferPool pool, Supplier<ChunkReader> ioUring) {
     IoUringAvailability availability = availability();
     if (!availability.available()) {
       return new FileChannelChunkReader(pool, availability.detail());
     }
     try {
-      return new IoUringChunkReader(pool, parallelReads);
+      return ioUring.get();
     } catch (PipelineException e) {
       return new FileChannelChunkReader(pool, "io_uring setup for this pool failed: " + e.getMessage());
     }

@@ -12,9 +12,11 @@ import java.util.Arrays;
  * chunk of a file, or several small files packed one after another (segments), so that they share
  * one batch of tasks and one read-back of hits. Each task still covers one file, so the DFA
  * restarts at every file's start and no match spans two files; the hit records' input ids say
- * whose match each is. A slot is free, being read, being scanned, or collected: its tasks finished
- * and its hits wait in its hit resource until every earlier chunk was passed on (chunks finish out
- * of order), then are passed on segment by segment; it is reused only after that.
+ * whose match each is. A slot is free, being read (a pack by a {@link PackReaders} thread, which
+ * owns it meanwhile), being copied and published (by its lane's {@link LanePublisher}, likewise),
+ * being scanned, or collected: its tasks finished and its hits wait in its hit resource until every
+ * earlier chunk was passed on (chunks finish out of order), then are passed on segment by segment;
+ * it is reused only after that.
  */
 final class ChunkSlot implements HitResources.HitSink {
 
@@ -33,15 +35,20 @@ final class ChunkSlot implements HitResources.HitSink {
   private final long[] bufferOffsets;
   private final int[] bytesRead;
   private final int[] inputIds;
-  /** Tasks the segments before each need. */
-  private final int[] tasksBefore;
+  /**
+   * Per segment of a pack, why a {@link PackReaders} thread could not open or read its file, else
+   * null; the job's thread hands it to the file ({@link #takePackReads}), which only that thread touches.
+   */
+  private final String[] readFailures;
+  private final boolean[] openFailures;
   private int segments;
   /** Tasks the segments need, at most the batch's size. */
   private int tasks;
   /** Bytes of the buffer the segments take. */
   private long filled;
-  /** The copy to the DEVICE resource, when the chunk is staged there. */
+  /** The copy to the DEVICE resource, when the chunk is staged there, and whether it is to be made. */
   long copy;
+  boolean copyFirst;
   /** The ticket of the chunk's last task; tickets retire in order, so the others are done too. */
   long lastTicket;
   /** Hit records whose input id named no segment, which a correct kernel never writes. */
@@ -71,7 +78,8 @@ final class ChunkSlot implements HitResources.HitSink {
     this.bufferOffsets = new long[maxSegments];
     this.bytesRead = new int[maxSegments];
     this.inputIds = new int[maxSegments];
-    this.tasksBefore = new int[maxSegments];
+    this.readFailures = new String[maxSegments];
+    this.openFailures = new boolean[maxSegments];
     this.segmentHits = new int[maxSegments + 1];
   }
 
@@ -81,8 +89,8 @@ final class ChunkSlot implements HitResources.HitSink {
     chunks[segments] = held;
     bufferOffsets[segments] = filled;
     bytesRead[segments] = 0;
+    readFailures[segments] = null;
     inputIds[segments] = holder.inputId;
-    tasksBefore[segments] = tasks;
     segments++;
     tasks += taskCount;
     filled += held.readLength();
@@ -102,24 +110,44 @@ final class ChunkSlot implements HitResources.HitSink {
     return segments == 0 ? 0 : bufferOffsets[segments - 1] + bytesRead[segments - 1];
   }
 
-  /** Where the last segment is read into. */
-  long lastOffset() {
-    return bufferOffsets[segments - 1];
-  }
-
   /** Takes the finished read of the last segment. */
   void read(int bytes) {
     bytesRead[segments - 1] = bytes;
   }
 
-  /** Drops the last segment (its read failed, so it is not scanned). */
-  void dropLast() {
-    segments--;
-    files[segments].buffersHeld--;
-    files[segments] = null;
-    chunks[segments] = null;
-    filled = bufferOffsets[segments];
-    tasks = tasksBefore[segments];
+  /** Where {@code segment} is read into. */
+  long bufferOffset(int segment) {
+    return bufferOffsets[segment];
+  }
+
+  /** A pack reader read {@code bytes} of {@code segment}'s file. */
+  void readSegment(int segment, int bytes) {
+    bytesRead[segment] = bytes;
+  }
+
+  /**
+   * A pack reader could not open ({@code open}) or read {@code segment}'s file: it keeps its place
+   * with no bytes, so no task covers it, and its file fails when the pack comes back.
+   */
+  void failSegment(int segment, String reason, boolean open) {
+    bytesRead[segment] = 0;
+    readFailures[segment] = reason;
+    openFailures[segment] = open;
+  }
+
+  /** Fails the files of a pack that came back whose open or read failed (the job's thread). */
+  void takePackReads() {
+    for (int segment = 0; segment < segments; segment++) {
+      if (readFailures[segment] == null) {
+        continue;
+      }
+      if (openFailures[segment]) {
+        files[segment].failToOpen(readFailures[segment]);
+      } else {
+        files[segment].failUnreadable(readFailures[segment]);
+      }
+      readFailures[segment] = null;
+    }
   }
 
   int segments() {

@@ -3,17 +3,12 @@ package dev.vyre.scan;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.io.BufferPool;
-import dev.vyre.io.ChunkReader;
-import dev.vyre.io.IoBackends;
-import dev.vyre.io.ReadCompletion;
 import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.dfa.DfaStepArgs;
 import dev.vyre.runtime.dfa.DfaTableLayout;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -30,19 +25,23 @@ import java.util.function.Consumer;
  * sink that has its answer for a file (its first {@code -m} matches) stops it: no further chunk
  * of it is read, its chunks in flight are dropped, and it is closed. Files no
  * larger than a chunk are packed whole, one after another, into a shared chunk (see {@link
- * ChunkSlot}), so a tree of small files costs a batch and a hit read-back per chunk, not per file. A chunk
+ * ChunkSlot}), so a tree of small files costs a batch and a hit read-back per chunk, not per file
+ * ({@link ChunkFeed} decides what each buffer reads). A chunk
  * whose hits overflow its buffer is rescanned with a buffer that holds them all, unless the job
  * only counts: the buffer's cursor counts the hits that did not fit too.
  *
- * <p>One thread drives it as an event loop: it runs every step that is ready (publishing copied
- * chunks, collecting finished ones, taking finished reads, starting reads into free buffers) and
- * waits only when none is; {@link #phases()} says where it waited. A buffer is reused only after
- * its tasks finished. The job owns the megakernel's DFA_STEP work while it runs (a
- * fault in any task fails the job). Resources are taken once, when the job is created, from a
- * {@link KernelResourcePool} they go back to when it closes.
+ * <p>One thread drives it as an event loop: it runs every step that is ready (collecting chunks
+ * whose tasks finished, passing hits on, taking finished reads and packs, starting reads into free
+ * buffers) and waits only when none is; {@link #phases()} says where it waited. Each kernel's
+ * device copies and task publishing run on a thread of their own when chunks are staged on the
+ * device ({@link LanePublisher}), and small
+ * files are opened and read by {@link PackReaders}. A buffer is reused only after its tasks
+ * finished. The job owns the megakernel's DFA_STEP work while it runs (a fault in any task fails
+ * the job). Resources are taken once, when the job is created, from a {@link KernelResourcePool}
+ * they go back to when it closes.
  *
- * <p>A job may drive several kernels, one per device ({@link ScanLane}): one walk, one reader and
- * one in-order delivery feed them all. Each kernel gets {@link ScanOptions#buffers()} chunk buffers
+ * <p>A job may drive several kernels, one per device ({@link ScanLane}, each with its publisher):
+ * one walk, one reader and one in-order delivery feed them all. Each kernel gets {@link ScanOptions#buffers()} chunk buffers
  * of its own (pinned memory of its device), and a chunk is read into whichever buffer is free next,
  * so chunks of one file and small files alike spread over the devices, a faster one taking more.
  * What reaches the sink does not depend on which kernel scanned a chunk: byte for byte the output of
@@ -69,31 +68,23 @@ public final class ScanJob implements ScanRun {
    * largest hit buffer, so packing never fails files that would have passed alone.
    */
   private final long packedBytes;
-  private final ChunkReader reader;
-  private final int[] taskArgs = new int[DfaStepArgs.SLOT_ARGS];
+  private final ChunkFeed feed;
   /**
    * The wait when nothing was ready: spins first (a GPU finishes a step in µs), then yields (on a
    * small CPU the reference workers need the core), then parks briefly.
    */
   private final IdleStrategy.Backoff idleWait = IdleStrategy.backoff(64, 192, 20_000, 20_000);
-  private final ArrayDeque<ChunkSlot> free = new ArrayDeque<>();
   private final InOrderDelivery delivery;
   /** Collected slots whose hits wait for an earlier chunk to be passed on. */
   private int waiting;
-  /** The slot small files are being read into, one at a time, until the next does not fit; else null. */
-  private ChunkSlot packing;
   private volatile long bytesScanned;
   private long rescans;
   private long readNanos;
   private long copyNanos;
   private long taskNanos;
   private long hitNanos;
-  private long publishNanos;
-  private List<ScanFile> files;
-  private int nextFile;
-  /** The next file to tell the reader of ({@link ChunkReader#expect}), so that it opens it ahead. */
-  private int nextExpected;
-  private FileScan current;
+  /** The lanes' publishers' time before this run. */
+  private long publishedBefore;
   private volatile boolean stopping;
 
   /**
@@ -146,10 +137,13 @@ public final class ScanJob implements ScanRun {
       buffers.add(lane.pool.hostView(input, bufferBytes));
       int scanned = options.stageOnDevice() ? lane.pool.take(bufferBytes, ResourcePlacement.DEVICE) : input;
       slots[i] = new ChunkSlot(i, lane, input, scanned, lane.hits.allocate(capacity), capacity, options.tasksPerChunk());
-      free.add(slots[i]);
     }
-    this.reader = IoBackends.open(BufferPool.of(buffers), options.parallelReads());
+    for (ScanLane lane : lanes) {
+      lane.publisher = new LanePublisher(lane, slots, options.tasksPerChunk(), table.startState(), options.stageOnDevice());
+    }
     this.delivery = new InOrderDelivery(slots, overlap, () -> stopping, this::release, this::closeIfRead);
+    this.feed = new ChunkFeed(options, overlap, packedBytes, slots, buffers, delivery.pending, this::seal, this::release,
+        () -> ScanLane.allIdle(lanes));
   }
 
   /**
@@ -173,12 +167,12 @@ public final class ScanJob implements ScanRun {
 
   /** The chunk reader in use: io_uring, or FileChannel and why (for {@code --verbose}). */
   public String ioBackend() {
-    return reader.backend();
+    return feed.backend();
   }
 
   /** Where the last run's thread spent its time (for {@code --verbose} and the bench). */
   public ScanPhases phases() {
-    return new ScanPhases(readNanos, copyNanos, taskNanos, hitNanos + delivery.hitNanos, publishNanos);
+    return new ScanPhases(readNanos, copyNanos, taskNanos, hitNanos + delivery.hitNanos, publishNanos() - publishedBefore);
   }
 
   /** Bytes scanned so far in the current run; safe to read from another thread (progress). */
@@ -244,23 +238,20 @@ public final class ScanJob implements ScanRun {
   private ScanSummary scan(List<ScanFile> targets, ScanSink sink) {
     long started = System.nanoTime();
     delivery.start(sink);
-    files = targets;
-    nextFile = 0;
-    nextExpected = 0;
-    current = null;
-    packing = null;
+    feed.start(targets);
     bytesScanned = 0;
     rescans = 0;
-    readNanos = copyNanos = taskNanos = hitNanos = publishNanos = 0;
+    readNanos = copyNanos = taskNanos = hitNanos = 0;
+    publishedBefore = publishNanos();
     stopping = false;
     waiting = 0;
     long idleSince = 0;
     idleWait.reset();
     while (true) {
-      readIntoFreeBuffers();
+      feed.fill(stopping);
       int steps = delivery.passReady();
-      if (reader.inFlight() == 0 && ScanLane.allIdle(lanes) && packing == null) {
-        if (stopping || delivery.pending.isEmpty() && nextFile == files.size()) {
+      if (feed.idle() && ScanLane.allIdle(lanes)) {
+        if (stopping || delivery.pending.isEmpty() && feed.allReached()) {
           break;
         }
         if (steps > 0) {
@@ -283,23 +274,28 @@ public final class ScanJob implements ScanRun {
       idle(idleSince, now);
     }
     if (stopping) {
-      delivery.dropUnfinished(reader);
-      current = null;
+      delivery.dropUnfinished(feed.reader());
+      feed.dropCurrent();
     }
     return new ScanSummary(delivery.passed, delivery.failedFiles, bytesScanned, delivery.matches, rescans,
         System.nanoTime() - started);
   }
 
   /**
-   * Runs every step that is ready without waiting: publishes chunks whose device copy finished,
-   * collects chunks whose tasks finished (freeing their buffers for reads), and takes finished
-   * reads. Returns false when nothing was ready.
+   * Runs every step that is ready without waiting: takes the chunks the lanes' publishers
+   * published (freeing those with nothing to scan), collects chunks whose tasks finished (freeing
+   * their buffers for reads), and takes finished reads and packs. Returns false when nothing was ready.
    */
   private boolean advance() {
     boolean progress = false;
     for (ScanLane lane : lanes) {
-      while (!lane.copying.isEmpty() && lane.kernel.copyFinished(lane.copying.peek().copy)) {
-        publish(lane.copying.poll());
+      ChunkSlot published;
+      while ((published = lane.publisher.poll()) != null) {
+        if (published.lastTicket == LanePublisher.NOTHING_PUBLISHED) {
+          release(published);
+        } else {
+          lane.scanning.add(published);
+        }
         progress = true;
       }
       while (!lane.scanning.isEmpty() && lane.kernel.await(lane.scanning.peek().lastTicket, Duration.ZERO)) {
@@ -307,12 +303,7 @@ public final class ScanJob implements ScanRun {
         progress = true;
       }
     }
-    ReadCompletion read;
-    while ((read = reader.poll()) != null) {
-      onRead(read);
-      progress = true;
-    }
-    return progress;
+    return feed.takeFinished(stopping) | progress;
   }
 
   /**
@@ -326,7 +317,7 @@ public final class ScanJob implements ScanRun {
     boolean copies = false;
     boolean tasks = false;
     for (ScanLane lane : lanes) {
-      copies |= !lane.copying.isEmpty();
+      copies |= lane.publisher.held() > 0;
       tasks |= !lane.scanning.isEmpty();
       if (parks) {
         lane.checkProgress(now - idleSince, TASK_TIMEOUT);
@@ -342,147 +333,22 @@ public final class ScanJob implements ScanRun {
     }
   }
 
-  /**
-   * Starts a read into every free buffer while chunks are left, opening files as needed, until a
-   * stop. Small files are read one at a time into the packing slot, which is sealed (copied or
-   * published) when the next file does not fit in it; a stop frees it instead.
-   */
-  private void readIntoFreeBuffers() {
-    while (true) {
-      if (packing != null && reader.pool().busy(packing.index)) {
-        return;
-      }
-      if (stopping) {
-        if (packing != null) {
-          release(packing);
-        }
-        return;
-      }
-      FileScan file = fileWithChunksLeft();
-      if (packing != null && (file == null || !packs(file)
-          || !packing.fits(file.reads.chunk(0).readLength(), file.tasks.chunkCount(), packedBytes, options.tasksPerChunk()))) {
-        ChunkSlot sealed = packing;
-        packing = null;
-        seal(sealed);
-      }
-      if (file == null || file.waitsForRead() || file.rampsUp() || (packing == null && free.isEmpty())) {
-        return;
-      }
-      ChunkSlot slot = packing != null ? packing : free.poll();
-      if (packs(file)) {
-        packing = slot;
-      }
-      ChunkPlanner.Chunk chunk = file.reads.chunk(file.nextChunk++);
-      long firstTask = chunk.index() * options.tasksPerChunk();
-      slot.hold(file, chunk, (int) Math.min(options.tasksPerChunk(), file.tasks.chunkCount() - firstTask));
-      file.readsInFlight++;
-      reader.submit(file.handle, chunk.readOffset(), (int) chunk.readLength(), slot.index, slot.lastOffset(), slot.index);
-    }
-  }
-
-  /** A file read whole into one chunk, which may share it with other such files. */
-  private static boolean packs(FileScan file) {
-    return !file.toEndOfFile && file.reads.chunkCount() == 1;
-  }
-
-  /** The file whose next chunk is read next: the current one, or the next that opens. */
-  private FileScan fileWithChunksLeft() {
-    while (current == null || !current.moreToRead()) {
-      closeIfRead(current);
-      if (nextFile == files.size()) {
-        current = null;
-        return null;
-      }
-      expectAhead();
-      current = new FileScan(files.get(nextFile), nextFile, options, overlap);
-      nextFile++;
-      delivery.pending.add(current);
-      if (current.moreToRead()) {
-        try {
-          current.handle = reader.openFile(current.file.location());
-        } catch (PipelineException e) {
-          current.failToOpen(FileErrors.reason(e));
-        }
-      }
-    }
-    return current;
-  }
-
-  /**
-   * Tells the reader of the files that open next, in order, until it takes no more: io_uring opens
-   * them in batches with the reads instead of one open(2) per file on this thread. A file too large
-   * to scan is never opened, so it is not told of.
-   */
-  private void expectAhead() {
-    nextExpected = Math.max(nextExpected, nextFile);
-    while (nextExpected < files.size()) {
-      ScanFile file = files.get(nextExpected);
-      if (file.size() < HitList.MAX_START && !reader.expect(file.location())) {
-        return;
-      }
-      nextExpected++;
-    }
-  }
-
-  /** Closes a file once no more of it will be read. */
-  private void closeIfRead(FileScan file) {
-    if (file != null && file.handle >= 0 && file.readsInFlight == 0 && !file.moreToRead()) {
-      reader.closeFile(file.handle);
-      file.handle = -1;
-    }
-  }
-
-  private void onRead(ReadCompletion read) {
-    ChunkSlot slot = slots[(int) read.userData()];
-    FileScan file = slot.file(slot.segments() - 1);
-    file.readsInFlight--;
-    if (read.failed()) {
-      file.failUnreadable("read failed at offset " + slot.chunk(slot.segments() - 1).readOffset() + ": "
-          + FileErrors.reason(read.error()));
-    } else {
-      file.read(slot.chunk(slot.segments() - 1), read.bytesRead());
-    }
-    closeIfRead(file);
-    if (stopping) {
-      // After a stop nothing more is passed on, so a chunk read is not worth scanning.
-      release(slot);
-    } else if (file.error != null || file.stopped) {
-      slot.dropLast();
-      if (slot != packing) {
-        release(slot);
-      }
-    } else {
-      slot.read(read.bytesRead());
-      if (slot != packing) {
-        seal(slot);
-      }
-    }
-  }
-
-  /** Hands a chunk whose reads are all done on: to its device copy, or straight to its tasks. */
+  /** Hands a chunk whose reads are all done to its lane's publisher: to its device copy, or straight to its tasks. */
   private void seal(ChunkSlot slot) {
-    if (slot.segments() == 0) {
-      release(slot);
-    } else if (options.stageOnDevice()) {
-      slot.copy = slot.lane.kernel.startCopy(slot.inputHandle, slot.scanHandle, slot.readEnd());
-      slot.lane.copying.add(slot);
-    } else {
-      publish(slot);
-    }
+    publish(slot, options.stageOnDevice() && slot.readEnd() > 0);
   }
 
   /**
-   * Publishes the chunk's tasks on its lane's kernel ({@link ScanLane#publish}), or frees it when
-   * there is nothing to scan. Only a file's single chunks can be in flight when it stops: packed
-   * files stop once passed on.
+   * Hands the chunk to its lane's publisher, to be copied first or not, or frees it when there is
+   * nothing to scan. Only a file's single chunks can be in flight when it stops: packed files stop
+   * once passed on.
    */
-  private void publish(ChunkSlot slot) {
-    long started = System.nanoTime();
-    if (slot.segments() == 1 && slot.file(0).stopped
-        || !slot.lane.publish(slot, taskArgs, options.tasksPerChunk(), table.startState())) {
+  private void publish(ChunkSlot slot, boolean copyFirst) {
+    if (slot.segments() == 0 || slot.segments() == 1 && slot.file(0).stopped) {
       release(slot);
+    } else {
+      slot.lane.publisher.submit(slot, copyFirst);
     }
-    publishNanos += System.nanoTime() - started;
   }
 
   /**
@@ -532,7 +398,7 @@ public final class ScanJob implements ScanRun {
         hitResources.free(slot.hitHandle);
         slot.hitHandle = hitResources.allocate(slot.hitCapacity);
         rescans++;
-        publish(slot);
+        publish(slot, false);
         return;
       }
       for (int segment = 0; segment < slot.segments(); segment++) {
@@ -561,25 +427,38 @@ public final class ScanJob implements ScanRun {
     release(slot);
   }
 
-  private void release(ChunkSlot slot) {
-    if (slot == packing) {
-      packing = null;
+  /** Time the lanes' publishers spent publishing, on their own threads. */
+  private long publishNanos() {
+    long nanos = 0;
+    for (ScanLane lane : lanes) {
+      nanos += lane.publisher.publishNanos();
     }
+    return nanos;
+  }
+
+  private void closeIfRead(FileScan file) {
+    feed.closeIfRead(file);
+  }
+
+  private void release(ChunkSlot slot) {
     if (slot.collected) {
       waiting--;
     }
     slot.release();
-    free.add(slot);
+    feed.free(slot);
   }
 
   /**
-   * Closes the chunk reader once its reads finished, and gives the job's resources back to their
-   * pools, unless tasks or copies may still use them (a run that threw): those stay the kernels'
-   * until they shut down.
+   * Closes the chunk reader and the pack readers once their reads finished, and gives the job's
+   * resources back to their pools, unless tasks or copies may still use them (a run that threw):
+   * those stay the kernels' until they shut down.
    */
   @Override
   public void close() {
-    reader.close();
+    feed.close();
+    for (ScanLane lane : lanes) {
+      lane.publisher.close();
+    }
     if (!ScanLane.allIdle(lanes)) {
       return;
     }

@@ -9,11 +9,12 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 
 /**
- * One kernel of a {@link ScanJob} (one device): the DFA table and hit resources on it, and the
- * chunks it copies and scans. A job of several lanes shares one reader, one set of files and one
- * {@link InOrderDelivery} between them; each {@link ChunkSlot} belongs to one lane, and a chunk
- * goes to whichever slot is free next, so a device that finishes sooner gets more chunks. Used by
- * the job's thread only.
+ * One kernel of a {@link ScanJob} (one device): the DFA table and hit resources on it, the thread
+ * that copies and publishes its chunks ({@link LanePublisher}), and the chunks it scans. A job of
+ * several lanes shares one reader, one set of files and one {@link InOrderDelivery} between them;
+ * each {@link ChunkSlot} belongs to one lane, and a chunk goes to whichever slot is free next, so a
+ * device that finishes sooner gets more chunks. Used by the job's thread, but for {@link #publish},
+ * which its publisher calls.
  */
 final class ScanLane {
 
@@ -21,9 +22,10 @@ final class ScanLane {
   final KernelResourcePool pool;
   final int dfaHandle;
   final HitResources hits;
-  /** Chunks read and being copied to the device, oldest first (one kernel's copies finish in order). */
-  final ArrayDeque<ChunkSlot> copying = new ArrayDeque<>();
+  /** Chunks published, oldest first (tickets retire in order). */
   final ArrayDeque<ChunkSlot> scanning = new ArrayDeque<>();
+  /** Set once by the job, after its slots exist. */
+  LanePublisher publisher;
   private final TaskBatch batch;
   private long faultsSeen;
 
@@ -38,10 +40,10 @@ final class ScanLane {
     this.faultsSeen = kernel.stats().faults();
   }
 
-  /** Whether no lane has a chunk being copied or scanned. */
+  /** Whether no lane has a chunk being copied, published or scanned. */
   static boolean allIdle(ScanLane[] lanes) {
     for (ScanLane lane : lanes) {
-      if (!lane.copying.isEmpty() || !lane.scanning.isEmpty()) {
+      if (lane.publisher.held() > 0 || !lane.scanning.isEmpty()) {
         return false;
       }
     }
@@ -60,7 +62,8 @@ final class ScanLane {
 
   /**
    * Publishes one DFA_STEP per task of the chunk's segments, in one batch ({@link
-   * ChunkSlot#addTasks}); false when there was nothing to scan (the caller frees the slot).
+   * ChunkSlot#addTasks}), and notes its last ticket; false when there was nothing to scan. Called
+   * by the lane's publisher alone (on its thread, where it has one).
    */
   boolean publish(ChunkSlot slot, int[] taskArgs, int tasksPerChunk, int startState) {
     batch.clear();
@@ -69,7 +72,6 @@ final class ScanLane {
       return false;
     }
     slot.lastTicket = Megakernel.batchTicket(kernel.publish(batch), batch.size() - 1);
-    scanning.add(slot);
     return true;
   }
 
@@ -90,7 +92,7 @@ final class ScanLane {
     }
   }
 
-  /** Gives the table and the hit resources' host copies back to the pool. */
+  /** Gives the table and the hit resources' host copies back to the pool; the publisher is closed first. */
   void close() {
     pool.giveBack(dfaHandle);
     hits.close();

@@ -19,9 +19,12 @@ import dev.vyre.runtime.wire.SlotLayout;
  *     instead of scanning the HOST_MAPPED buffer in place (every task's small reads cross PCIe)
  * @param parallelReads let the kernel's io_uring workers run the reads (IOSQE_ASYNC), so several
  *     chunks are copied out of the page cache at once instead of one by one in the scan's thread
+ * @param packReaders threads that open and read small files into chunks of several files at once
+ *     ({@link PackReaders}), so that a tree's per-file work is not done file after file in the scan's
+ *     thread; 0: the scan's thread reads them
  */
 public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean keepHits, boolean stageOnDevice,
-    boolean parallelReads) {
+    boolean parallelReads, int packReaders) {
 
   /** 4 MiB reads of 64 tasks: enough tasks in flight to keep a GPU's workers busy. */
   public static final long DEFAULT_CHUNK_BYTES = 4L << 20;
@@ -53,6 +56,8 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
   public static final long MAX_CHUNK_BYTES = 1L << 30;
   /** Files open at once stay below the io_uring reader's 64 file slots. */
   public static final int MAX_BUFFERS = 32;
+  /** Threads reading small files at most: past that, one job's opens and copies no longer speed up. */
+  public static final int MAX_PACK_READERS = 8;
   /** The launch policy sizes hit buffers for one hit per this many scanned bytes (then doubles it). */
   public static final long EXPECTED_BYTES_PER_HIT = 256;
 
@@ -76,11 +81,30 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
       throw InputException.of("scan options", buffers + " chunk buffers is outside 1.." + MAX_BUFFERS,
           "use between 1 and " + MAX_BUFFERS + " buffers");
     }
+    if (packReaders < 0 || packReaders > MAX_PACK_READERS) {
+      throw InputException.of("scan options", packReaders + " pack readers is outside 0.." + MAX_PACK_READERS,
+          "use between 0 (the scan's thread) and " + MAX_PACK_READERS + " threads reading small files");
+    }
   }
 
   /** Scans the chunk buffers in place and reads in the scan's thread. */
   public ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean keepHits) {
     this(chunkBytes, taskBytes, buffers, keepHits, false, false);
+  }
+
+  /** With {@link #defaultPackReaders()} threads reading small files. */
+  public ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean keepHits, boolean stageOnDevice,
+      boolean parallelReads) {
+    this(chunkBytes, taskBytes, buffers, keepHits, stageOnDevice, parallelReads, defaultPackReaders());
+  }
+
+  /**
+   * A quarter of the cores, at most {@link #MAX_PACK_READERS}: the rest scan (the reference
+   * backend's workers, one per core) or publish and read hits back (a GPU). Below 4 cores none: every
+   * core already runs a worker, and a thread more only adds hand-offs.
+   */
+  public static int defaultPackReaders() {
+    return Math.min(Runtime.getRuntime().availableProcessors() / 4, MAX_PACK_READERS);
   }
 
   public static ScanOptions defaults() {
@@ -104,7 +128,7 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
       return this;
     }
     long task = Math.min(taskBytes, largest);
-    return new ScanOptions(largest / task * task, task, buffers, keepHits, stageOnDevice, parallelReads);
+    return new ScanOptions(largest / task * task, task, buffers, keepHits, stageOnDevice, parallelReads, packReaders);
   }
 
   /**
@@ -117,19 +141,23 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
     long chunk = Math.min(chunkBytes, Math.max(1, Math.ceilDiv(inputBytes, taskBytes)) * taskBytes);
     int fitted = (int) Math.min(buffers, Math.max(1, Math.ceilDiv(inputBytes, chunk)));
     return chunk == chunkBytes && fitted == buffers ? this
-        : new ScanOptions(chunk, taskBytes, fitted, keepHits, stageOnDevice, parallelReads);
+        : new ScanOptions(chunk, taskBytes, fitted, keepHits, stageOnDevice, parallelReads, packReaders);
   }
 
   public ScanOptions withKeepHits(boolean value) {
-    return new ScanOptions(chunkBytes, taskBytes, buffers, value, stageOnDevice, parallelReads);
+    return new ScanOptions(chunkBytes, taskBytes, buffers, value, stageOnDevice, parallelReads, packReaders);
   }
 
   public ScanOptions withStageOnDevice(boolean value) {
-    return new ScanOptions(chunkBytes, taskBytes, buffers, keepHits, value, parallelReads);
+    return new ScanOptions(chunkBytes, taskBytes, buffers, keepHits, value, parallelReads, packReaders);
   }
 
   public ScanOptions withParallelReads(boolean value) {
-    return new ScanOptions(chunkBytes, taskBytes, buffers, keepHits, stageOnDevice, value);
+    return new ScanOptions(chunkBytes, taskBytes, buffers, keepHits, stageOnDevice, value, packReaders);
+  }
+
+  public ScanOptions withPackReaders(int value) {
+    return new ScanOptions(chunkBytes, taskBytes, buffers, keepHits, stageOnDevice, parallelReads, value);
   }
 
   public int tasksPerChunk() {
