@@ -30,8 +30,8 @@ import java.util.Map;
  * is written or read, and the host reads the counters back once per two windows of batches in flight
  * (a read costs a round trip while the rest of the window keeps the device busy) and at the end,
  * passing each file's count and result in order. With no hit buffer to size to a batch, its tasks
- * are {@link #COUNT_TASK_SCALE} times a job's (a GPU thread scans one as four interleaved lanes of a
- * job's task each), so the host writes that many times fewer slots for the same bytes. Past {@code
+ * are {@link #COUNT_TASK_SCALE} times a job's, so the host writes that many times fewer slots for
+ * the same bytes. Past {@code
  * -m}'s limit its count may be larger than a job's (the sink asked for no more after the limit;
  * {@code vyre scan} prints at most the limit either way).
  *

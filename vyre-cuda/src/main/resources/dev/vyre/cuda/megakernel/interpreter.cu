@@ -105,75 +105,6 @@ __device__ unsigned vyre_dfa_scan_range(VyreDfaScan& s, unsigned long long from,
   return row;
 }
 
-// Below this many bytes per lane the lanes' restart overlap is not worth it (DfaStep.MIN_LANE_BYTES).
-#define VYRE_SCAN_LANE_MIN_BYTES 256ull
-#define VYRE_SCAN_LANES 4
-
-// The range as four interleaved chains, as DfaStep.scanLanes splits it: one lane's table loads wait on
-// each other, four lanes' do not, so a thread keeps four loads in flight. Lane 0 scans from the start
-// state; lane k > 0 restarts at the root at a 16-byte boundary at least `overlap` bytes before its
-// boundary b_k (itself 16-byte aligned) and reports only ends after b_k: a match ending there is at
-// most overlap + 1 bytes long, so it starts no earlier than the restart. The hits are the sequential scan's.
-__device__ void vyre_dfa_scan_lanes(VyreDfaScan& s, unsigned long long len, unsigned row, unsigned long long report_from,
-                                    unsigned long long overlap) {
-  unsigned long long address = reinterpret_cast<unsigned long long>(s.bytes), span = len / VYRE_SCAN_LANES;
-  unsigned long long head = (16ull - (address & 15ull)) & 15ull;
-  unsigned long long at[VYRE_SCAN_LANES], end[VYRE_SCAN_LANES], min_end[VYRE_SCAN_LANES];
-  unsigned rows[VYRE_SCAN_LANES];
-  row = vyre_dfa_scan_range(s, 0, head, row, report_from);
-  at[0] = head;
-  min_end[0] = report_from;
-  rows[0] = row;
-#pragma unroll
-  for (unsigned k = 1; k < VYRE_SCAN_LANES; k++) {
-    unsigned long long boundary = ((address + k * span + 15ull) & ~15ull) - address;
-    end[k - 1] = boundary;
-    at[k] = ((address + boundary - overlap) & ~15ull) - address;
-    min_end[k] = boundary > report_from ? boundary : report_from;
-    rows[k] = vyre_table_word(s.t + 4) * s.classes;
-  }
-  end[VYRE_SCAN_LANES - 1] = len;
-  unsigned long long blocks = (end[0] - at[0]) / 16ull;
-#pragma unroll
-  for (unsigned k = 1; k < VYRE_SCAN_LANES; k++) {
-    unsigned long long lane_blocks = (end[k] - at[k]) / 16ull;
-    if (lane_blocks < blocks) blocks = lane_blocks;
-  }
-  // Each lane's next 16 bytes are in flight while these are consumed, as in vyre_dfa_scan_range.
-  uint4 next[VYRE_SCAN_LANES];
-#pragma unroll
-  for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) {
-    next[k] = blocks > 0 ? __ldcg(reinterpret_cast<const uint4*>(s.bytes + at[k])) : make_uint4(0, 0, 0, 0);
-  }
-  for (unsigned long long j = 0; j < blocks; j++) {
-    uint4 now[VYRE_SCAN_LANES];
-#pragma unroll
-    for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) {
-      now[k] = next[k];
-      if (j + 1 < blocks) next[k] = __ldcg(reinterpret_cast<const uint4*>(s.bytes + at[k] + 16ull * (j + 1)));
-    }
-#pragma unroll
-    for (unsigned b = 0; b < 16; b++) {
-      unsigned tr[VYRE_SCAN_LANES], any = 0;
-#pragma unroll
-      for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) {
-        tr[k] = vyre_dfa_next(s, rows[k], vyre_uint4_byte(now[k], b));
-        rows[k] = tr[k] & VYRE_DFA_ROW_MASK;
-        any |= tr[k];
-      }
-      if (any & VYRE_DFA_ACCEPT_FLAG) {
-#pragma unroll
-        for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) {
-          unsigned long long e = at[k] + 16ull * j + b + 1;
-          if ((tr[k] & VYRE_DFA_ACCEPT_FLAG) && e > min_end[k]) vyre_dfa_accept(s, rows[k], e);
-        }
-      }
-    }
-  }
-#pragma unroll
-  for (unsigned k = 0; k < VYRE_SCAN_LANES; k++) vyre_dfa_scan_range(s, at[k] + 16ull * blocks, end[k], rows[k], min_end[k]);
-}
-
 __device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* args) {
   __threadfence();
   const VyreResource* input = vyre_resource(a, args[0]);
@@ -203,12 +134,7 @@ __device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* ar
   if (base + len < base) return -VYRE_FAULT_RESOURCE;
   VyreDfaScan s = {t, t + VYRE_DFA_TRANSITION_BASE, reinterpret_cast<const unsigned char*>(input->ptr) + off, classes, hits,
                    args[6], base, mode == VYRE_DFA_STEP_MODE_COUNT, 0ull};
-  unsigned long long overlap = vyre_table_word(t + 6) - 1ull, span = len / VYRE_SCAN_LANES;
-  if (span >= VYRE_SCAN_LANE_MIN_BYTES && span >= 4ull * overlap && span >= overlap + 32ull) {
-    vyre_dfa_scan_lanes(s, len, args[4] * classes, args[9], overlap);
-  } else {
-    vyre_dfa_scan_range(s, 0, len, args[4] * classes, args[9]);
-  }
+  vyre_dfa_scan_range(s, 0, len, args[4] * classes, args[9]);
   if (s.found) {
     atomicAdd(reinterpret_cast<unsigned long long*>(hits + VYRE_MATCH_COUNT_HEADER_WORDS) + args[6], s.found);
   }

@@ -44,9 +44,9 @@ import java.nio.ByteOrder;
  * <p>Allocation-free. Per byte the loop loads the byte's class (independent of the state) and one
  * premultiplied transition, the only load on the state's dependency chain, and tests the accept
  * flag by sign, so accept lists are read only on a hit. Ranges of at least 4 x 256 bytes run as
- * four interleaved lanes ({@code scanLanes}) so that four chains overlap; the CUDA kernel does the
- * same in each thread, restarting its lanes at 16-byte boundaries for its vector loads. Either way
- * the hit set and the final state are exactly those of the sequential definition above.
+ * four interleaved lanes ({@code scanLanes}) so that four chains overlap (the CUDA kernel scans its
+ * range in one chain: a thread there has the warps of its SM beside it). Either way the hit set and
+ * the final state are exactly those of the sequential definition above.
  */
 public final class DfaStep {
 
