@@ -69,7 +69,7 @@ STEP_TIMEOUT=${EXACTLY_ONCE_TIMEOUT:-300} step exactly-once-100m "${jvm[@]}" -Dv
   "${junit_args[@]}" --config=junit.jupiter.execution.timeout.test.method.default=280s \
   --select-method dev.vyre.reference.MegakernelExactlyOnceTest#exactlyOnceAtScale
 # The suites compile a kernel for each new set of user opcodes (an empty pipeline cache): more time.
-STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.PackReadersTest --select-class dev.vyre.reference.LanePublisherTest --select-class dev.vyre.reference.IngestPumpTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest --select-class dev.vyre.reference.DebugLogTest --select-class dev.vyre.reference.TaskReadTest --select-class dev.vyre.reference.WaveRunTest --select-class dev.vyre.reference.WorkerGroupLoopTest --select-class dev.vyre.reference.BackendParityTest
+STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.PackReadersTest --select-class dev.vyre.reference.IngestPumpTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest --select-class dev.vyre.reference.DebugLogTest --select-class dev.vyre.reference.TaskReadTest --select-class dev.vyre.reference.WaveRunTest --select-class dev.vyre.reference.WorkerGroupLoopTest --select-class dev.vyre.reference.BackendParityTest
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
   step sanitizer-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
@@ -133,7 +133,7 @@ STEP_TIMEOUT=${GRAPH_TIMEOUT:-480} step bench-graph "${vyre[@]}" bench graph --s
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 if [ "${gpus:-0}" -ge 2 ]; then
   step multi-gpu-tests "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.cuda.CudaMultiDeviceGpuTest
-  step multi-gpu-sharded-scan "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.ShardedScanJobTest
+  step multi-gpu-sharded-scan "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.ShardedScanJobTest --select-class dev.vyre.reference.LanePublisherTest
   step multi-gpu-scan-parity bash -c 'set -e; d=$(mktemp -d); trap "rm -rf $d" EXIT; mkdir $d/tree
     base64 -w 100 /dev/urandom | head -c 100000000 > $d/text
     (cd $d/tree && head -c 6000000 ../text | split -b 3000 -a 4 - small. && split -n 3 -a 1 ../text big.)

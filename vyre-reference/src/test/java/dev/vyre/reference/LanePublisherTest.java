@@ -20,6 +20,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,11 +29,21 @@ import org.junit.jupiter.api.io.TempDir;
  * Each kernel's chunks are copied and published by a thread of its own when staged on the device,
  * else at once: either way a job over two kernels whose runs repeat gives the same results each
  * time and leaves no thread behind when closed, and one of its kernels shut down in the middle of a
- * run fails that run with a typed error instead of hanging it.
+ * run fails that run with a typed error instead of hanging it. The two kernels are on two devices
+ * ({@link TestBackends#shardDevices}): a GPU runs one persistent kernel at a time, so on CUDA the
+ * test needs two GPUs.
  */
 class LanePublisherTest {
 
   @TempDir Path dir;
+  private int[] devices;
+
+  @BeforeEach
+  void twoDevices() {
+    devices = TestBackends.shardDevices();
+    Assumptions.assumeTrue(devices.length >= 2, "LanePublisherTest needs two devices of backend "
+        + TestBackends.selected().name() + "; it sees " + devices.length);
+  }
 
   private List<ScanFile> tree(int files, int bytes) throws Exception {
     List<ScanFile> listed = new ArrayList<>();
@@ -42,16 +54,16 @@ class LanePublisherTest {
     return listed;
   }
 
-  private static Megakernel kernel() {
-    return Megakernel.builder().backend(TestBackends.selected()).slots(1024).singlePriority(Priority.NORMAL).workers(1)
-        .bootstrap();
+  private static Megakernel kernel(int device) {
+    return Megakernel.builder().backend(TestBackends.selected()).device(device).slots(1024)
+        .singlePriority(Priority.NORMAL).workers(1).bootstrap();
   }
 
   @Test
   void twoKernelsRunAfterRunGiveTheSameMatchesAndLeaveNoThreads() throws Exception {
     List<ScanFile> files = tree(60, 20_000);
     DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("needle", "hay"), false));
-    List<Megakernel> kernels = List.of(kernel(), kernel());
+    List<Megakernel> kernels = List.of(kernel(devices[0]), kernel(devices[1]));
     try {
       for (boolean staged : new boolean[] {false, true}) {
         try (ScanJob job = new ScanJob(kernels.stream().map(KernelResourcePool::new).toList(), table,
@@ -76,8 +88,8 @@ class LanePublisherTest {
     List<ScanFile> files = tree(400, 40_000);
     DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("needle"), false));
     for (boolean staged : new boolean[] {false, true}) {
-      Megakernel first = kernel();
-      Megakernel second = kernel();
+      Megakernel first = kernel(devices[0]);
+      Megakernel second = kernel(devices[1]);
       try {
         try (ScanJob job = new ScanJob(List.of(new KernelResourcePool(first), new KernelResourcePool(second)), table,
             new ScanOptions(8192, 1024, 4, true).withStageOnDevice(staged))) {
