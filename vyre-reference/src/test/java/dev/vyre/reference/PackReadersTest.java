@@ -1,5 +1,7 @@
 package dev.vyre.reference;
 
+import static dev.vyre.reference.StreamingScanJobTest.bytes;
+import static dev.vyre.reference.StreamingScanJobTest.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -20,7 +22,6 @@ import dev.vyre.scan.ScanOptions;
 import dev.vyre.scan.ScanSink;
 import dev.vyre.scan.ScanSummary;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -211,18 +212,5 @@ class PackReadersTest {
     }
     hits.sort(null);
     return hits;
-  }
-
-  /** "abcdef" over and over, with a random byte of the alphabet or a newline now and then. */
-  private static byte[] text(Random random, int length) {
-    byte[] text = new byte[length];
-    for (int i = 0; i < length; i++) {
-      text[i] = (byte) (random.nextInt(20) == 0 ? "abcdef\n".charAt(random.nextInt(7)) : "abcdef".charAt(i % 6));
-    }
-    return text;
-  }
-
-  private static byte[] bytes(String text) {
-    return text.getBytes(StandardCharsets.US_ASCII);
   }
 }

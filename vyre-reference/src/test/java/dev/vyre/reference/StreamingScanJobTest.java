@@ -169,8 +169,8 @@ class StreamingScanJobTest {
     }
   }
 
-  /** "abcdef" over and over, with a random byte of the alphabet now and then. */
-  private static byte[] text(Random random, int length) {
+  /** "abcdef" over and over, with a random byte of the alphabet or a newline now and then (PackReadersTest's too). */
+  static byte[] text(Random random, int length) {
     byte[] text = new byte[length];
     for (int i = 0; i < length; i++) {
       text[i] = (byte) (random.nextInt(20) == 0 ? "abcdef\n".charAt(random.nextInt(7)) : "abcdef".charAt(i % 6));
@@ -178,7 +178,7 @@ class StreamingScanJobTest {
     return text;
   }
 
-  private static byte[] bytes(String text) {
+  static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.US_ASCII);
   }
 }
