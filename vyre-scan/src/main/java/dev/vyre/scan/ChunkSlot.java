@@ -29,6 +29,11 @@ final class ChunkSlot implements HitResources.HitSink {
   final int scanHandle;
   int hitHandle;
   long hitCapacity;
+  /**
+   * When the job only counts, the counters its tasks add to in count mode, one per segment: no hit
+   * record is written or read back; else null.
+   */
+  private final MatchCounters counters;
   /** The segments' files, chunks and where in the buffer each starts; packed files read whole, in file order. */
   private final FileScan[] files;
   private final ChunkPlanner.Chunk[] chunks;
@@ -66,7 +71,8 @@ final class ChunkSlot implements HitResources.HitSink {
   private static final int PLACE = 1;
   private static final int APPEND = 2;
 
-  ChunkSlot(int index, ScanLane lane, int inputHandle, int scanHandle, int hitHandle, long hitCapacity, int maxSegments) {
+  ChunkSlot(int index, ScanLane lane, int inputHandle, int scanHandle, int hitHandle, long hitCapacity, int maxSegments,
+      boolean counting) {
     this.index = index;
     this.lane = lane;
     this.inputHandle = inputHandle;
@@ -81,6 +87,10 @@ final class ChunkSlot implements HitResources.HitSink {
     this.readFailures = new String[maxSegments];
     this.openFailures = new boolean[maxSegments];
     this.segmentHits = new int[maxSegments + 1];
+    this.counters = counting ? new MatchCounters(lane.pool, maxSegments) : null;
+    if (counting) {
+      counters.reset();
+    }
   }
 
   /** Adds a segment: {@code held} of {@code holder}, read to the end of the buffer's filled part. */
@@ -168,6 +178,8 @@ final class ChunkSlot implements HitResources.HitSink {
    * far as it was read.
    */
   void addTasks(TaskBatch batch, int[] args, int tasksPerChunk, int dfaHandle, int startState) {
+    args[DfaStepArgs.MODE_ARG] = counters == null ? DfaStepArgs.MODE_RECORDS : DfaStepArgs.MODE_COUNT;
+    int hits = counters == null ? hitHandle : counters.handle();
     for (int segment = 0; segment < segments; segment++) {
       FileScan file = files[segment];
       ChunkPlanner.Chunk chunk = chunks[segment];
@@ -178,8 +190,8 @@ final class ChunkSlot implements HitResources.HitSink {
         long at = task.readOffset() - chunk.readOffset();
         long length = Math.min(task.readLength(), bytesRead[segment] - at);
         if (length > task.reportFrom()) {
-          DfaStepArgs.write(args, scanHandle, bufferOffsets[segment] + at, length, dfaHandle, startState, hitHandle,
-              file.inputId, task.readOffset(), task.reportFrom());
+          DfaStepArgs.write(args, scanHandle, bufferOffsets[segment] + at, length, dfaHandle, startState, hits,
+              counters == null ? file.inputId : segment, task.readOffset(), task.reportFrom());
           batch.add(0, DfaStepArgs.OPCODE, args);
         }
       }
@@ -271,9 +283,35 @@ final class ChunkSlot implements HitResources.HitSink {
     }
   }
 
-  /** Empties the hit resource for the slot's next chunk. */
+  /** Empties the hit resource (or the counters) for the slot's next chunk. */
   void resetHits() {
-    lane.hits.reset(hitHandle, hitCapacity);
+    if (counters == null) {
+      lane.hits.reset(hitHandle, hitCapacity);
+    } else {
+      counters.reset();
+    }
+  }
+
+  /** Whether the slot's tasks count in place of writing hit records: the job only counts. */
+  boolean counting() {
+    return counters != null;
+  }
+
+  /** Copies the segments' counters back in one read, after the tasks finished; {@link #segmentCount} then returns them. */
+  void readCounts() {
+    counters.read(0, segments - 1);
+  }
+
+  /** The matches of {@code segment} that its tasks counted, as {@link #readCounts} copied them. */
+  long segmentCount(int segment) {
+    return counters.counter(segment);
+  }
+
+  /** Gives the counters back, when the job closes. */
+  void closeCounters() {
+    if (counters != null) {
+      counters.close();
+    }
   }
 
   /** Fails the scan if hit records named no segment's file ({@link #foreignHits}): a backend bug. */

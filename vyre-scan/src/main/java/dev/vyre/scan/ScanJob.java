@@ -27,8 +27,9 @@ import java.util.function.Consumer;
  * larger than a chunk are packed whole, one after another, into a shared chunk (see {@link
  * ChunkSlot}), so a tree of small files costs a batch and a hit read-back per chunk, not per file
  * ({@link ChunkFeed} decides what each buffer reads). A chunk
- * whose hits overflow its buffer is rescanned with a buffer that holds them all, unless the job
- * only counts: the buffer's cursor counts the hits that did not fit too.
+ * whose hits overflow its buffer is rescanned with a buffer that holds them all. A job that only
+ * counts writes no hit record: its tasks run in count mode, adding to a counter per file of the
+ * chunk on the device, read back in one copy per chunk.
  *
  * <p>One thread drives it as an event loop: it runs every step that is ready (collecting chunks
  * whose tasks finished, passing hits on, taking finished reads and packs, starting reads into free
@@ -136,7 +137,8 @@ public final class ScanJob implements ScanRun {
       int input = lane.pool.take(bufferBytes, ResourcePlacement.HOST_MAPPED);
       buffers.add(lane.pool.hostView(input, bufferBytes));
       int scanned = options.stageOnDevice() ? lane.pool.take(bufferBytes, ResourcePlacement.DEVICE) : input;
-      slots[i] = new ChunkSlot(i, lane, input, scanned, lane.hits.allocate(capacity), capacity, options.tasksPerChunk());
+      slots[i] = new ChunkSlot(i, lane, input, scanned, lane.hits.allocate(capacity), capacity, options.tasksPerChunk(),
+          !options.keepHits());
     }
     for (ScanLane lane : lanes) {
       lane.publisher = new LanePublisher(lane, slots, options.tasksPerChunk(), table.startState(), options.stageOnDevice());
@@ -376,6 +378,26 @@ public final class ScanJob implements ScanRun {
       release(slot);
       return;
     }
+    if (slot.counting()) {
+      // Each segment's tasks added to its own counter on the device: one read, no records. One file's
+      // chunk is released before its count is passed on, as below, so that a file stopped by it closes.
+      slot.readCounts();
+      bytesScanned += slot.scannedBytes();
+      if (slot.segments() == 1) {
+        FileScan file = slot.file(0);
+        long count = slot.segmentCount(0);
+        slot.resetHits();
+        release(slot);
+        delivery.counted(file, count);
+        return;
+      }
+      for (int segment = 0; segment < slot.segments(); segment++) {
+        delivery.counted(slot.file(segment), slot.segmentCount(segment));
+      }
+      slot.resetHits();
+      release(slot);
+      return;
+    }
     // Packed files share the buffer, so their hits are told apart by the records' input ids.
     boolean records = options.keepHits() || slot.segments() > 1;
     long cursor = hitResources.fetch(slot.hitHandle, slot.hitCapacity, records);
@@ -472,6 +494,7 @@ public final class ScanJob implements ScanRun {
         pool.giveBack(slot.scanHandle);
       }
       slot.lane.hits.free(slot.hitHandle);
+      slot.closeCounters();
     }
   }
 }
