@@ -55,6 +55,8 @@ class TaskRecorderTest {
   @TempDir Path dir;
 
   private final CountDownLatch release = new CountDownLatch(1);
+  /** Counted down when a held task first runs: it was published (and the recorder told) by then. */
+  private final CountDownLatch holding = new CountDownLatch(1);
   private final ExecutorService runner = Executors.newSingleThreadExecutor();
 
   @AfterEach
@@ -65,6 +67,7 @@ class TaskRecorderTest {
 
   private UserOpcode hold() {
     return UserOpcode.java(HOLD, "hold", slot -> {
+      holding.countDown();
       try {
         return release.await(1, TimeUnit.MILLISECONDS) ? SlotLayout.STATUS_DONE : SlotLayout.STATUS_YIELD;
       } catch (InterruptedException e) {
@@ -267,6 +270,8 @@ class TaskRecorderTest {
         TaskRecorder recorder = TaskRecorder.start(log, sidecar, tasks, ends, kernel::controlSnapshot)) {
       Future<TaskResult[]> run = runner.submit(() -> RunCommand.publishAndWait(kernel, tasks, ends, recorder, Duration.ofSeconds(30)));
       awaitRecorded(recorder, 1);
+      // The first task's record can come before the held task is published, which a Ctrl-C then would not see.
+      assertTrue(holding.await(30, TimeUnit.SECONDS), "the held task runs");
       // What the shutdown hook runs on SIGINT.
       recorder.abandon();
       TaskResult[] results = run.get(30, TimeUnit.SECONDS);
