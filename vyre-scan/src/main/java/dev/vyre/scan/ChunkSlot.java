@@ -20,6 +20,9 @@ import java.util.Arrays;
  */
 final class ChunkSlot implements HitResources.HitSink {
 
+  /** {@link #hitHandle} of a slot whose tasks count in place and so have no hit buffer. */
+  static final int NO_HIT_BUFFER = -1;
+
   final int index;
   /** The kernel whose resources these are, and which scans the chunk. */
   final ScanLane lane;
@@ -71,8 +74,8 @@ final class ChunkSlot implements HitResources.HitSink {
   private static final int PLACE = 1;
   private static final int APPEND = 2;
 
-  ChunkSlot(int index, ScanLane lane, int inputHandle, int scanHandle, int hitHandle, long hitCapacity, int maxSegments,
-      boolean counting) {
+  /** A slot with {@code hitHandle} NO_HIT_BUFFER counts its matches in place (the job only counts). */
+  ChunkSlot(int index, ScanLane lane, int inputHandle, int scanHandle, int hitHandle, long hitCapacity, int maxSegments) {
     this.index = index;
     this.lane = lane;
     this.inputHandle = inputHandle;
@@ -87,8 +90,8 @@ final class ChunkSlot implements HitResources.HitSink {
     this.readFailures = new String[maxSegments];
     this.openFailures = new boolean[maxSegments];
     this.segmentHits = new int[maxSegments + 1];
-    this.counters = counting ? new MatchCounters(lane.pool, maxSegments) : null;
-    if (counting) {
+    this.counters = hitHandle == NO_HIT_BUFFER ? new MatchCounters(lane.pool, maxSegments) : null;
+    if (counters != null) {
       counters.reset();
     }
   }
@@ -212,15 +215,10 @@ final class ChunkSlot implements HitResources.HitSink {
    * Counts the {@code count} hit records of a chunk of several files per segment ({@link
    * #segmentHits}), reading them back from the hit resource.
    */
-  void countHits(long count) {
+  private void countHits(long count) {
     Arrays.fill(segmentHits, 0, segments + 1, 0);
     mode = COUNT;
     lane.hits.collect(hitHandle, count, this);
-  }
-
-  /** The hits of {@code segment} that {@link #countHits} counted. */
-  int segmentHits(int segment) {
-    return segmentHits[segment];
   }
 
   /**

@@ -137,8 +137,9 @@ public final class ScanJob implements ScanRun {
       int input = lane.pool.take(bufferBytes, ResourcePlacement.HOST_MAPPED);
       buffers.add(lane.pool.hostView(input, bufferBytes));
       int scanned = options.stageOnDevice() ? lane.pool.take(bufferBytes, ResourcePlacement.DEVICE) : input;
-      slots[i] = new ChunkSlot(i, lane, input, scanned, lane.hits.allocate(capacity), capacity, options.tasksPerChunk(),
-          !options.keepHits());
+      // A job that only counts writes no hit record (its tasks count in place): no hit buffer.
+      int hits = options.keepHits() ? lane.hits.allocate(capacity) : ChunkSlot.NO_HIT_BUFFER;
+      slots[i] = new ChunkSlot(i, lane, input, scanned, hits, capacity, options.tasksPerChunk());
     }
     for (ScanLane lane : lanes) {
       lane.publisher = new LanePublisher(lane, slots, options.tasksPerChunk(), table.startState(), options.stageOnDevice());
@@ -398,18 +399,9 @@ public final class ScanJob implements ScanRun {
       release(slot);
       return;
     }
-    // Packed files share the buffer, so their hits are told apart by the records' input ids.
-    boolean records = options.keepHits() || slot.segments() > 1;
-    long cursor = hitResources.fetch(slot.hitHandle, slot.hitCapacity, records);
-    if (!records) {
-      // Counting one file needs only the cursor, which counts the hits that did not fit too: no rescan.
-      slot.resetHits();
-      bytesScanned += slot.scannedBytes();
-      FileScan file = slot.file(0);
-      release(slot);
-      delivery.counted(file, cursor);
-      return;
-    } else if (cursor > slot.hitCapacity) {
+    // The job keeps hits: packed files share the buffer, so their hits are told apart by the records' input ids.
+    long cursor = hitResources.fetch(slot.hitHandle, slot.hitCapacity, true);
+    if (cursor > slot.hitCapacity) {
       slot.resetHits();
       if (cursor <= MAX_HIT_CAPACITY) {
         if (slot.segments() == 1) {
@@ -427,22 +419,12 @@ public final class ScanJob implements ScanRun {
         slot.file(segment).fail(cursor + " matches in the chunk at offset " + slot.chunk(segment).readOffset()
             + " exceed the " + MAX_HIT_CAPACITY + " a hit buffer holds; the matches there are not reported");
       }
-    } else if (options.keepHits()) {
+    } else {
       // The hits stay in the hit resource until every earlier chunk was passed on (InOrderDelivery).
       bytesScanned += slot.scannedBytes();
       slot.collected = true;
       slot.hitCount = cursor;
       waiting++;
-      return;
-    } else {
-      slot.countHits(cursor);
-      slot.resetHits();
-      slot.requireOwnHits();
-      bytesScanned += slot.scannedBytes();
-      for (int segment = 0; segment < slot.segments(); segment++) {
-        delivery.counted(slot.file(segment), slot.segmentHits(segment));
-      }
-      release(slot);
       return;
     }
     bytesScanned += slot.scannedBytes();
@@ -493,7 +475,9 @@ public final class ScanJob implements ScanRun {
       if (slot.scanHandle != slot.inputHandle) {
         pool.giveBack(slot.scanHandle);
       }
-      slot.lane.hits.free(slot.hitHandle);
+      if (slot.hitHandle != ChunkSlot.NO_HIT_BUFFER) {
+        slot.lane.hits.free(slot.hitHandle);
+      }
       slot.closeCounters();
     }
   }
