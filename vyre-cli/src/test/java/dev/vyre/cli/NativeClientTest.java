@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.vyre.cli.serve.ScanService;
 import dev.vyre.cli.serve.ServiceClient;
 import dev.vyre.cli.serve.ServiceProtocol;
-import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.scan.ScanOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -71,8 +69,7 @@ class NativeClientTest {
       Files.writeString(Files.createDirectories(tree.resolve("d" + f % 3)).resolve("f" + f + ".txt"), text);
     }
     socket = dir.resolve("run").resolve("scan.sock");
-    ScanOptions lane = ScanOptions.forBackend("reference");
-    kernel = ScanCommand.bootstrap(Megakernel.builder().backend(Backends.select("reference")), lane, lane.ringSlots() * 2);
+    kernel = ServedScans.serviceKernel(Runtime.getRuntime().availableProcessors());
     service = new ScanService(kernel, socket, 2, VersionInfo.buildId(), new PrintStream(new ByteArrayOutputStream(), true));
     serving = Thread.ofPlatform().start(() -> service.serve(null));
   }

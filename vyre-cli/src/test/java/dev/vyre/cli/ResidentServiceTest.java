@@ -8,10 +8,8 @@ import dev.vyre.cli.serve.ScanService;
 import dev.vyre.cli.serve.ServiceClient;
 import dev.vyre.cli.ServedScans.Served;
 import dev.vyre.cli.serve.ServiceProtocol;
-import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.scan.ResidentCorpus;
-import dev.vyre.scan.ScanOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -60,9 +58,7 @@ class ResidentServiceTest {
     }
     Files.writeString(tree.resolve("empty.txt"), "");
     socket = dir.resolve("run").resolve("scan.sock");
-    ScanOptions lane = ScanOptions.forBackend("reference");
-    Megakernel kernel = ScanCommand.bootstrap(Megakernel.builder().backend(Backends.select("reference")), lane,
-        lane.ringSlots() * 2, 2);
+    Megakernel kernel = ServedScans.serviceKernel(2);
     service = new ScanService(kernel, socket, 2, VersionInfo.buildId(), new PrintStream(log, true, StandardCharsets.UTF_8));
     // Resources of 8 KiB: the larger files are held in several pieces.
     ResidentCorpus corpus = service.holdResident(tree, 8192);

@@ -14,7 +14,6 @@ import dev.vyre.cli.serve.ServiceSocket;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.scan.ScanOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -73,9 +72,7 @@ class ScanServiceTest {
       Files.writeString(sub.resolve("f" + f + ".txt"), text);
     }
     socket = dir.resolve("run").resolve("scan.sock");
-    ScanOptions lane = ScanOptions.forBackend("reference");
-    kernel = ScanCommand.bootstrap(Megakernel.builder().backend(Backends.select("reference")), lane,
-        lane.ringSlots() * 2);
+    kernel = ServedScans.serviceKernel(Runtime.getRuntime().availableProcessors());
     service = new ScanService(kernel, socket, 2, VersionInfo.buildId(), new PrintStream(log, true, StandardCharsets.UTF_8));
     serving = Thread.ofPlatform().start(() -> service.serve(null));
   }

@@ -3,6 +3,9 @@ package dev.vyre.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.vyre.cli.serve.ServiceClient;
+import dev.vyre.runtime.Backends;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.scan.ScanOptions;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -14,6 +17,13 @@ import java.util.OptionalInt;
 final class ServedScans {
 
   private ServedScans() {}
+
+  /** A reference-backend kernel sized as a service's for two lanes, with {@code workers} reference workers. */
+  static Megakernel serviceKernel(int workers) {
+    ScanOptions lane = ScanOptions.forBackend("reference");
+    return ScanCommand.bootstrap(Megakernel.builder().backend(Backends.select("reference")), lane, lane.ringSlots() * 2,
+        workers);
+  }
 
   /** What a scan through the service ended with: its status (empty when the client scanned itself), stdout, stderr. */
   record Served(OptionalInt status, String out, String err) {}

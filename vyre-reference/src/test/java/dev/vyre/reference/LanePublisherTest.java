@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.VyreException;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.Priority;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.FileResult;
@@ -54,16 +53,11 @@ class LanePublisherTest {
     return listed;
   }
 
-  private static Megakernel kernel(int device) {
-    return Megakernel.builder().backend(TestBackends.selected()).device(device).slots(1024)
-        .singlePriority(Priority.NORMAL).workers(1).bootstrap();
-  }
-
   @Test
   void twoKernelsRunAfterRunGiveTheSameMatchesAndLeaveNoThreads() throws Exception {
     List<ScanFile> files = tree(60, 20_000);
     DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("needle", "hay"), false));
-    List<Megakernel> kernels = List.of(kernel(devices[0]), kernel(devices[1]));
+    List<Megakernel> kernels = List.of(TestBackends.scanKernel(devices[0]), TestBackends.scanKernel(devices[1]));
     try {
       for (boolean staged : new boolean[] {false, true}) {
         try (ScanJob job = new ScanJob(kernels.stream().map(KernelResourcePool::new).toList(), table,
@@ -88,8 +82,8 @@ class LanePublisherTest {
     List<ScanFile> files = tree(400, 40_000);
     DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("needle"), false));
     for (boolean staged : new boolean[] {false, true}) {
-      Megakernel first = kernel(devices[0]);
-      Megakernel second = kernel(devices[1]);
+      Megakernel first = TestBackends.scanKernel(devices[0]);
+      Megakernel second = TestBackends.scanKernel(devices[1]);
       try {
         try (ScanJob job = new ScanJob(List.of(new KernelResourcePool(first), new KernelResourcePool(second)), table,
             new ScanOptions(8192, 1024, 4, true).withStageOnDevice(staged))) {

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.dfa.Hit;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
@@ -54,8 +53,7 @@ class PackReadersTest {
 
   @BeforeAll
   static void start() {
-    kernel = Megakernel.builder().backend(TestBackends.selected()).slots(1024).singlePriority(Priority.NORMAL)
-        .workers(2).bootstrap();
+    kernel = TestBackends.scanKernel();
   }
 
   @AfterAll

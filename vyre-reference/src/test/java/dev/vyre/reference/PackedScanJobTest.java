@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.Priority;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.FileResult;
 import dev.vyre.scan.PatternSet;
@@ -37,8 +36,7 @@ class PackedScanJobTest {
 
   @BeforeAll
   static void startKernel() {
-    kernel = Megakernel.builder().backend(TestBackends.selected()).slots(1024).singlePriority(Priority.NORMAL)
-        .workers(2).bootstrap();
+    kernel = TestBackends.scanKernel();
   }
 
   @AfterAll

@@ -3,7 +3,6 @@ package dev.vyre.reference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.Priority;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.FileResult;
 import dev.vyre.scan.PatternSet;
@@ -41,8 +40,7 @@ class ScanDifferentialTest {
       stopKernel();
     }
     if (kernel == null) {
-      kernel = Megakernel.builder().backend(TestBackends.selected()).slots(1024).singlePriority(Priority.NORMAL)
-          .workers(2).bootstrap();
+      kernel = TestBackends.scanKernel();
     }
     return kernel;
   }

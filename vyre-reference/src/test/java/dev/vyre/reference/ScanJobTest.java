@@ -55,8 +55,7 @@ class ScanJobTest {
 
   private static synchronized Megakernel kernel() {
     if (kernel == null) {
-      kernel = Megakernel.builder().backend(TestBackends.selected()).slots(1024).singlePriority(Priority.NORMAL)
-          .workers(2).bootstrap();
+      kernel = TestBackends.scanKernel();
     }
     return kernel;
   }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.Priority;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.FileResult;
@@ -55,17 +54,12 @@ class ShardedScanJobTest {
     int[] devices = TestBackends.shardDevices();
     Assumptions.assumeTrue(devices.length >= 2, "ShardedScanJobTest needs two devices of backend "
         + TestBackends.selected().name() + "; it sees " + devices.length);
-    single = kernel(devices[0]);
+    single = TestBackends.scanKernel(devices[0]);
     sharded = new ArrayList<>();
     for (int device : devices) {
-      sharded.add(kernel(device));
+      sharded.add(TestBackends.scanKernel(device));
     }
     writeTree();
-  }
-
-  private static Megakernel kernel(int device) {
-    return Megakernel.builder().backend(TestBackends.selected()).device(device).slots(1024)
-        .singlePriority(Priority.NORMAL).workers(1).bootstrap();
   }
 
   @AfterAll

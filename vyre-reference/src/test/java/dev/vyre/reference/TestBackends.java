@@ -1,6 +1,8 @@
 package dev.vyre.reference;
 
 import dev.vyre.runtime.Backends;
+import dev.vyre.runtime.Megakernel;
+import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.spi.MegakernelBackend;
 import java.util.stream.IntStream;
 
@@ -28,5 +30,16 @@ public final class TestBackends {
     }
     var devices = backend.devices();
     return IntStream.range(0, devices.size()).filter(ordinal -> devices.get(ordinal).usable()).toArray();
+  }
+
+  /** A kernel for scan jobs on the selected backend: 1,024 slots of priority NORMAL, two reference workers. */
+  public static Megakernel scanKernel() {
+    return Megakernel.builder().backend(selected()).slots(1024).singlePriority(Priority.NORMAL).workers(2).bootstrap();
+  }
+
+  /** The same on {@code device} with one reference worker, for jobs spread over several kernels. */
+  public static Megakernel scanKernel(int device) {
+    return Megakernel.builder().backend(selected()).device(device).slots(1024).singlePriority(Priority.NORMAL).workers(1)
+        .bootstrap();
   }
 }
