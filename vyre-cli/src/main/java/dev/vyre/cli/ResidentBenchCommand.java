@@ -138,7 +138,8 @@ final class ResidentBenchCommand implements Callable<Integer> {
     scanned.addAll(ScanCorpus.commonLetters(denseLetters));
     DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(scanned, false));
     options = options.fittingHitCounter(table);
-    try (Megakernel kernel = ScanCommand.bootstrap(Megakernel.builder().backend(choice), options)) {
+    try (Megakernel kernel = ScanCommand.bootstrap(Megakernel.builder().backend(choice), options,
+        ResidentScan.ringSlots(options))) {
       KernelResourcePool pool = new KernelResourcePool(kernel);
       out.println("kernel: " + kernel.describe() + "; resident tasks of " + ResidentScan.taskBytes(options)
           + " bytes (a job's: " + options.taskBytes() + "), batches of " + options.tasksPerChunk() + " tasks, "

@@ -181,6 +181,26 @@ class ResidentScanTest {
     assertSameAsJob(everyByte, false, 3);
   }
 
+  /**
+   * On a kernel with more lanes than a chunk's tasks per batch in flight, a counting scan's batches
+   * grow to four tasks per lane, as far as the resident ring holds them, and count the same.
+   */
+  @Test
+  void countingBatchesKeepFourTasksPerLaneInFlight() throws IOException {
+    stop();
+    ScanOptions options = options(false);
+    kernel = ScanCommand.bootstrap(Megakernel.builder().backend(Backends.select("reference")), options,
+        ResidentScan.ringSlots(options), 16);
+    pool = new KernelResourcePool(kernel);
+    corpus = new ResidentCorpus(pool, tree, ScanFilter.NONE, SEGMENT_BYTES, MAX_PATTERN);
+    long lanes = (long) kernel.workerGroups() * kernel.lanesPerWorkerGroup();
+    assertEquals(Math.min(4 * lanes / options.buffers(), kernel.slotCount() / options.buffers()),
+        ResidentScan.countBatchTasks(kernel, options));
+    assertTrue(ResidentScan.countBatchTasks(kernel, options) > options.tasksPerChunk(), kernel.describe());
+    assertSameAsJob(List.of("a", "b", "c", " ", "ab", "abca", "bc"), false, Long.MAX_VALUE);
+    assertSameAsJob(PATTERNS, false, 1);
+  }
+
   @Test
   void seesFilesThatChangedAppearedOrWentBeforeEachScan() throws IOException {
     assertSameAsJob(PATTERNS, true, Long.MAX_VALUE);
