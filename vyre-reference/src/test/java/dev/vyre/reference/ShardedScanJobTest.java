@@ -54,10 +54,12 @@ class ShardedScanJobTest {
     int[] devices = TestBackends.shardDevices();
     Assumptions.assumeTrue(devices.length >= 2, "ShardedScanJobTest needs two devices of backend "
         + TestBackends.selected().name() + "; it sees " + devices.length);
+    // The single kernel is also the first shard: a GPU runs one persistent kernel at a time, so a second
+    // kernel on device 0 would wait for the first to exit.
     single = TestBackends.scanKernel(devices[0]);
-    sharded = new ArrayList<>();
-    for (int device : devices) {
-      sharded.add(TestBackends.scanKernel(device));
+    sharded = new ArrayList<>(List.of(single));
+    for (int i = 1; i < devices.length; i++) {
+      sharded.add(TestBackends.scanKernel(devices[i]));
     }
     writeTree();
   }
@@ -65,14 +67,11 @@ class ShardedScanJobTest {
   @AfterAll
   static void stop() {
     // All at once: on CUDA a kernel closed while another device's kernel runs waits for that one (Megakernel.closeAll).
-    List<Megakernel> all = new ArrayList<>();
-    if (single != null) {
-      all.add(single);
-    }
     if (sharded != null) {
-      all.addAll(sharded);
+      Megakernel.closeAll(sharded);
+    } else if (single != null) {
+      single.close();
     }
-    Megakernel.closeAll(all);
   }
 
   /** 150 small files (some empty), three of dozens of chunks, dense "ab" text, and a file that is gone. */
