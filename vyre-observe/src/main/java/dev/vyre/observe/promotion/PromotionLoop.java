@@ -131,7 +131,11 @@ public final class PromotionLoop implements AutoCloseable {
     if ("off".equals(System.getProperty("vyre.policy.loop"))) {
       return null;
     }
-    return start(kernel, Options.defaults(), report -> log.accept(report.line()));
+    Options options = Options.defaults();
+    log.accept("promotion: watching DFA tables every " + options.cadence().toMillis() + " ms; a table seen in "
+        + MegakernelLaunchPolicy.standard().hotOpcodeThreshold() + " DFA_STEP slots in " + options.window()
+        + " samples is promoted when it fits " + PromotedDfaLayout.MAX_BYTES + " bytes");
+    return start(kernel, options, report -> log.accept(report.line()));
   }
 
   /** A loop over {@code kernel}'s own telemetry with the standard policy, running on a daemon thread. */
