@@ -2,21 +2,14 @@ package dev.vyre.bench;
 
 import dev.vyre.driver.error.NotImplementedException;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.dfa.PromotedDfaLayout;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.PatternSet;
 import dev.vyre.scan.ScanCorpus;
-import dev.vyre.scan.ScanFile;
-import dev.vyre.scan.ScanJob;
-import dev.vyre.scan.ScanOptions;
 import dev.vyre.scan.ScanSummary;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,22 +25,13 @@ final class PromotionScanPhases implements AdaptWorkload {
 
   static final int SCANS = 4;
 
-  private final AdaptBench.Settings settings;
-  private final Path corpus;
-  private final DfaTable table;
-  private ScanJob job;
+  private final CorpusScanJob scans;
 
   PromotionScanPhases(AdaptBench.Settings settings) throws IOException {
-    this.settings = settings;
     List<String> literals = ScanCorpus.literals(ScanCorpus.DEFAULT_LITERALS, ScanCorpus.DEFAULT_SEED);
-    this.table = AhoCorasickCompiler.compile(PatternSet.fromArguments(literals, false));
-    this.corpus = Files.createTempFile("vyre-bench-adapt-promotion", ".txt");
-    try {
-      ScanCorpus.write(corpus, settings.corpusBytes(), literals, ScanCorpus.DEFAULT_SEED);
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(corpus);
-      throw e;
-    }
+    DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(literals, false));
+    this.scans = new CorpusScanJob(settings, name(), table,
+        file -> ScanCorpus.write(file, settings.corpusBytes(), literals, ScanCorpus.DEFAULT_SEED));
   }
 
   @Override
@@ -57,19 +41,13 @@ final class PromotionScanPhases implements AdaptWorkload {
 
   @Override
   public Megakernel boot() {
-    Megakernel kernel = Megakernel.builder().backend(settings.backend()).slots(options(settings.backend()).ringSlots())
-        .singlePriority(Priority.NORMAL).bootstrap();
-    job = new ScanJob(kernel, table, options(kernel.backendName()));
-    return kernel;
-  }
-
-  private ScanOptions options(String backend) {
-    return ScanOptions.forBackend(backend).fittedTo(settings.corpusBytes()).fittingHitCounter(table);
+    return scans.boot();
   }
 
   /** Promotes a copy of the table on a resource of its own and demotes it: the backend's refusal, or null. */
   @Override
   public String unavailableOn(Megakernel kernel) {
+    DfaTable table = scans.table();
     int probe = kernel.allocateResource(table.byteSize(), ResourcePlacement.DEVICE);
     kernel.writeResource(probe, 0, table.segment());
     try {
@@ -83,16 +61,16 @@ final class PromotionScanPhases implements AdaptWorkload {
 
   @Override
   public void warmUp(Megakernel kernel) {
-    scan();
+    scans.scan();
   }
 
   @Override
   public Pass run(Megakernel kernel) {
-    ScanSummary first = scan();
+    ScanSummary first = scans.scan();
     long hotBytes = 0;
     long hotNanos = 0;
     for (int i = 1; i < SCANS; i++) {
-      ScanSummary hot = scan();
+      ScanSummary hot = scans.scan();
       hotBytes += hot.bytes();
       hotNanos += hot.nanos();
     }
@@ -101,10 +79,6 @@ final class PromotionScanPhases implements AdaptWorkload {
     measures.put("hot_scans_gb_per_s", hotBytes / (double) hotNanos);
     measures.put("matches", (double) first.matches());
     return new Pass(measures, (first.nanos() + hotNanos) / 1e9);
-  }
-
-  private ScanSummary scan() {
-    return job.run(List.of(new ScanFile(corpus, settings.corpusBytes())), result -> {});
   }
 
   @Override
@@ -118,19 +92,12 @@ final class PromotionScanPhases implements AdaptWorkload {
 
   @Override
   public void detach() {
-    if (job != null) {
-      job.close();
-      job = null;
-    }
+    scans.detach();
   }
 
   /** Deletes the corpus. */
   @Override
   public void close() {
-    try {
-      Files.deleteIfExists(corpus);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    scans.close();
   }
 }

@@ -9,8 +9,8 @@ import dev.vyre.policy.MegakernelLaunchPolicy;
 import dev.vyre.policy.MegakernelLaunchRequest;
 import dev.vyre.policy.MegakernelPromotionEvidence;
 import dev.vyre.policy.MegakernelPromotionRoute;
+import dev.vyre.policy.adapt.LoopThread;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.ThreadEnds;
 import dev.vyre.runtime.dfa.DfaTableLayout;
 import dev.vyre.runtime.dfa.PromotedDfaLayout;
 import dev.vyre.runtime.wire.Words;
@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -109,9 +108,7 @@ public final class PromotionLoop implements AutoCloseable {
   private MegakernelPromotionEvidence evidence;
   private volatile long samples;
   private volatile long promotions;
-  private volatile boolean running;
-  private volatile VyreException failure;
-  private Thread thread;
+  private LoopThread thread;
 
   public PromotionLoop(Megakernel kernel, DfaTableSightings sightings, MegakernelLaunchPolicy policy, Options options,
       Consumer<Report> listener) {
@@ -142,23 +139,8 @@ public final class PromotionLoop implements AutoCloseable {
   public static PromotionLoop start(Megakernel kernel, Options options, Consumer<Report> listener) {
     PromotionLoop loop = new PromotionLoop(kernel, DfaTableSightings.of(kernel), MegakernelLaunchPolicy.standard(), options,
         listener);
-    loop.running = true;
-    loop.thread = Thread.ofPlatform().daemon().name("vyre-promotion-" + kernel.backendName()).start(loop::run);
+    loop.thread = LoopThread.start("vyre-promotion-" + kernel.backendName(), options.cadence(), loop::step);
     return loop;
-  }
-
-  private void run() {
-    long cadence = options.cadence().toNanos();
-    while (running) {
-      try {
-        step();
-      } catch (VyreException e) {
-        // The kernel closed or failed: its own owner reports that; the loop just ends.
-        failure = e;
-        return;
-      }
-      LockSupport.parkNanos(cadence);
-    }
   }
 
   /** Takes one sample and applies what it decides; returns the last report it made, or null. */
@@ -315,17 +297,14 @@ public final class PromotionLoop implements AutoCloseable {
 
   /** What ended the loop's thread early (the kernel closed or failed), or null. */
   public VyreException failure() {
-    return failure;
+    return thread == null ? null : thread.failure();
   }
 
   /** Stops the loop's thread, waits for it, and demotes the table it promoted (a promotion lives as long as its loop). */
   @Override
   public void close() {
-    running = false;
-    Thread t = thread;
-    if (t != null) {
-      LockSupport.unpark(t);
-      ThreadEnds.await(t);
+    if (thread != null) {
+      thread.close();
     }
     synchronized (this) {
       if (promoted >= 0 && kernel.isDfaTablePromoted(promoted)) {
