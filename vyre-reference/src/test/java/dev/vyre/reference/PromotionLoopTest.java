@@ -16,6 +16,10 @@ import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.dfa.DfaStepArgs;
 import dev.vyre.runtime.dfa.HitBufferLayout;
 import dev.vyre.runtime.dfa.PromotedDfaLayout;
+import dev.vyre.runtime.spi.Availability;
+import dev.vyre.runtime.spi.KernelSession;
+import dev.vyre.runtime.spi.KernelSpec;
+import dev.vyre.runtime.spi.MegakernelBackend;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
@@ -26,6 +30,10 @@ import dev.vyre.scan.ScanJob;
 import dev.vyre.scan.ScanOptions;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -145,6 +153,60 @@ class PromotionLoopTest {
         AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("ha", "sha"), false)).segment())).table();
     assertThrows(ProtocolException.class, () -> kernel.promoteDfaTable(handle, other));
     assertFalse(kernel.isDfaTablePromoted(handle));
+  }
+
+  /** A backend that cannot promote (the SPI's default, as CUDA today): reported once, then the loop stops sampling. */
+  @Test
+  void aBackendThatCannotPromoteIsReportedOnce() {
+    ReferenceBackend reference = new ReferenceBackend();
+    MegakernelBackend withoutPromotion = new MegakernelBackend() {
+      @Override
+      public String name() {
+        return "no-promotion";
+      }
+
+      @Override
+      public int precedence() {
+        return 0;
+      }
+
+      @Override
+      public Availability availability() {
+        return reference.availability();
+      }
+
+      @Override
+      public KernelSession open(KernelSpec spec) {
+        KernelSession session = reference.open(spec);
+        return (KernelSession) Proxy.newProxyInstance(KernelSession.class.getClassLoader(), new Class<?>[] {KernelSession.class},
+            (proxy, method, args) -> method.getName().equals("promoteDfaTable")
+                ? InvocationHandler.invokeDefault(proxy, method, args) : invoke(method, session, args));
+      }
+    };
+    kernel = Megakernel.builder().backend(withoutPromotion).slots(64).singlePriority(Priority.NORMAL).workers(1).bootstrap();
+    int handle = upload(AhoCorasickCompiler.compile(PatternSet.fromArguments(WORDS, false)));
+    int[] sampled = {0};
+    int[] handles = new int[20];
+    Arrays.fill(handles, handle);
+    PromotionLoop loop = new PromotionLoop(kernel, () -> {
+      sampled[0]++;
+      return new DfaTableSightings.Sample(20, handles, 20);
+    }, MegakernelLaunchPolicy.standard(), new PromotionLoop.Options(Duration.ofMillis(1), 4), reports::add);
+    PromotionLoop.Report report = loop.step();
+    assertEquals(PromotionLoop.Kind.UNAVAILABLE, report.kind());
+    assertTrue(report.detail().contains("not implemented yet (issue #23). Fix: "), report.detail());
+    assertNull(loop.step());
+    assertEquals(1, sampled[0], "no sample after the backend said it cannot promote");
+    assertEquals(1, reports.size());
+    assertFalse(kernel.isDfaTablePromoted(handle));
+  }
+
+  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
   }
 
   /** The same tasks, interpreted and promoted: the same records, in the same order, and the same final states. */

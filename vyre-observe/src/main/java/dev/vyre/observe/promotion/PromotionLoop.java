@@ -3,6 +3,7 @@ package dev.vyre.observe.promotion;
 import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.NotImplementedException;
+import dev.vyre.driver.error.ProtocolException;
 import dev.vyre.driver.error.VyreException;
 import dev.vyre.observe.telemetry.CountMinSketch;
 import dev.vyre.policy.MegakernelLaunchPolicy;
@@ -33,8 +34,8 @@ import java.util.function.Consumer;
  * another replaces it only once the promoted one was not seen for a whole window. The counts start
  * afresh each window.
  *
- * <p>Each promotion and demotion, each refusal (once per table contents) and a backend that cannot
- * promote (once; the loop then only watches) is a JFR event ({@code dev.vyre.DfaTablePromotion})
+ * <p>Each promotion and demotion, each refusal (once per table header) and a backend that cannot
+ * promote (once; the loop then stops sampling) is a JFR event ({@code dev.vyre.DfaTablePromotion})
  * and a {@link Report} to the listener (a {@code --verbose} line). Closing the loop demotes what it
  * promoted. Run it on a daemon thread with {@link #start}, or step it by hand ({@link #step}).
  */
@@ -145,6 +146,10 @@ public final class PromotionLoop implements AutoCloseable {
 
   /** Takes one sample and applies what it decides; returns the last report it made, or null. */
   public synchronized Report step() {
+    if (unavailable) {
+      // The backend cannot promote: no need to copy its ring any more.
+      return null;
+    }
     DfaTableSightings.Sample sample = sightings.sample();
     samples++;
     for (int i = 0; i < sample.count(); i++) {
@@ -179,7 +184,7 @@ public final class PromotionLoop implements AutoCloseable {
     }
     MegakernelPromotionRoute route = evidence.promotionRoute();
     boolean promotes = route == MegakernelPromotionRoute.OpcodeJit || route == MegakernelPromotionRoute.OpcodeAndWindowJit;
-    if (promotes && !unavailable && hottest >= 0 && hottest != promoted && (promoted < 0 || promotedCold)) {
+    if (promotes && hottest >= 0 && hottest != promoted && (promoted < 0 || promotedCold)) {
       Report made = promote(hottest);
       report = made != null ? made : report;
     }
@@ -197,17 +202,28 @@ public final class PromotionLoop implements AutoCloseable {
     }
   }
 
-  /** Reads the table back, compacts it and promotes it, replacing a cold promoted one; null when a refusal was reported before. */
+  /**
+   * Reads the table back, compacts it and promotes it, replacing a cold promoted one; null when this
+   * table was refused before. A refusal is remembered by the table's header, read first, so a table
+   * refused stays unread until its handle holds another.
+   */
   private Report promote(int handle) {
+    MemorySegment header = Arena.ofAuto().allocate(DfaTableLayout.HEADER_WORDS * 4L, 8);
     MemorySegment table;
     try {
-      table = readTable(handle);
+      kernel.readResource(handle, 0, header);
     } catch (VyreException | IndexOutOfBoundsException e) {
       return refuse(handle, 0, "its resource holds no DFA table (" + e.getMessage() + ")");
     }
-    int fingerprint = Arrays.hashCode(table.toArray(ValueLayout.JAVA_INT));
-    if (refused.containsKey(handle) && refused.get(handle) == fingerprint) {
+    int fingerprint = Arrays.hashCode(header.toArray(ValueLayout.JAVA_INT));
+    Integer refusedHeader = refused.get(handle);
+    if (refusedHeader != null && refusedHeader == fingerprint) {
       return null;
+    }
+    try {
+      table = readTable(handle, header);
+    } catch (VyreException | IndexOutOfBoundsException e) {
+      return refuse(handle, fingerprint, "its resource holds no DFA table (" + e.getMessage() + ")");
     }
     int problem = DfaTableLayout.headerProblem(table);
     if (problem >= 0) {
@@ -229,9 +245,9 @@ public final class PromotionLoop implements AutoCloseable {
     } catch (NotImplementedException e) {
       unavailable = true;
       return report(Kind.UNAVAILABLE, handle, e.getMessage());
-    } catch (dev.vyre.driver.error.ProtocolException e) {
-      // The table was rewritten between the read and the promotion: the next sample looks again.
-      return report(Kind.REFUSED, handle, "the table changed while it was promoted: " + e.getMessage());
+    } catch (ProtocolException e) {
+      // Its contents do not check (or changed under the read): not tried again until the header changes.
+      return refuse(handle, fingerprint, "the kernel refused it: " + e.getMessage());
     }
     promoted = handle;
     promotedSeen = true;
@@ -243,10 +259,8 @@ public final class PromotionLoop implements AutoCloseable {
         + " bytes promoted");
   }
 
-  /** The VDFA table at {@code handle}, read back from the kernel: its header, then the words the header says it has. */
-  private MemorySegment readTable(int handle) {
-    MemorySegment header = Arena.ofAuto().allocate(DfaTableLayout.HEADER_WORDS * 4L, 8);
-    kernel.readResource(handle, 0, header);
+  /** The VDFA table at {@code handle} whose {@code header} was read: the words the header says it has, or the header alone when it is none. */
+  private MemorySegment readTable(int handle, MemorySegment header) {
     long words = Unsigned.u32(Words.get(header, DfaTableLayout.TOTAL_WORDS_WORD));
     if (Words.get(header, DfaTableLayout.MAGIC_WORD) != DfaTableLayout.MAGIC || words < DfaTableLayout.HEADER_WORDS
         || words > Integer.MAX_VALUE / 4) {
