@@ -10,6 +10,7 @@ module dev.vyre.bench {
   requires transitive dev.vyre.scan;
   requires transitive dev.vyre.graph;
   requires dev.vyre.policy;
+  requires dev.vyre.observe;
   requires dev.vyre.cuda;
   requires java.management;
   requires jdk.management;

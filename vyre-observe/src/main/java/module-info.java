@@ -1,6 +1,7 @@
 /**
  * Observability: control and ring snapshot decoders, the telemetry sampler, JFR events, the
- * Micrometer binder (when Micrometer is present), and the replay log.
+ * Micrometer binder (when Micrometer is present), the replay log, and the promotion loop that acts
+ * on the DFA tables the ring shows hot.
  */
 module dev.vyre.observe {
   requires transitive dev.vyre.runtime;
@@ -9,6 +10,7 @@ module dev.vyre.observe {
   requires jdk.jfr;
   requires static micrometer.core;
 
+  exports dev.vyre.observe.promotion;
   exports dev.vyre.observe.replay;
   exports dev.vyre.observe.telemetry;
 }

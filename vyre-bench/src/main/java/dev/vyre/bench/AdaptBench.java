@@ -1,6 +1,7 @@
 package dev.vyre.bench;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.observe.promotion.PromotionLoop;
 import dev.vyre.policy.adapt.WorkerGroupLoop;
 import dev.vyre.runtime.Megakernel;
 import java.io.IOException;
@@ -17,14 +18,17 @@ import java.util.Map;
  * with each fixed configuration and with the launch policy's loop deciding (docs/POLICY.md), in the
  * same run on one kernel per load. The loads ({@link #WORKLOADS}): one-task round trips around a
  * burst of tiny tasks ({@link RoundTripPhases}), a scan whose match density jumps from sparse to dense
- * ({@link DensityScanPhases}), and task cost that changes by 100x ({@link TaskCostPhases}). The
- * configurations: every worker group claiming (the default), one group claiming, and the loop. Each
- * cycle runs the three in turn; medians over the cycles are reported.
+ * ({@link DensityScanPhases}), task cost that changes by 100x ({@link TaskCostPhases}), and a hot
+ * DFA table scanned again and again ({@link PromotionScanPhases}). The configurations: every worker
+ * group claiming (the default), one group claiming, both with the interpreted DFA_STEP, and the
+ * loops a scan runs (worker groups and promotion) deciding. Each cycle runs the three in turn;
+ * medians over the cycles are reported. A load that cannot run on the backend reports why instead
+ * ({@code promotion_unavailable} on CUDA, whose promoted DFA_STEP is not written yet).
  */
 public final class AdaptBench {
 
   /** Every load, in the order they run. */
-  public static final List<String> WORKLOADS = List.of("round_trips", "density", "cost");
+  public static final List<String> WORKLOADS = List.of("round_trips", "density", "cost", "promotion");
 
   /**
    * @param backend the backend to measure
@@ -35,7 +39,7 @@ public final class AdaptBench {
    * @param batch tasks per published batch
    * @param slots ring slots of the round-trip and cost loads' kernels
    * @param cycles times each configuration runs the phases
-   * @param corpusBytes bytes of the density load's corpus
+   * @param corpusBytes bytes of the density and promotion loads' corpora
    * @param costSteps steps of a cheap task of the cost load (a costly one has 100 times as many)
    */
   public record Settings(String backend, List<String> workloads, int roundTrips, long tasks, int publishers, int batch,
@@ -91,6 +95,7 @@ public final class AdaptBench {
     return switch (name) {
       case "round_trips" -> new RoundTripPhases(settings, publishers);
       case "density" -> new DensityScanPhases(settings);
+      case "promotion" -> new PromotionScanPhases(settings);
       default -> new TaskCostPhases(settings, publishers);
     };
   }
@@ -104,27 +109,40 @@ public final class AdaptBench {
     for (int c = 0; c < configurations; c++) {
       measures.add(new LinkedHashMap<>());
     }
+    long promotions = 0;
     Megakernel kernel = workload.boot();
     try {
       results.put(prefix + "backend", kernel.backendName());
       results.put(prefix + "device", kernel.describe());
       results.put(prefix + "worker_groups", kernel.workerGroups());
       out.println("vyre bench adapt: " + workload.name() + ": " + kernel.describe());
+      String unavailable = workload.unavailableOn(kernel);
+      if (unavailable != null) {
+        out.println("vyre bench adapt: " + workload.name() + ": not measured on " + kernel.backendName() + ": " + unavailable);
+        results.put(prefix + "unavailable", unavailable);
+        return;
+      }
       // Untimed: the JIT compiles the load's paths first.
       workload.warmUp(kernel);
       for (int cycle = 0; cycle < cycles; cycle++) {
         for (Configuration configuration : Configuration.values()) {
           int c = configuration.ordinal();
           kernel.setActiveWorkerGroups(configuration == Configuration.FIXED_ONE ? 1 : kernel.workerGroups());
-          WorkerGroupLoop loop = configuration == Configuration.ADAPTIVE
-              ? WorkerGroupLoop.start(kernel, WorkerGroupLoop.Options.defaults(), change -> {}) : null;
+          boolean adaptive = configuration == Configuration.ADAPTIVE;
+          WorkerGroupLoop loop = adaptive ? WorkerGroupLoop.start(kernel, WorkerGroupLoop.Options.defaults(), change -> {}) : null;
+          PromotionLoop promotion = adaptive ? PromotionLoop.start(kernel, PromotionLoop.Options.defaults(), report -> {}) : null;
           AdaptWorkload.Pass pass;
           try {
             pass = workload.run(kernel);
           } finally {
             if (loop != null) {
               loop.close();
+              // Demotes what it promoted: the next fixed configuration interprets again.
+              promotion.close();
             }
+          }
+          if (promotion != null) {
+            promotions = Math.max(promotions, promotion.promotions());
           }
           seconds[c][cycle] = pass.seconds();
           StringBuilder line = new StringBuilder(String.format("  cycle %d, %-11s %-9s", cycle + 1, workload.name(),
@@ -155,6 +173,7 @@ public final class AdaptBench {
         best = Math.min(best, median(seconds[c]));
       }
     }
+    results.put(prefix + "adaptive_promotions", promotions);
     double adaptive = median(seconds[Configuration.ADAPTIVE.ordinal()]);
     results.put(prefix + "adaptive_over_best_fixed_time", adaptive / best);
     results.put(prefix + "fixed_all_over_adaptive_time", median(seconds[Configuration.FIXED_ALL.ordinal()]) / adaptive);

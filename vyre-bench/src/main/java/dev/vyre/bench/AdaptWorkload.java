@@ -18,6 +18,11 @@ interface AdaptWorkload extends AutoCloseable {
   /** Starts the kernel the load runs on. */
   Megakernel boot();
 
+  /** Why the load cannot run on {@code kernel}'s backend (a feature it needs is not built there), or null. */
+  default String unavailableOn(Megakernel kernel) {
+    return null;
+  }
+
   /** Runs the phases once, untimed, so the JIT compiles their paths first. */
   void warmUp(Megakernel kernel) throws InterruptedException;
 

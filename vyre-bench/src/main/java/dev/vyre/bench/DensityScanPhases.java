@@ -1,20 +1,14 @@
 package dev.vyre.bench;
 
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.Priority;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.DfaTable;
 import dev.vyre.scan.PatternSet;
-import dev.vyre.scan.ScanFile;
-import dev.vyre.scan.ScanJob;
-import dev.vyre.scan.ScanOptions;
 import dev.vyre.scan.ScanSummary;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
@@ -36,20 +30,11 @@ final class DensityScanPhases implements AdaptWorkload {
   static final int SPARSE_EVERY = 1 << 16;
   static final int DENSE_EVERY = 16;
 
-  private final AdaptBench.Settings settings;
-  private final Path corpus;
-  private final DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of(PATTERN), false));
-  private ScanJob job;
+  private final CorpusScanJob scans;
 
   DensityScanPhases(AdaptBench.Settings settings) throws IOException {
-    this.settings = settings;
-    this.corpus = Files.createTempFile("vyre-bench-adapt-density", ".txt");
-    try {
-      write(corpus, settings.corpusBytes());
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(corpus);
-      throw e;
-    }
+    DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of(PATTERN), false));
+    this.scans = new CorpusScanJob(settings, name(), table, file -> write(file, settings.corpusBytes()));
   }
 
   /** Lowercase letters and newlines; the pattern planted every {@link #SPARSE_EVERY}, then every {@link #DENSE_EVERY} bytes. */
@@ -81,34 +66,22 @@ final class DensityScanPhases implements AdaptWorkload {
 
   @Override
   public Megakernel boot() {
-    // Ring slots for the options of the backend named; "auto" has a GPU's, the most a scan needs.
-    Megakernel kernel = Megakernel.builder().backend(settings.backend()).slots(options(settings.backend()).ringSlots())
-        .singlePriority(Priority.NORMAL).bootstrap();
-    job = new ScanJob(kernel, table, options(kernel.backendName()));
-    return kernel;
-  }
-
-  private ScanOptions options(String backend) {
-    return ScanOptions.forBackend(backend).fittedTo(settings.corpusBytes()).fittingHitCounter(table);
+    return scans.boot();
   }
 
   @Override
   public void warmUp(Megakernel kernel) {
-    scan();
+    scans.scan();
   }
 
   @Override
   public Pass run(Megakernel kernel) {
-    ScanSummary summary = scan();
+    ScanSummary summary = scans.scan();
     Map<String, Double> measures = new LinkedHashMap<>();
     measures.put("scan_gb_per_s", summary.gigabytesPerSecond());
     measures.put("matches", (double) summary.matches());
     measures.put("rescans", (double) summary.rescans());
     return new Pass(measures, summary.nanos() / 1e9);
-  }
-
-  private ScanSummary scan() {
-    return job.run(List.of(new ScanFile(corpus, settings.corpusBytes())), result -> {});
   }
 
   @Override
@@ -122,19 +95,12 @@ final class DensityScanPhases implements AdaptWorkload {
 
   @Override
   public void detach() {
-    if (job != null) {
-      job.close();
-      job = null;
-    }
+    scans.detach();
   }
 
   /** Deletes the corpus. */
   @Override
   public void close() {
-    try {
-      Files.deleteIfExists(corpus);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    scans.close();
   }
 }

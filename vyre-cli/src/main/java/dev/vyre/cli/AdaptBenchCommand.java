@@ -13,8 +13,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code vyre bench adapt}: loads that change phase (one-task round trips around a burst of tiny
- * tasks; a scan whose match density jumps from sparse to dense; task cost that changes by 100x) with
- * every worker group claiming, with one, and with the launch policy's loop deciding, in one run. The
+ * tasks; a scan whose match density jumps from sparse to dense; task cost that changes by 100x; a
+ * hot DFA table scanned again and again) with every worker group claiming, with one, and with the
+ * launch policy's loops (worker groups, promotion) deciding, in one run. The
  * measuring is {@link AdaptBench}'s.
  */
 @Command(name = "adapt", mixinStandardHelpOptions = true,
@@ -23,9 +24,10 @@ final class AdaptBenchCommand implements Callable<Integer> {
 
   @Mixin BackendOption backendOption;
 
-  @Option(names = "--workloads", defaultValue = "round_trips,density,cost", split = ",",
+  @Option(names = "--workloads", defaultValue = "round_trips,density,cost,promotion", split = ",",
       description = "The loads to run: round_trips (round trips, a burst, round trips), density (a scan whose matches "
-          + "jump from sparse to dense), cost (task cost that changes by 100x) (default: ${DEFAULT-VALUE}).")
+          + "jump from sparse to dense), cost (task cost that changes by 100x), promotion (a corpus of 100 literals "
+          + "scanned 4 times: its DFA table is hot) (default: ${DEFAULT-VALUE}).")
   List<String> workloads;
 
   @Option(names = "--round-trips", defaultValue = "200000", description = "One-task round trips in each light phase (default: ${DEFAULT-VALUE}).")
@@ -47,7 +49,7 @@ final class AdaptBenchCommand implements Callable<Integer> {
   int cycles;
 
   @Option(names = "--corpus-size", defaultValue = "268435456", paramLabel = "BYTES",
-      description = "Bytes of the density load's corpus, a temporary file (default: ${DEFAULT-VALUE}).")
+      description = "Bytes of the density and promotion loads' corpora, temporary files (default: ${DEFAULT-VALUE}).")
   long corpusBytes;
 
   @Option(names = "--cost-steps", defaultValue = "64", paramLabel = "N",

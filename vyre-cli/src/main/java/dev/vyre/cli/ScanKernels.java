@@ -1,5 +1,6 @@
 package dev.vyre.cli;
 
+import dev.vyre.observe.promotion.PromotionLoop;
 import dev.vyre.policy.adapt.WorkerGroupLoop;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
@@ -12,14 +13,15 @@ import java.util.function.Consumer;
 
 /**
  * The kernels of a {@code vyre scan} run in its own process: one on the backend's default device,
- * or one per device of {@code --device}/{@code --devices}, each with its launch-policy loop, all
- * fed by one {@link dev.vyre.scan.ScanJob}; closed together, loops first. On the reference backend
+ * or one per device of {@code --device}/{@code --devices}, each with its launch-policy loop and its
+ * promotion loop, all fed by one {@link dev.vyre.scan.ScanJob}; closed together, loops first. On the reference backend
  * the devices are labels of the CPU, and its cores are split between the kernels.
  */
 final class ScanKernels implements AutoCloseable {
 
   final List<Megakernel> kernels = new ArrayList<>();
-  private final List<WorkerGroupLoop> policies = new ArrayList<>();
+  /** The worker-group and promotion loops of every kernel. */
+  private final List<AutoCloseable> loops = new ArrayList<>();
 
   /**
    * Starts the kernels on {@code devices} (null: the backend's default device), in order; a kernel
@@ -40,7 +42,11 @@ final class ScanKernels implements AutoCloseable {
         started.kernels.add(kernel);
         WorkerGroupLoop policy = WorkerGroupLoop.attach(kernel, expectedTasks, log);
         if (policy != null) {
-          started.policies.add(policy);
+          started.loops.add(policy);
+        }
+        PromotionLoop promotion = PromotionLoop.attach(kernel, log);
+        if (promotion != null) {
+          started.loops.add(promotion);
         }
       }
     } catch (RuntimeException | Error e) {
@@ -62,11 +68,13 @@ final class ScanKernels implements AutoCloseable {
   @Override
   public void close() {
     RuntimeException failure = null;
-    for (WorkerGroupLoop policy : policies) {
+    for (AutoCloseable loop : loops) {
       try {
-        policy.close();
+        loop.close();
       } catch (RuntimeException e) {
         failure = failure == null ? e : suppressing(failure, e);
+      } catch (Exception e) {
+        throw new IllegalStateException("the loops close without checked exceptions", e);
       }
     }
     try {

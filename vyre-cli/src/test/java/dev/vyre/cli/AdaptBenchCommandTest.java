@@ -43,8 +43,18 @@ class AdaptBenchCommandTest {
       assertTrue(results.get("cost_" + configuration + "_costly_mtasks_per_s").asDouble() > 0, text);
       assertTrue(results.get("cost_" + configuration + "_phases_s").asDouble() > 0, text);
       assertTrue(row(text, "cost", configuration, "costly "), text);
+
+      assertTrue(results.get("promotion_" + configuration + "_first_scan_gb_per_s").asDouble() > 0, text);
+      assertTrue(results.get("promotion_" + configuration + "_hot_scans_gb_per_s").asDouble() > 0, text);
+      // Promoted or not, every configuration finds the same matches.
+      assertEquals(results.get("promotion_fixed_all_matches").asLong(), results.get("promotion_" + configuration + "_matches")
+          .asLong(), text);
+      assertTrue(row(text, "promotion", configuration, "later scans "), text);
     }
-    for (String prefix : List.of("", "density_", "cost_")) {
+    assertTrue(results.get("promotion_fixed_all_matches").asLong() > 0, text);
+    // Whether the loop saw the tiny corpus's tasks in flight is timing; that it reports is not.
+    assertTrue(results.has("promotion_adaptive_promotions"), text);
+    for (String prefix : List.of("", "density_", "cost_", "promotion_")) {
       assertTrue(results.get(prefix + "adaptive_over_best_fixed_time").asDouble() > 0, prefix + text);
       assertTrue(results.get(prefix + "fixed_all_over_adaptive_time").asDouble() > 0, prefix + text);
       assertEquals("reference", results.get(prefix + "backend").asText(), prefix);
@@ -77,7 +87,7 @@ class AdaptBenchCommandTest {
     assertTrue(run.err().contains("--cycles") && run.err().contains("Fix: pass 1 or more (vyre bench adapt --help)"), run.err());
     CliRun unknown = CliRun.of("bench", "adapt", "--backend", "reference", "--workloads", "cost,nap");
     assertEquals(2, unknown.status(), unknown.err());
-    assertTrue(unknown.err().contains("no workload \"nap\"") && unknown.err().contains("Fix: use some of round_trips,density,cost"),
+    assertTrue(unknown.err().contains("no workload \"nap\"") && unknown.err().contains("Fix: use some of round_trips,density,cost,promotion"),
         unknown.err());
   }
 }

@@ -313,6 +313,7 @@ class ScanCommandTest {
     long hits = ScanJob.hitCapacity(ScanOptions.defaults().fittedTo(21));
     assertTrue(run.err().contains("vyre scan: policy: hit buffers of " + hits + " records a chunk, the hit capacity for 1 tasks"
         + " of 256 expected hits"), run.err());
+    assertTrue(run.err().contains("vyre scan: promotion: watching DFA tables every 10 ms"), run.err());
   }
 
   @Test

@@ -40,8 +40,9 @@ class ShutdownHooksTest {
     Path socket = dir.resolve("service").resolve("s");
     String[] out = inShutdownHook("serve", "--backend", "reference", "--socket", socket.toString());
     assertEquals("status " + ShutdownHooks.INTERRUPTED_STATUS, out[0]);
-    // Only the launch policy's boot line: no error, and no "listening".
-    assertTrue(out[1].lines().allMatch(line -> line.startsWith("vyre serve: policy: ")), out[1]);
+    // Only the boot lines of the launch policy and the promotion loop: no error, and no "listening".
+    assertTrue(out[1].lines().allMatch(line -> line.startsWith("vyre serve: policy: ")
+        || line.startsWith("vyre serve: promotion: watching")), out[1]);
     assertFalse(Files.exists(socket), "the socket is removed");
   }
 

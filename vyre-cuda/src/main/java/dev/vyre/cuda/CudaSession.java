@@ -389,6 +389,14 @@ final class CudaSession implements KernelSession {
     return BLOCK_SIZE;
   }
 
+  /** The device path (the promoted table in each block's shared memory) is not written yet. */
+  @Override
+  public void promoteDfaTable(int tableHandle, java.lang.foreign.MemorySegment compact) {
+    throw dev.vyre.driver.error.NotImplementedException.of("DFA table promotion on CUDA (DFA_STEP over a promoted table in"
+        + " shared memory)", 23, "scan on CUDA with the interpreted DFA_STEP (the promotion loop carries on without it), or"
+        + " promote on the reference backend (--backend reference)");
+  }
+
   @Override
   public synchronized void setActiveWorkerGroups(int active) {
     checkOpen();

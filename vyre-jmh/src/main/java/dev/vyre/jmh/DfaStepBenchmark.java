@@ -1,7 +1,10 @@
 package dev.vyre.jmh;
 
 import dev.vyre.runtime.dfa.DfaStep;
+import dev.vyre.runtime.dfa.DfaStepArgs;
 import dev.vyre.runtime.dfa.HitBufferLayout;
+import dev.vyre.runtime.dfa.PromotedDfa;
+import dev.vyre.runtime.dfa.PromotedDfaLayout;
 import dev.vyre.scan.AhoCorasickCompiler;
 import dev.vyre.scan.ChunkPlanner;
 import dev.vyre.scan.DfaTable;
@@ -27,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Throughput of DFA_STEP on the CPU: one call over an in-memory {@link ScanCorpus} (64 MiB and 100
- * literals by default), and the same bytes as 1 MiB chunks the way {@code vyre scan} feeds them.
+ * literals by default), and the same bytes as 1 MiB chunks the way {@code vyre scan} feeds them,
+ * each interpreted over the VDFA table ({@link DfaStep}) and over its promoted form ({@link PromotedDfa},
+ * what the reference backend runs once the promotion loop promoted the table).
  * GB/s = corpusBytes / score. {@code vyre bench scan --size BYTES} measures the whole scan engine and
  * {@code grep -F -c} on the same corpus.
  */
@@ -52,6 +57,7 @@ public class DfaStepBenchmark {
   private MemorySegment dfa;
   private MemorySegment hits;
   private ChunkPlanner plan;
+  private PromotedDfa promoted;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -63,6 +69,10 @@ public class DfaStepBenchmark {
     dfa = arena.allocate(table.byteSize(), 4096);
     table.copyTo(dfa);
     plan = ChunkPlanner.of(corpusBytes, CHUNK_BYTES, table.maxPatternLength());
+    if (!(PromotedDfaLayout.compact(table.segment()) instanceof PromotedDfaLayout.Compact(MemorySegment compact))) {
+      throw new IllegalStateException(literals + " literals make a table too large to promote: " + table.describe());
+    }
+    promoted = PromotedDfa.of(compact, dfa, "promoted table");
     long capacity = corpusBytes / 64;
     hits = arena.allocate(HitBufferLayout.byteSize(capacity), 4096);
     HitBufferLayout.init(hits, capacity);
@@ -78,6 +88,24 @@ public class DfaStepBenchmark {
   public int wholeBuffer() {
     HitBufferLayout.reset(hits);
     return DfaStep.run(input, 0, corpusBytes, dfa, 0, hits, 0, 0, 0);
+  }
+
+  @Benchmark
+  public int promotedWholeBuffer() {
+    HitBufferLayout.reset(hits);
+    return promoted.run(input, 0, corpusBytes, 0, hits, 0, 0, 0, DfaStepArgs.MODE_RECORDS);
+  }
+
+  @Benchmark
+  public long promotedChunks1MiB() {
+    HitBufferLayout.reset(hits);
+    long states = 0;
+    for (long i = 0; i < plan.chunkCount(); i++) {
+      ChunkPlanner.Chunk chunk = plan.chunk(i);
+      states += promoted.run(input, chunk.readOffset(), chunk.readLength(), 0, hits, 0, chunk.readOffset(),
+          chunk.reportFrom(), DfaStepArgs.MODE_RECORDS);
+    }
+    return states;
   }
 
   @Benchmark

@@ -3,6 +3,7 @@ package dev.vyre.reference;
 import dev.vyre.driver.Unsigned;
 import dev.vyre.runtime.dfa.DfaStep;
 import dev.vyre.runtime.dfa.DfaStepArgs;
+import dev.vyre.runtime.dfa.PromotedDfa;
 import dev.vyre.runtime.spi.OpcodeHandler;
 import dev.vyre.runtime.spi.SlotContext;
 import dev.vyre.runtime.wire.ControlLayout;
@@ -243,7 +244,8 @@ final class ReferenceInterpreter implements SlotContext {
   /**
    * DFA_STEP over the resources its arguments name ({@link DfaStepArgs}); {@link DfaStep} checks
    * every range and writes nothing when it faults. The table's content was validated once, when
-   * the host registered it, so only its header is checked here.
+   * the host registered it, so only its header is checked here. A promoted table
+   * ({@link ReferenceSession#promoteDfaTable}) is scanned from its arrays, with the same results.
    */
   private int dfaStep() {
     MemorySegment input = session.resourceView(arg(DfaStepArgs.INPUT_HANDLE_ARG));
@@ -255,10 +257,15 @@ final class ReferenceInterpreter implements SlotContext {
     }
     long baseOffset = Unsigned.u32(arg(DfaStepArgs.BASE_OFFSET_LO_ARG))
         | (long) arg(DfaStepArgs.BASE_OFFSET_HI_ARG) << 32;
-    int result = DfaStep.run(input, Unsigned.u32(arg(DfaStepArgs.INPUT_OFFSET_ARG)),
-        Unsigned.u32(arg(DfaStepArgs.LENGTH_ARG)), dfa, arg(DfaStepArgs.START_STATE_ARG), hits,
-        arg(DfaStepArgs.INPUT_ID_ARG), baseOffset, Unsigned.u32(arg(DfaStepArgs.REPORT_FROM_ARG)),
-        arg(DfaStepArgs.MODE_ARG));
+    long offset = Unsigned.u32(arg(DfaStepArgs.INPUT_OFFSET_ARG));
+    long length = Unsigned.u32(arg(DfaStepArgs.LENGTH_ARG));
+    long reportFrom = Unsigned.u32(arg(DfaStepArgs.REPORT_FROM_ARG));
+    PromotedDfa promoted = session.promotedDfa(arg(DfaStepArgs.DFA_HANDLE_ARG));
+    int result = promoted != null
+        ? promoted.run(input, offset, length, arg(DfaStepArgs.START_STATE_ARG), hits, arg(DfaStepArgs.INPUT_ID_ARG),
+            baseOffset, reportFrom, arg(DfaStepArgs.MODE_ARG))
+        : DfaStep.run(input, offset, length, dfa, arg(DfaStepArgs.START_STATE_ARG), hits, arg(DfaStepArgs.INPUT_ID_ARG),
+            baseOffset, reportFrom, arg(DfaStepArgs.MODE_ARG));
     return result < 0 ? -DfaStep.faultReason(result).code() : SlotLayout.STATUS_DONE;
   }
 

@@ -2,6 +2,8 @@ package dev.vyre.reference;
 
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.dfa.DfaTableLayout;
+import dev.vyre.runtime.dfa.PromotedDfa;
 import dev.vyre.runtime.spi.HostViews;
 import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
@@ -15,6 +17,7 @@ import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -44,6 +47,8 @@ final class ReferenceSession implements KernelSession {
    * device atomics on mapped host memory, and the reference refuses the same tables.
    */
   private final CopyOnWriteArrayList<Boolean> deviceResident = new CopyOnWriteArrayList<>();
+  /** Promoted DFA tables by handle (null: not promoted), replaced whole on each change: tasks read it without a lock. */
+  private volatile PromotedDfa[] promoted = new PromotedDfa[0];
   private final Thread[] threads;
   private final ReferenceWorker[] workers;
   /** Workers parked while idle; publishers wake one only when this is non-zero. */
@@ -107,6 +112,36 @@ final class ReferenceSession implements KernelSession {
   public MemorySegment resource(int handle) {
     checkOpen();
     return resourceView(handle);
+  }
+
+  /**
+   * Checks the table at the handle ({@link DfaTableLayout#validate}) and that {@code compact} is its
+   * promoted form, then swaps in the arrays: a task that started before reads the table it started with.
+   */
+  @Override
+  public synchronized void promoteDfaTable(int tableHandle, MemorySegment compact) {
+    MemorySegment table = checkedResource(tableHandle);
+    String name = "DFA table " + tableHandle;
+    DfaTableLayout.validate(table, name);
+    PromotedDfa arrays = PromotedDfa.of(compact, table, "promoted " + name);
+    PromotedDfa[] next = Arrays.copyOf(promoted, Math.max(promoted.length, tableHandle + 1));
+    next[tableHandle] = arrays;
+    promoted = next;
+  }
+
+  @Override
+  public synchronized void demoteDfaTable(int tableHandle) {
+    if (tableHandle >= 0 && tableHandle < promoted.length && promoted[tableHandle] != null) {
+      PromotedDfa[] next = promoted.clone();
+      next[tableHandle] = null;
+      promoted = next;
+    }
+  }
+
+  /** The promoted form of DFA table {@code handle}, or null: what DFA_STEP scans with instead of the table. */
+  PromotedDfa promotedDfa(int handle) {
+    PromotedDfa[] now = promoted;
+    return handle >= 0 && handle < now.length ? now[handle] : null;
   }
 
   /** A DEVICE resource, or null: what a wave gate may name (WaveGateLayout). */

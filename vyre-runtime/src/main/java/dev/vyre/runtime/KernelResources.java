@@ -5,11 +5,16 @@ import dev.vyre.runtime.spi.ResourcePlacement;
 import java.lang.foreign.MemorySegment;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 
 /**
  * What a kernel holds besides its ring: resource buffers its tasks read and write (handed out by
- * the session, freed by shutdown), copies between them, and the services bound to the kernel
+ * the session, freed by shutdown), copies between them, the DFA tables promoted, and the services bound to the kernel
  * (the IO request pump is one), closed by shutdown in the order they were made.
  */
 final class KernelResources {
@@ -18,6 +23,13 @@ final class KernelResources {
   private final KernelLifecycle lifecycle;
   /** Made by {@link #service}, closed by {@link #closeServices}; guarded by the kernel's lock (see Megakernel). */
   private final Map<Class<?>, Object> services = new LinkedHashMap<>();
+  /** Handles of the DFA tables promoted now. */
+  private final Set<Integer> promoted = ConcurrentHashMap.newKeySet();
+  /**
+   * Writes into resources share it, a promotion holds it alone: the kernel checks a promoted table
+   * against the bytes at its handle, and no write may land between that check and the promotion.
+   */
+  private final ReadWriteLock writes = new ReentrantReadWriteLock();
 
   KernelResources(KernelSession session, KernelLifecycle lifecycle) {
     this.session = session;
@@ -36,7 +48,14 @@ final class KernelResources {
 
   void write(int handle, long offset, MemorySegment source) {
     lifecycle.checkSession();
-    session.writeResource(handle, offset, source);
+    Lock lock = writes.readLock();
+    lock.lock();
+    try {
+      demoteBeforeWrite(handle);
+      session.writeResource(handle, offset, source);
+    } finally {
+      lock.unlock();
+    }
   }
 
   void read(int handle, long offset, MemorySegment target) {
@@ -46,7 +65,47 @@ final class KernelResources {
 
   long startCopy(int from, int to, long bytes) {
     lifecycle.checkOpen();
-    return session.startCopy(from, to, bytes);
+    Lock lock = writes.readLock();
+    lock.lock();
+    try {
+      demoteBeforeWrite(to);
+      return session.startCopy(from, to, bytes);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** See {@link Megakernel#promoteDfaTable}. */
+  void promoteDfaTable(int tableHandle, MemorySegment compact) {
+    lifecycle.checkOpen();
+    Lock lock = writes.writeLock();
+    lock.lock();
+    try {
+      session.promoteDfaTable(tableHandle, compact);
+      promoted.add(tableHandle);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  void demoteDfaTable(int tableHandle) {
+    if (promoted.remove(tableHandle)) {
+      session.demoteDfaTable(tableHandle);
+    }
+  }
+
+  boolean isDfaTablePromoted(int tableHandle) {
+    return promoted.contains(tableHandle);
+  }
+
+  /**
+   * The safety rule of promotion: a promoted table's resource is demoted before any write into it
+   * reaches the kernel, so no task of the new contents scans with the old table's promoted form.
+   */
+  private void demoteBeforeWrite(int handle) {
+    if (!promoted.isEmpty()) {
+      demoteDfaTable(handle);
+    }
   }
 
   boolean copyFinished(long copy) {

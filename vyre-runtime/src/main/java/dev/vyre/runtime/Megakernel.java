@@ -440,6 +440,31 @@ public final class Megakernel implements AutoCloseable {
   }
 
   /**
+   * Promotes DFA table {@code tableHandle} to its compact form {@code compact} (built by {@link
+   * dev.vyre.runtime.dfa.PromotedDfaLayout#compact} from the table's bytes): the kernel's DFA_STEP
+   * tasks that name the table scan with it from the next task on, with the same results. A write into
+   * the table's resource ({@link #writeResource}, {@link #startCopy}) demotes it first; a write
+   * through a host view ({@link #resource}) does not, so demote before writing that way
+   * (docs/POLICY.md, "Promotion").
+   *
+   * @throws dev.vyre.driver.error.NotImplementedException on a backend without a promoted DFA_STEP (CUDA, for now)
+   * @throws dev.vyre.driver.error.ProtocolException when the table or {@code compact} is malformed
+   */
+  public void promoteDfaTable(int tableHandle, MemorySegment compact) {
+    resources.promoteDfaTable(tableHandle, compact);
+  }
+
+  /** Ends the promotion of {@code tableHandle}; DFA_STEP reads its resource again. Nothing happens for a table not promoted. */
+  public void demoteDfaTable(int tableHandle) {
+    resources.demoteDfaTable(tableHandle);
+  }
+
+  /** Whether {@code tableHandle} is promoted now. */
+  public boolean isDfaTablePromoted(int tableHandle) {
+    return resources.isDfaTablePromoted(tableHandle);
+  }
+
+  /**
    * The service of type {@code type} bound to this kernel (the IO request pump is one), made from the
    * backend session by {@code factory} on the first call and closed by {@link #shutdown} once the
    * kernel has exited. Modules above the ring core attach themselves this way, so the core needs none

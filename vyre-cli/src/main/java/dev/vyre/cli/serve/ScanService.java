@@ -5,6 +5,7 @@ import dev.vyre.cli.VyreCommand;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.VyreException;
+import dev.vyre.observe.promotion.PromotionLoop;
 import dev.vyre.policy.adapt.WorkerGroupLoop;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.scan.AhoCorasickCompiler;
@@ -84,6 +85,8 @@ public final class ScanService implements AutoCloseable {
   private volatile ResidentCorpus resident;
   /** The launch policy's loop over the shared kernel; null with vyre.policy.loop=off. */
   private final WorkerGroupLoop policy;
+  /** The promotion loop over the shared kernel (its tables' promotions are log lines); null with vyre.policy.loop=off. */
+  private final PromotionLoop promotion;
 
   /** A client being served: for {@code --status}. */
   private record Client(long id, long pid, String command, Instant since, boolean scanning) {}
@@ -120,6 +123,7 @@ public final class ScanService implements AutoCloseable {
     allocateLanes();
     // Sized for no work until a client comes; each scan wakes the groups it needs (a JFR event, not a log line).
     this.policy = WorkerGroupLoop.attach(kernel, 0, line -> log.println("vyre serve: " + line), change -> {});
+    this.promotion = PromotionLoop.attach(kernel, line -> log.println("vyre serve: " + line));
   }
 
   public Path socket() {
@@ -386,6 +390,9 @@ public final class ScanService implements AutoCloseable {
     }
     if (policy != null) {
       policy.close();
+    }
+    if (promotion != null) {
+      promotion.close();
     }
     if (resident != null) {
       resident.close();

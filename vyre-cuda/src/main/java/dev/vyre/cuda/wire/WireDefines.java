@@ -4,6 +4,7 @@ import dev.vyre.runtime.dfa.DfaStepArgs;
 import dev.vyre.runtime.dfa.DfaTableLayout;
 import dev.vyre.runtime.dfa.HitBufferLayout;
 import dev.vyre.runtime.dfa.MatchCountLayout;
+import dev.vyre.runtime.dfa.PromotedDfaLayout;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
 import dev.vyre.runtime.wire.ExpressLayout;
@@ -92,6 +93,8 @@ public final class WireDefines {
       new Mirror(DfaStepArgs.class, "VYRE_DFA_STEP_"),
       new Mirror(HitBufferLayout.class, "VYRE_HIT_"),
       new Mirror(MatchCountLayout.class, "VYRE_MATCH_COUNT_"),
+      new Mirror(PromotedDfaLayout.class, "VYRE_PROMOTED_DFA_", Map.of(), Set.of("MAGIC", "ACCEPT_FLAG", "STATE_MASK"),
+          Style.UNSIGNED),
       new Mirror(ResourceTableLayout.class, "VYRE_RESOURCE_"),
       new Mirror(KernelArgsLayout.class, "VYRE_KERNEL_ARGS_"),
       new Mirror(DeviceStateLayout.class, "VYRE_DEVICE_STATE_"),

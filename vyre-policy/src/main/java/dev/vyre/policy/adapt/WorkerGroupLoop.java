@@ -4,9 +4,7 @@ import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.VyreException;
 import dev.vyre.policy.MegakernelDispatchTopology;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.ThreadEnds;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -61,9 +59,7 @@ public final class WorkerGroupLoop implements AutoCloseable {
   private int windowMost;
   private volatile long samples;
   private volatile long changes;
-  private volatile VyreException failure;
-  private volatile boolean running;
-  private Thread thread;
+  private LoopThread thread;
 
   public WorkerGroupLoop(Megakernel kernel, QueueTelemetry telemetry, WorkerGroupPolicy policy, Options options, Consumer<Change> listener) {
     this.kernel = kernel;
@@ -111,23 +107,8 @@ public final class WorkerGroupLoop implements AutoCloseable {
   /** A loop over {@code kernel}'s own telemetry with the standard policy, running on a daemon thread. */
   public static WorkerGroupLoop start(Megakernel kernel, Options options, Consumer<Change> listener) {
     WorkerGroupLoop loop = new WorkerGroupLoop(kernel, QueueTelemetry.of(kernel), WorkerGroupPolicy.standard(), options, listener);
-    loop.running = true;
-    loop.thread = Thread.ofPlatform().daemon().name("vyre-policy-" + kernel.backendName()).start(loop::run);
+    loop.thread = LoopThread.start("vyre-policy-" + kernel.backendName(), options.cadence(), loop::step);
     return loop;
-  }
-
-  private void run() {
-    long cadence = options.cadence().toNanos();
-    while (running) {
-      try {
-        step();
-      } catch (VyreException e) {
-        // The kernel closed or failed: its own owner reports that; the loop just ends.
-        failure = e;
-        return;
-      }
-      LockSupport.parkNanos(cadence);
-    }
   }
 
   /** Takes one sample and applies what it decides; returns the change, or null when nothing changed. */
@@ -184,17 +165,14 @@ public final class WorkerGroupLoop implements AutoCloseable {
 
   /** What ended the loop's thread early (the kernel closed or failed), or null. */
   public VyreException failure() {
-    return failure;
+    return thread == null ? null : thread.failure();
   }
 
   /** Stops the loop's thread and waits for it; the kernel keeps its active groups. */
   @Override
   public void close() {
-    running = false;
-    Thread t = thread;
-    if (t != null) {
-      LockSupport.unpark(t);
-      ThreadEnds.await(t);
+    if (thread != null) {
+      thread.close();
     }
   }
 }

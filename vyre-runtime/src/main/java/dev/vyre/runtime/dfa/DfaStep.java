@@ -56,8 +56,8 @@ public final class DfaStep {
   public static final int FAULT_HIT_BUFFER = -4;
   public static final int FAULT_BASE_OFFSET = -5;
 
-  private static final int LANES = 4;
-  private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+  static final int LANES = 4;
+  static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
   private static final ValueLayout.OfInt WORD = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
   /** Below this many bytes per lane the lanes' restart overlap is not worth it. */
   private static final long MIN_LANE_BYTES = 256;
@@ -65,6 +65,11 @@ public final class DfaStep {
   private static final ThreadLocal<long[]> TALLY = ThreadLocal.withInitial(() -> new long[1]);
 
   private DfaStep() {}
+
+  /** Whether a range of {@code LANES} spans of {@code span} bytes runs as lanes, given the restart overlap. */
+  static boolean inLanes(long span, long overlap) {
+    return span >= MIN_LANE_BYTES && span >= 4 * overlap;
+  }
 
   /** The reason a backend writes into a slot that {@link #run} faulted; NONE for a final state. */
   public static FaultReason faultReason(int result) {
@@ -101,7 +106,35 @@ public final class DfaStep {
       return FAULT_DFA_TABLE;
     }
     int classes = word(dfa, DfaTableLayout.CLASS_COUNT_WORD);
-    if (Integer.compareUnsigned(startState, word(dfa, DfaTableLayout.STATE_COUNT_WORD)) >= 0) {
+    int fault = stepFault(startState, word(dfa, DfaTableLayout.STATE_COUNT_WORD), hits, inputId, baseOffset, len, mode);
+    if (fault < 0) {
+      return fault;
+    }
+    boolean counting = mode == DfaStepArgs.MODE_COUNT;
+    int rootRow = word(dfa, DfaTableLayout.START_STATE_WORD) * classes;
+    long overlap = Unsigned.u32(word(dfa, DfaTableLayout.MAX_PATTERN_LEN_WORD)) - 1;
+    long minEnd = off + Math.clamp(reportFrom, 0, len);
+    long span = len / LANES;
+    long[] tally = counting ? tally() : null;
+    int row = inLanes(span, overlap)
+        ? scanLanes(input, off, span, off + len, overlap, dfa, startState * classes, rootRow, classes, hits, inputId,
+            baseOffset - off, minEnd, tally)
+        : scan(input, off, off + len, dfa, startState * classes, classes, hits, inputId, baseOffset - off, minEnd,
+            tally);
+    if (counting) {
+      addCount(hits, inputId, tally[0]);
+    }
+    return row / classes;
+  }
+
+  /**
+   * The fault of a step whose input range and table are sound, in the order {@link #run} checks:
+   * the start state, the hit buffer or count resource, the base offset; 0 when there is none.
+   * {@link PromotedDfa} checks the same, so both paths fault alike.
+   */
+  static int stepFault(int startState, int stateCount, MemorySegment hits, int inputId, long baseOffset, long len,
+      int mode) {
+    if (Integer.compareUnsigned(startState, stateCount) >= 0) {
       return FAULT_START_STATE;
     }
     boolean counting = mode == DfaStepArgs.MODE_COUNT;
@@ -111,23 +144,34 @@ public final class DfaStep {
     if (Unsigned.addOverflows(baseOffset, len)) {
       return FAULT_BASE_OFFSET;
     }
-    int rootRow = word(dfa, DfaTableLayout.START_STATE_WORD) * classes;
-    long overlap = Unsigned.u32(word(dfa, DfaTableLayout.MAX_PATTERN_LEN_WORD)) - 1;
-    long minEnd = off + Math.clamp(reportFrom, 0, len);
-    long span = len / LANES;
-    long[] tally = counting ? TALLY.get() : null;
-    if (counting) {
-      tally[0] = 0;
+    return 0;
+  }
+
+  /** Appends one hit record, when the buffer has room; the claim is the only synchronisation among appenders. */
+  static void append(MemorySegment hits, int capacity, int inputId, long start, int patternId) {
+    // The record itself is published to the host by the backend's release store of the slot's DONE status.
+    int index = Words.getAndAdd(hits, HitBufferLayout.CURSOR_WORD, 1);
+    if (Integer.compareUnsigned(index, capacity) < 0) {
+      long record = HitBufferLayout.recordWord(Unsigned.u32(index), 0);
+      setWord(hits, record + HitBufferLayout.INPUT_ID_FIELD, inputId);
+      setWord(hits, record + HitBufferLayout.START_LO_FIELD, (int) start);
+      setWord(hits, record + HitBufferLayout.START_HI_FIELD, (int) (start >>> 32));
+      setWord(hits, record + HitBufferLayout.PATTERN_ID_FIELD, patternId);
     }
-    int row = span >= MIN_LANE_BYTES && span >= 4 * overlap
-        ? scanLanes(input, off, span, off + len, overlap, dfa, startState * classes, rootRow, classes, hits, inputId,
-            baseOffset - off, minEnd, tally)
-        : scan(input, off, off + len, dfa, startState * classes, classes, hits, inputId, baseOffset - off, minEnd,
-            tally);
-    if (counting && tally[0] != 0) {
-      Words.getAndAddLong(hits, MatchCountLayout.counterWord(Unsigned.u32(inputId)), tally[0]);
+  }
+
+  /** This thread's count-mode tally, zeroed. */
+  static long[] tally() {
+    long[] tally = TALLY.get();
+    tally[0] = 0;
+    return tally;
+  }
+
+  /** Adds a count-mode step's hits to its counter, once, at the step's end. */
+  static void addCount(MemorySegment counts, int inputId, long hits) {
+    if (hits != 0) {
+      Words.getAndAddLong(counts, MatchCountLayout.counterWord(Unsigned.u32(inputId)), hits);
     }
-    return row / classes;
   }
 
   private static boolean recordsOk(MemorySegment hits) {
@@ -257,17 +301,7 @@ public final class DfaStep {
     int capacity = word(hits, HitBufferLayout.CAPACITY_WORD);
     for (long a = from; a < to; a++) {
       int patternId = word(dfa, idsBase + a);
-      long start = endOffset - Unsigned.u32(word(dfa, lengthsBase + patternId));
-      // The claim is the only synchronisation among appenders; the record itself is published to
-      // the host by the backend's release store of the slot's DONE status.
-      int index = Words.getAndAdd(hits, HitBufferLayout.CURSOR_WORD, 1);
-      if (Integer.compareUnsigned(index, capacity) < 0) {
-        long record = HitBufferLayout.recordWord(Unsigned.u32(index), 0);
-        setWord(hits, record + HitBufferLayout.INPUT_ID_FIELD, inputId);
-        setWord(hits, record + HitBufferLayout.START_LO_FIELD, (int) start);
-        setWord(hits, record + HitBufferLayout.START_HI_FIELD, (int) (start >>> 32));
-        setWord(hits, record + HitBufferLayout.PATTERN_ID_FIELD, patternId);
-      }
+      append(hits, capacity, inputId, endOffset - Unsigned.u32(word(dfa, lengthsBase + patternId)), patternId);
     }
   }
 }

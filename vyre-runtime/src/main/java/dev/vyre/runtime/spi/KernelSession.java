@@ -64,6 +64,30 @@ public interface KernelSession extends AutoCloseable {
     return java.util.Map.of();
   }
 
+  /**
+   * Promotes DFA table {@code tableHandle}: from the next DFA_STEP task on, the kernel's tasks that
+   * name the table scan with {@code compact}, its {@link dev.vyre.runtime.dfa.PromotedDfaLayout}
+   * form, kept close to the workers (GPU shared memory, Java arrays), with results identical to the
+   * interpreter's. The kernel checks, once, that {@code compact} is the promoted form of the table at
+   * the handle. A promotion lasts until {@link #demoteDfaTable}; the host demotes a table before it
+   * writes the resource again (docs/POLICY.md, "Promotion"). This default refuses: a backend without
+   * a promoted DFA_STEP.
+   *
+   * @throws dev.vyre.driver.error.NotImplementedException on a backend that cannot promote yet
+   * @throws dev.vyre.driver.error.ProtocolException when {@code compact} is not the table's promoted form
+   */
+  default void promoteDfaTable(int tableHandle, java.lang.foreign.MemorySegment compact) {
+    throw dev.vyre.driver.error.NotImplementedException.of("DFA table promotion on the " + describe(), 23,
+        "promote on the reference backend (--backend reference), or scan without promotion");
+  }
+
+  /**
+   * Ends the promotion of {@code tableHandle}: DFA_STEP tasks read the table's resource again from
+   * the next task on. Nothing to do for a table that is not promoted (this default: a backend that
+   * never promotes).
+   */
+  default void demoteDfaTable(int tableHandle) {}
+
   /** Whether the copy {@link #startCopy} numbered {@code copy} has finished. */
   default boolean copyFinished(long copy) {
     return true;
