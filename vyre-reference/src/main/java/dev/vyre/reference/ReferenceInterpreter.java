@@ -261,6 +261,9 @@ final class ReferenceInterpreter implements SlotContext {
     long length = Unsigned.u32(arg(DfaStepArgs.LENGTH_ARG));
     long reportFrom = Unsigned.u32(arg(DfaStepArgs.REPORT_FROM_ARG));
     PromotedDfa promoted = session.promotedDfa(arg(DfaStepArgs.DFA_HANDLE_ARG));
+    if (promoted != null) {
+      session.promotedTasks.increment();
+    }
     int result = promoted != null
         ? promoted.run(input, offset, length, arg(DfaStepArgs.START_STATE_ARG), hits, arg(DfaStepArgs.INPUT_ID_ARG),
             baseOffset, reportFrom, arg(DfaStepArgs.MODE_ARG))

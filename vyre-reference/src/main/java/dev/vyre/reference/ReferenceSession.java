@@ -18,6 +18,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -30,6 +31,9 @@ import java.util.concurrent.locks.LockSupport;
  * snapshots, as the CUDA session's do.
  */
 final class ReferenceSession implements KernelSession {
+
+  /** DFA_STEP tasks scanned with a promoted table (workers count them). */
+  final LongAdder promotedTasks = new LongAdder();
 
   /** How long close() waits for an operation holding the arena (a FileChannel read into a chunk buffer). */
   private static final Duration VIEW_PATIENCE = Duration.ofSeconds(5);
@@ -136,6 +140,11 @@ final class ReferenceSession implements KernelSession {
       next[tableHandle] = null;
       promoted = next;
     }
+  }
+
+  @Override
+  public long promotedTasks() {
+    return promotedTasks.sum();
   }
 
   /** The promoted form of DFA table {@code handle}, or null: what DFA_STEP scans with instead of the table. */

@@ -459,6 +459,16 @@ public final class Megakernel implements AutoCloseable {
     resources.demoteDfaTable(tableHandle);
   }
 
+  /** Whether hot DFA tables are worth promoting on this kernel's backend ({@link KernelSession#promotedDfaIsFaster}). */
+  public boolean promotedDfaIsFaster() {
+    return session.promotedDfaIsFaster();
+  }
+
+  /** DFA_STEP tasks this kernel scanned with a promoted table so far (the backend counts them). */
+  public long promotedTasks() {
+    return session.promotedTasks();
+  }
+
   /** Whether {@code tableHandle} is promoted now. */
   public boolean isDfaTablePromoted(int tableHandle) {
     return resources.isDfaTablePromoted(tableHandle);

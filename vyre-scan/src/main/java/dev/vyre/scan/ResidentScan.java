@@ -79,6 +79,8 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   /** Bytes per task ({@link #taskBytes(ScanOptions)}) and the most per batch. */
   private final long taskBytes;
   private final int batchTasks;
+  /** What became of promoting the scan's table at its start (a {@code --verbose} line). */
+  private final String promotion;
   private final long batchBytes;
   private final int dfaHandle;
   private final HitResources hits;
@@ -130,6 +132,15 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
    * corpus's lock until it closes; else null, with the lock released (the caller reads the files).
    */
   public static ResidentScan open(ResidentCorpus corpus, DfaTable table, ScanOptions options, List<ScanFile> targets) {
+    return open(corpus, table, options, targets, true);
+  }
+
+  /**
+   * The same; {@code promote} false keeps the scan's table interpreted whatever the policy says (for a
+   * benchmark's baseline).
+   */
+  public static ResidentScan open(ResidentCorpus corpus, DfaTable table, ScanOptions options, List<ScanFile> targets,
+      boolean promote) {
     corpus.lock().lock();
     try {
       ResidentCorpus.Refresh refresh = corpus.refresh();
@@ -142,7 +153,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
             return null;
           }
         }
-        return new ResidentScan(corpus, table, options, refresh, targets, entries);
+        return new ResidentScan(corpus, table, options, refresh, targets, entries, promote);
       }
     } catch (RuntimeException e) {
       corpus.lock().unlock();
@@ -153,7 +164,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   }
 
   private ResidentScan(ResidentCorpus corpus, DfaTable table, ScanOptions options, ResidentCorpus.Refresh refresh,
-      List<ScanFile> targets, ResidentCorpus.Entry[] entries) {
+      List<ScanFile> targets, ResidentCorpus.Entry[] entries, boolean promote) {
     KernelResourcePool pool = corpus.pool();
     this.corpus = corpus;
     this.kernel = pool.kernel();
@@ -171,6 +182,12 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
         : Math.min(options.chunkBytes(), ScanJob.MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
     this.dfaHandle = pool.take(table.byteSize(), ResourcePlacement.DEVICE);
     kernel.writeResource(dfaHandle, 0, table.segment());
+    long bytes = 0;
+    for (ResidentCorpus.Entry entry : entries) {
+      bytes += entry.size();
+    }
+    this.promotion = promote ? DfaPromotion.promoteIfHot(kernel, dfaHandle, table, Math.ceilDiv(bytes, taskBytes))
+        : "not promoted: interpreted by request";
     this.hits = new HitResources(pool);
     args[DfaStepArgs.MODE_ARG] = counts == null ? DfaStepArgs.MODE_RECORDS : DfaStepArgs.MODE_COUNT;
     long capacity = Math.min(options.hitCapacity(), ScanJob.MAX_HIT_CAPACITY);
@@ -212,6 +229,11 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     return options.keepHits() ? options.taskBytes() : COUNT_TASK_SCALE * options.taskBytes();
   }
 
+  /** Whether the scan's table was promoted at its start, and why (docs/POLICY.md, "Promotion"). */
+  public String promotion() {
+    return promotion;
+  }
+
   /** What the refresh before this scan did (for {@code --verbose}). */
   public ResidentCorpus.Refresh refresh() {
     return refresh;
@@ -221,7 +243,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   public String ioBackend() {
     return "resident corpus " + corpus.directory() + " (" + corpus.files() + " file(s), " + corpus.bytes()
         + " bytes in device memory; refreshed in " + String.format("%.3f s: ", refresh.nanos() / 1e9) + refresh.loaded()
-        + " loaded, " + refresh.reloaded() + " reloaded, " + refresh.dropped() + " dropped)";
+        + " loaded, " + refresh.reloaded() + " reloaded, " + refresh.dropped() + " dropped); DFA table " + promotion;
   }
 
   @Override
@@ -572,6 +594,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     try {
       if (inFlight.isEmpty()) {
         KernelResourcePool pool = corpus.pool();
+        kernel.demoteDfaTable(dfaHandle);
         pool.giveBack(dfaHandle);
         hits.close();
         if (counts != null) {

@@ -129,6 +129,11 @@ public final class PromotionLoop implements AutoCloseable {
     if ("off".equals(System.getProperty("vyre.policy.loop"))) {
       return null;
     }
+    if (!kernel.promotedDfaIsFaster()) {
+      log.accept("promotion: off: the " + kernel.backendName() + " backend's promoted DFA_STEP is not faster than its"
+          + " interpreter");
+      return null;
+    }
     Options options = Options.defaults();
     log.accept("promotion: watching DFA tables every " + options.cadence().toMillis() + " ms; a table seen in "
         + MegakernelLaunchPolicy.standard().hotOpcodeThreshold() + " DFA_STEP slots in " + options.window()

@@ -88,6 +88,20 @@ public interface KernelSession extends AutoCloseable {
    */
   default void demoteDfaTable(int tableHandle) {}
 
+  /**
+   * Whether this backend scans a promoted table faster than the interpreter does, so that the runtime should
+   * promote hot tables on its own (docs/POLICY.md, "Promotion"). A backend may promote correctly and still
+   * answer false: the reference backend's Java arrays measured no faster than its table reads.
+   */
+  default boolean promotedDfaIsFaster() {
+    return false;
+  }
+
+  /** DFA_STEP tasks scanned with a promoted table so far (0 on a backend that never promotes). */
+  default long promotedTasks() {
+    return 0;
+  }
+
   /** Whether the copy {@link #startCopy} numbered {@code copy} has finished. */
   default boolean copyFinished(long copy) {
     return true;
