@@ -8,8 +8,8 @@
 # EXACTLY_ONCE_TASKS changes the count); the backend-neutral reference suites against
 # CUDA (BackendParityTest among them: every counter both backends keep, against the reference backend);
 # short runs under compute-sanitizer (memcheck, racecheck: `vyre run`, and `vyre scan` of a small
-# generated tree with its resources reserved before the launch; DFA_STEP over a promoted table; a small
-# traversal of the frontier kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
+# generated tree with its resources reserved before the launch; a small traversal of the frontier
+# kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for);
 # `vyre bench adapt --backend cuda` (the launch policy on a load that changes phase); `vyre bench resident` (a corpus in
@@ -91,13 +91,6 @@ if command -v compute-sanitizer >/dev/null; then
       cmp $d/reference $d/cuda
       echo "sanitizer-scan-$1: $(wc -l < $d/cuda) files, $(awk -F: '"'"'{n += $NF} END {print n}'"'"' $d/cuda) matches, $1 clean, counts equal to the reference backend'"'"'s"' \
       _ "$tool" "${jvm[@]}"
-  done
-  # DFA_STEP over a promoted table (megakernel/dfa.cu): each block's copy in shared memory, loaded and read by lanes
-  # that synchronize with atomics and fences, not barriers; the test's resources come from the pre-launch arena.
-  for tool in memcheck racecheck; do
-    step "sanitizer-promoted-dfa-$tool" compute-sanitizer --tool "$tool" --error-exitcode 9 "${jvm[@]}" \
-      -Dvyre.cuda.preLaunchArena=256m -jar "$launcher" "${junit_args[@]}" \
-      --select-method dev.vyre.cuda.CudaDfaStepGpuTest#aPromotedTableFindsEveryMatchTheTableFinds
   done
   step sanitizer-frontier compute-sanitizer --tool memcheck --error-exitcode 9 "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.graph.CudaFrontierGpuTest#aSmallTraversalOfEachKind
 else

@@ -31,8 +31,8 @@ class ResidentBenchCommandTest {
     String text = run.out();
     assertEquals(0, run.status(), text + run.err());
     assertTrue(text.contains("loaded: 3 file(s), 1500000 bytes"), text);
-    assertTrue(text.contains("resident scan 2, interpreted: ") && text.contains("resident scan 2, promoted: "), text);
-    assertTrue(text.contains("not promoted: the reference backend's promoted DFA_STEP is not faster"), text);
+    assertTrue(text.contains("resident scan 2, interpreted: "), text);
+    assertTrue(text.contains("promotion not measured: the reference backend has no faster promoted DFA_STEP"), text);
     Matcher counted = Pattern.compile("matches (\\d+), equal").matcher(text);
     assertTrue(counted.find(), text);
     PatternSet patterns = PatternSet.fromArguments(ScanCorpus.literals(20, ScanCorpus.DEFAULT_SEED), false);

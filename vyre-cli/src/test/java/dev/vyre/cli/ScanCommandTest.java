@@ -313,7 +313,7 @@ class ScanCommandTest {
     long hits = ScanJob.hitCapacity(ScanOptions.defaults().fittedTo(21));
     assertTrue(run.err().contains("vyre scan: policy: hit buffers of " + hits + " records a chunk, the hit capacity for 1 tasks"
         + " of 256 expected hits"), run.err());
-    assertTrue(run.err().contains("vyre scan: promotion: off: the reference backend's promoted DFA_STEP is not faster"),
+    assertTrue(run.err().contains("vyre scan: promotion: off: the reference backend has no faster promoted DFA_STEP"),
         run.err());
   }
 

@@ -28,7 +28,7 @@ final class DfaPromotion {
             .hotOpcodeCount(count).build()).evidence();
     MegakernelPromotionRoute route = evidence.promotionRoute();
     if (!kernel.promotedDfaIsFaster()) {
-      return "not promoted: the " + kernel.backendName() + " backend's promoted DFA_STEP is not faster than its interpreter";
+      return "not promoted: the " + kernel.backendName() + " backend has no faster promoted DFA_STEP";
     }
     String why = "(" + tasks + " tasks on the table, threshold " + evidence.hotOpcodeThreshold() + ", route "
         + route.label() + ")";

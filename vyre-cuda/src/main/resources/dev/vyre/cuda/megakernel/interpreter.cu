@@ -4,6 +4,143 @@
 // Defined last (user_opcodes.cu), where KernelSource splices the user opcodes' bodies.
 __device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, unsigned tenant, bool* handled);
 
+// ---- DFA_STEP (opcode 6): mirrors dev.vyre.runtime.dfa.DfaStep; see DfaStepArgs for the args ----
+// The table is read with ordinary loads, not __ldg: a buffer that held one table may hold another
+// later in the persistent kernel's life (vyre serve reuses its buffers), and the read-only data
+// cache is not kept coherent with such writes. The fence at the step's start orders the loads after
+// the claim that saw the task, and on sm_70+ invalidates L1, so they see the host's new table.
+__device__ __forceinline__ unsigned vyre_table_word(const unsigned* p) { return *p; }
+
+// DfaTableLayout.headerProblem: true when the header is consistent with itself and the buffer.
+__device__ bool vyre_dfa_header_ok(const unsigned* t, unsigned long long bytes) {
+  if (bytes < VYRE_DFA_HEADER_WORDS * 4ull) return false;
+  unsigned long long states = vyre_table_word(t + 2), classes = vyre_table_word(t + 3), patterns = vyre_table_word(t + 5);
+  unsigned long long offsets_base = VYRE_DFA_TRANSITION_BASE + states * classes;
+  unsigned long long ids_base = offsets_base + states + 1;
+  unsigned long long lengths_base = vyre_table_word(t + 11), total = vyre_table_word(t + 12);
+  return vyre_table_word(t) == VYRE_DFA_MAGIC && vyre_table_word(t + 1) == 1u && states >= 1 && classes >= 1 && classes <= 256 &&
+         states * classes <= (1ull << 31) && vyre_table_word(t + 4) < states && patterns >= 1 && vyre_table_word(t + 6) >= 1 &&
+         vyre_table_word(t + 7) == VYRE_DFA_CLASS_MAP_BASE && vyre_table_word(t + 8) == VYRE_DFA_TRANSITION_BASE &&
+         vyre_table_word(t + 9) == offsets_base && vyre_table_word(t + 10) == ids_base && lengths_base >= ids_base &&
+         total == lengths_base + patterns && total * 4ull <= bytes && vyre_table_word(t + 13) == 0u && vyre_table_word(t + 14) == 0u &&
+         vyre_table_word(t + 15) == 0u;
+}
+
+__device__ void vyre_dfa_report(const unsigned* t, unsigned state, unsigned* hits, unsigned input_id, unsigned long long end) {
+  unsigned offsets_base = vyre_table_word(t + 9), ids_base = vyre_table_word(t + 10), lengths_base = vyre_table_word(t + 11);
+  unsigned capacity = *(volatile unsigned*)(hits + 1);
+  for (unsigned k = vyre_table_word(t + offsets_base + state); k < vyre_table_word(t + offsets_base + state + 1); k++) {
+    unsigned pattern = vyre_table_word(t + ids_base + k);
+    unsigned long long start = end - vyre_table_word(t + lengths_base + pattern);
+    unsigned index = atomicAdd(hits, 1u);
+    if (index < capacity) {
+      unsigned* record = hits + VYRE_HIT_HEADER_WORDS + (unsigned long long)index * VYRE_HIT_RECORD_WORDS;
+      record[0] = input_id;
+      record[1] = (unsigned)start;
+      record[2] = (unsigned)(start >> 32);
+      record[3] = pattern;
+    }
+  }
+}
+
+// What one DFA_STEP scans with: the table, where its hits go, and (count mode) the hits it found.
+struct VyreDfaScan {
+  const unsigned* t;
+  const unsigned* transitions;
+  const unsigned char* bytes;       // the range's byte 0
+  unsigned classes;
+  unsigned* hits;                   // a hit buffer, or in count mode a MatchCountLayout resource
+  unsigned input_id;
+  unsigned long long base;          // absolute offset of byte 0
+  bool counting;
+  unsigned long long found;         // count mode: hits so far, added to the counter once at the end
+};
+
+// The state `row` accepts at relative end `end` (exclusive): append its patterns' records, or count them.
+__device__ __forceinline__ void vyre_dfa_accept(VyreDfaScan& s, unsigned row, unsigned long long end) {
+  unsigned state = row / s.classes, offsets_base = vyre_table_word(s.t + 9);
+  if (s.counting) {
+    s.found += vyre_table_word(s.t + offsets_base + state + 1) - vyre_table_word(s.t + offsets_base + state);
+  } else {
+    vyre_dfa_report(s.t, state, s.hits, s.input_id, s.base + end);
+  }
+}
+
+__device__ __forceinline__ unsigned vyre_dfa_next(const VyreDfaScan& s, unsigned row, unsigned b) {
+  return vyre_table_word(s.transitions + row + vyre_table_word(s.t + VYRE_DFA_CLASS_MAP_BASE + b));
+}
+
+__device__ __forceinline__ unsigned vyre_uint4_byte(const uint4& v, unsigned k) {
+  unsigned w = k < 4u ? v.x : k < 8u ? v.y : k < 12u ? v.z : v.w;
+  return (w >> (8u * (k & 3u))) & 0xFFu;
+}
+
+// Scans relative bytes [from, to) from `row`, reporting ends (exclusive) above `min_end`; returns the
+// final row. The host may reuse an input buffer for the next chunk: read it past L1 (L2 only, or the bus).
+__device__ unsigned vyre_dfa_scan_range(VyreDfaScan& s, unsigned long long from, unsigned long long to, unsigned row,
+                                        unsigned long long min_end) {
+  unsigned long long i = from;
+  for (; i < to && ((reinterpret_cast<unsigned long long>(s.bytes + i)) & 15ull); i++) {
+    unsigned tr = vyre_dfa_next(s, row, __ldcg(s.bytes + i));
+    row = tr & VYRE_DFA_ROW_MASK;
+    if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > min_end) vyre_dfa_accept(s, row, i + 1);
+  }
+  // 16-byte loads, the next one in flight while this one is consumed: mapped input crosses PCIe.
+  uint4 next = i + 16 <= to ? __ldcg(reinterpret_cast<const uint4*>(s.bytes + i)) : make_uint4(0, 0, 0, 0);
+  for (; i + 16 <= to; i += 16) {
+    uint4 now = next;
+    if (i + 32 <= to) next = __ldcg(reinterpret_cast<const uint4*>(s.bytes + i + 16));
+#pragma unroll
+    for (unsigned k = 0; k < 16; k++) {
+      unsigned tr = vyre_dfa_next(s, row, vyre_uint4_byte(now, k));
+      row = tr & VYRE_DFA_ROW_MASK;
+      if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + k + 1 > min_end) vyre_dfa_accept(s, row, i + k + 1);
+    }
+  }
+  for (; i < to; i++) {
+    unsigned tr = vyre_dfa_next(s, row, __ldcg(s.bytes + i));
+    row = tr & VYRE_DFA_ROW_MASK;
+    if ((tr & VYRE_DFA_ACCEPT_FLAG) && i + 1 > min_end) vyre_dfa_accept(s, row, i + 1);
+  }
+  return row;
+}
+
+__device__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* args) {
+  __threadfence();
+  const VyreResource* input = vyre_resource(a, args[0]);
+  const VyreResource* table = vyre_resource(a, args[3]);
+  const VyreResource* hit = vyre_resource(a, args[5]);
+  // Hits are counted with a device atomic, so the hit buffer must live in device memory.
+  if (!input || !table || !hit || (hit->bytes & VYRE_RESOURCE_HOST_MAPPED)) return -VYRE_FAULT_RESOURCE;
+  unsigned long long off = args[1], len = args[2];
+  if (off + len > vyre_resource_bytes(input)) return -VYRE_FAULT_RESOURCE;
+  const unsigned* t = reinterpret_cast<const unsigned*>(table->ptr);
+  if (!vyre_dfa_header_ok(t, vyre_resource_bytes(table))) return -VYRE_FAULT_TABLE;
+  unsigned classes = vyre_table_word(t + 3);
+  if (args[4] >= vyre_table_word(t + 2)) return -VYRE_FAULT_TABLE;
+  unsigned* hits = reinterpret_cast<unsigned*>(hit->ptr);
+  unsigned long long hit_bytes = vyre_resource_bytes(hit);
+  unsigned mode = args[VYRE_DFA_STEP_MODE_ARG];
+  if (mode == VYRE_DFA_STEP_MODE_COUNT) {
+    // A u64 counter per input id, added with one 64-bit atomic: 8-byte aligned.
+    if (hit_bytes < VYRE_MATCH_COUNT_HEADER_WORDS * 4ull || (hit->ptr & 7ull) ||
+        (VYRE_MATCH_COUNT_HEADER_WORDS + (unsigned long long)VYRE_MATCH_COUNT_COUNTER_WORDS * *(volatile unsigned*)hits) * 4ull > hit_bytes ||
+        args[6] >= *(volatile unsigned*)hits) return -VYRE_FAULT_RESOURCE;
+  } else if (mode != VYRE_DFA_STEP_MODE_RECORDS || hit_bytes < VYRE_HIT_HEADER_WORDS * 4ull ||
+             (VYRE_HIT_HEADER_WORDS + 4ull * *(volatile unsigned*)(hits + 1)) * 4ull > hit_bytes) {
+    return -VYRE_FAULT_RESOURCE;
+  }
+  unsigned long long base = (unsigned long long)args[7] | ((unsigned long long)args[8] << 32);
+  if (base + len < base) return -VYRE_FAULT_RESOURCE;
+  VyreDfaScan s = {t, t + VYRE_DFA_TRANSITION_BASE, reinterpret_cast<const unsigned char*>(input->ptr) + off, classes, hits,
+                   args[6], base, mode == VYRE_DFA_STEP_MODE_COUNT, 0ull};
+  vyre_dfa_scan_range(s, 0, len, args[4] * classes, args[9]);
+  if (s.found) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(hits + VYRE_MATCH_COUNT_HEADER_WORDS) + args[6], s.found);
+  }
+  return VYRE_STATUS_DONE;
+}
+
 // One operation with the reference semantics: metrics, built-ins, user handlers, bounds checks.
 // `tenant` is the slot's: a user handler's reads count against its read quota.
 __device__ vyre_result vyre_dispatch(const VyreKernelArgs& a, unsigned slot, unsigned tenant, unsigned op, unsigned* args, unsigned arg0, unsigned arg1, unsigned arg2, bool meter) {

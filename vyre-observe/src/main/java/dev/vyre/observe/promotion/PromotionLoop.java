@@ -130,8 +130,7 @@ public final class PromotionLoop implements AutoCloseable {
       return null;
     }
     if (!kernel.promotedDfaIsFaster()) {
-      log.accept("promotion: off: the " + kernel.backendName() + " backend's promoted DFA_STEP is not faster than its"
-          + " interpreter");
+      log.accept("promotion: off: the " + kernel.backendName() + " backend has no faster promoted DFA_STEP");
       return null;
     }
     Options options = Options.defaults();
