@@ -18,9 +18,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -32,13 +32,13 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class ReferenceSession implements KernelSession {
 
-  /** DFA_STEP tasks scanned with a promoted table (workers count them). */
-  final LongAdder promotedTasks = new LongAdder();
-
   /** How long close() waits for an operation holding the arena (a FileChannel read into a chunk buffer). */
   private static final Duration VIEW_PATIENCE = Duration.ofSeconds(5);
   // Through System.Logger, so that an application embedding vyre routes or silences it.
   private static final System.Logger LOG = System.getLogger(ReferenceSession.class.getName());
+
+  /** DFA_STEP tasks scanned with a promoted table (workers count them). */
+  final LongAdder promotedTasks = new LongAdder();
 
   private final KernelSpec spec;
   private final Arena arena = Arena.ofShared();

@@ -22,14 +22,14 @@ final class DfaPromotion {
 
   /** Promotes {@code table}, written at {@code handle}, when {@code tasks} make it hot; says what was done and why. */
   static String promoteIfHot(Megakernel kernel, int handle, DfaTable table, long tasks) {
+    if (!kernel.promotedDfaIsFaster()) {
+      return "not promoted: the " + kernel.backendName() + " backend has no faster promoted DFA_STEP";
+    }
     long count = Math.min(tasks, Unsigned.U32_MAX);
     MegakernelPromotionEvidence evidence = MegakernelLaunchPolicy.standard().recommendWithPromotionEvidence(
         MegakernelLaunchRequest.directBuilder(count, kernel.workerGroups(), kernel.lanesPerWorkerGroup())
             .hotOpcodeCount(count).build()).evidence();
     MegakernelPromotionRoute route = evidence.promotionRoute();
-    if (!kernel.promotedDfaIsFaster()) {
-      return "not promoted: the " + kernel.backendName() + " backend has no faster promoted DFA_STEP";
-    }
     String why = "(" + tasks + " tasks on the table, threshold " + evidence.hotOpcodeThreshold() + ", route "
         + route.label() + ")";
     if (route != MegakernelPromotionRoute.OpcodeJit && route != MegakernelPromotionRoute.OpcodeAndWindowJit) {
