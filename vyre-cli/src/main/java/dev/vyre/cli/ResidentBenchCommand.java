@@ -11,6 +11,7 @@ import dev.vyre.scan.KernelResourcePool;
 import dev.vyre.scan.PatternSet;
 import dev.vyre.scan.ResidentCorpus;
 import dev.vyre.scan.ResidentScan;
+import dev.vyre.scan.ResidentSizing;
 import dev.vyre.scan.ScanCorpus;
 import dev.vyre.scan.ScanFile;
 import dev.vyre.scan.ScanFilter;
@@ -139,9 +140,9 @@ final class ResidentBenchCommand implements Callable<Integer> {
     DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(scanned, false));
     options = options.fittingHitCounter(table);
     try (Megakernel kernel = ScanCommand.bootstrap(Megakernel.builder().backend(choice), options,
-        ResidentScan.ringSlots(options))) {
+        ResidentSizing.ringSlots(options))) {
       KernelResourcePool pool = new KernelResourcePool(kernel);
-      out.println("kernel: " + kernel.describe() + "; resident tasks of " + ResidentScan.taskBytes(options)
+      out.println("kernel: " + kernel.describe() + "; resident tasks of " + ResidentSizing.taskBytes(options)
           + " bytes (a job's: " + options.taskBytes() + "), batches of " + options.tasksPerChunk() + " tasks, "
           + options.buffers() + " in flight");
       long loadStarted = System.nanoTime();

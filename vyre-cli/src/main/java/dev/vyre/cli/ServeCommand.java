@@ -8,7 +8,7 @@ import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.Backends;
 import dev.vyre.runtime.Megakernel;
 import dev.vyre.scan.ResidentCorpus;
-import dev.vyre.scan.ResidentScan;
+import dev.vyre.scan.ResidentSizing;
 import dev.vyre.scan.ScanOptions;
 import dev.vyre.runtime.wire.SlotLayout;
 import java.io.IOException;
@@ -79,7 +79,7 @@ final class ServeCommand implements Callable<Integer> {
     ScanOptions lane = ScanOptions.forBackend(choice.backend().name());
     int slots = (int) Math.min(SlotLayout.MAX_ENCODED_RING_SLOTS, (long) lane.ringSlots() * maxScans);
     if (resident != null) {
-      slots = Math.max(slots, ResidentScan.ringSlots(lane));
+      slots = Math.max(slots, ResidentSizing.ringSlots(lane));
     }
     Megakernel kernel = ScanCommand.bootstrap(Megakernel.builder().backend(choice), lane, slots);
     ScanService service;

@@ -15,6 +15,7 @@ import dev.vyre.scan.KernelResourcePool;
 import dev.vyre.scan.PatternSet;
 import dev.vyre.scan.ResidentCorpus;
 import dev.vyre.scan.ResidentScan;
+import dev.vyre.scan.ResidentSizing;
 import dev.vyre.scan.ScanFile;
 import dev.vyre.scan.ScanFilter;
 import dev.vyre.scan.ScanJob;
@@ -190,13 +191,13 @@ class ResidentScanTest {
     stop();
     ScanOptions options = options(false);
     kernel = ScanCommand.bootstrap(Megakernel.builder().backend(Backends.select("reference")), options,
-        ResidentScan.ringSlots(options), 16);
+        ResidentSizing.ringSlots(options), 16);
     pool = new KernelResourcePool(kernel);
     corpus = new ResidentCorpus(pool, tree, ScanFilter.NONE, SEGMENT_BYTES, MAX_PATTERN);
     long lanes = (long) kernel.workerGroups() * kernel.lanesPerWorkerGroup();
     assertEquals(Math.min(4 * lanes / options.buffers(), kernel.slotCount() / options.buffers()),
-        ResidentScan.countBatchTasks(kernel, options));
-    assertTrue(ResidentScan.countBatchTasks(kernel, options) > options.tasksPerChunk(), kernel.describe());
+        ResidentSizing.countBatchTasks(kernel, options));
+    assertTrue(ResidentSizing.countBatchTasks(kernel, options) > options.tasksPerChunk(), kernel.describe());
     assertSameAsJob(List.of("a", "b", "c", " ", "ab", "abca", "bc"), false, Long.MAX_VALUE);
     assertSameAsJob(PATTERNS, false, 1);
   }

@@ -261,14 +261,15 @@ final class ReferenceInterpreter implements SlotContext {
     long length = Unsigned.u32(arg(DfaStepArgs.LENGTH_ARG));
     long reportFrom = Unsigned.u32(arg(DfaStepArgs.REPORT_FROM_ARG));
     PromotedDfa promoted = session.promotedDfa(arg(DfaStepArgs.DFA_HANDLE_ARG));
+    int result;
     if (promoted != null) {
       session.promotedTasks.increment();
+      result = promoted.run(input, offset, length, arg(DfaStepArgs.START_STATE_ARG), hits, arg(DfaStepArgs.INPUT_ID_ARG),
+          baseOffset, reportFrom, arg(DfaStepArgs.MODE_ARG));
+    } else {
+      result = DfaStep.run(input, offset, length, dfa, arg(DfaStepArgs.START_STATE_ARG), hits, arg(DfaStepArgs.INPUT_ID_ARG),
+          baseOffset, reportFrom, arg(DfaStepArgs.MODE_ARG));
     }
-    int result = promoted != null
-        ? promoted.run(input, offset, length, arg(DfaStepArgs.START_STATE_ARG), hits, arg(DfaStepArgs.INPUT_ID_ARG),
-            baseOffset, reportFrom, arg(DfaStepArgs.MODE_ARG))
-        : DfaStep.run(input, offset, length, dfa, arg(DfaStepArgs.START_STATE_ARG), hits, arg(DfaStepArgs.INPUT_ID_ARG),
-            baseOffset, reportFrom, arg(DfaStepArgs.MODE_ARG));
     return result < 0 ? -DfaStep.faultReason(result).code() : SlotLayout.STATUS_DONE;
   }
 

@@ -8,7 +8,6 @@ import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.dfa.DfaStepArgs;
 import dev.vyre.runtime.dfa.DfaTableLayout;
 import dev.vyre.runtime.spi.ResourcePlacement;
-import dev.vyre.runtime.wire.SlotLayout;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -31,11 +30,7 @@ import java.util.Map;
  * is written or read, and the host reads the counters back once per two windows of batches in flight
  * (a read costs a round trip while the rest of the window keeps the device busy) and at the end,
  * passing each file's count and result in order. With no hit buffer to size to a batch, its tasks
- * are {@link #COUNT_TASK_SCALE} times a job's, so the host writes that many times fewer slots for
- * the same bytes, and its batches hold enough tasks for {@link #COUNT_TASKS_PER_LANE} in flight per
- * worker lane of the kernel, as far as its ring holds them ({@link #ringSlots}): with only about
- * one task per lane in flight, the lanes finish together and wait while the host refills the ring.
- * Past {@code
+ * and batches are larger than a job's ({@link ResidentSizing}). Past {@code
  * -m}'s limit its count may be larger than a job's (the sink asked for no more after the limit;
  * {@code vyre scan} prints at most the limit either way).
  *
@@ -45,10 +40,6 @@ import java.util.Map;
 public final class ResidentScan implements ScanRun, HitResources.HitSink {
 
   private static final Duration TASK_TIMEOUT = Duration.ofMinutes(2);
-  /** A counting scan's tasks, and so its batches, are this many times a job's. */
-  private static final int COUNT_TASK_SCALE = 4;
-  /** Tasks a counting scan keeps in flight per worker lane, ring permitting. */
-  private static final int COUNT_TASKS_PER_LANE = 4;
 
   /** One batch of tasks in flight, and where in the files it begins and ends. */
   private static final class Batch {
@@ -76,7 +67,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   private final ScanOptions options;
   private final int overlap;
   private final long packedBytes;
-  /** Bytes per task ({@link #taskBytes(ScanOptions)}) and the most per batch. */
+  /** Bytes per task ({@link ResidentSizing#taskBytes}) and the most per batch. */
   private final long taskBytes;
   private final int batchTasks;
   /** What became of promoting the scan's table at its start (a {@code --verbose} line). */
@@ -175,8 +166,8 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     DfaTableLayout.validate(table.segment(), "DFA table");
     ScanJob.checkHitsCountable(table, options.chunkBytes() + overlap);
     this.counts = options.keepHits() ? null : new MatchCounters(pool, Math.max(1, entries.length));
-    this.taskBytes = taskBytes(options);
-    this.batchTasks = counts == null ? options.tasksPerChunk() : countBatchTasks(kernel, options);
+    this.taskBytes = ResidentSizing.taskBytes(options);
+    this.batchTasks = counts == null ? options.tasksPerChunk() : ResidentSizing.countBatchTasks(kernel, options);
     this.batchBytes = batchTasks * taskBytes;
     this.packedBytes = counts != null ? batchBytes
         : Math.min(options.chunkBytes(), ScanJob.MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
@@ -200,33 +191,6 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     }
     this.files = targets;
     this.entries = entries;
-  }
-
-  /**
-   * Ring slots for a kernel that runs resident scans with {@code options}: room for a counting scan's
-   * deeper batches on a kernel with many lanes (a GPU), as {@link #COUNT_TASKS_PER_LANE} asks.
-   */
-  public static int ringSlots(ScanOptions options) {
-    return (int) Math.min(SlotLayout.MAX_ENCODED_RING_SLOTS, (long) COUNT_TASKS_PER_LANE * options.ringSlots());
-  }
-
-  /**
-   * Tasks per batch of a counting scan: {@link #COUNT_TASKS_PER_LANE} per worker lane over the batches
-   * in flight, at least a chunk's and at most the ring's share of a batch.
-   */
-  public static int countBatchTasks(Megakernel kernel, ScanOptions options) {
-    long lanes = (long) kernel.workerGroups() * kernel.lanesPerWorkerGroup();
-    long wanted = Math.ceilDiv(COUNT_TASKS_PER_LANE * lanes, options.buffers());
-    long room = kernel.slotCount() / options.buffers();
-    return (int) Math.max(options.tasksPerChunk(), Math.min(wanted, room));
-  }
-
-  /**
-   * Bytes per task of a resident scan with {@code options}: a job's, or {@link #COUNT_TASK_SCALE}
-   * times that when it counts.
-   */
-  public static long taskBytes(ScanOptions options) {
-    return options.keepHits() ? options.taskBytes() : COUNT_TASK_SCALE * options.taskBytes();
   }
 
   /** Whether the scan's table was promoted at its start, and why (docs/POLICY.md, "Promotion"). */
