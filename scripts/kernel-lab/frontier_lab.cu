@@ -22,6 +22,54 @@
 #include <string>
 #include <vector>
 
+// The level's phases as block 0's thread 0 sees them (VF_MARK in the kernel): a mark's time from the mark before
+// it, counted only when that mark is the one that precedes it in a grid-wide level (0 top, 1 decided, 2 worked,
+// 4 block summed, 5 arrived, 3 released), so that the calibration and fused runs stay out.
+__device__ unsigned long long vf_lab_nanos[6], vf_lab_cycles[6], vf_lab_count[6], vf_lab_last_ns, vf_lab_last_cycles;
+__device__ int vf_lab_prev = -1;
+__device__ __forceinline__ void vf_lab_mark(int mark) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  unsigned long long ns, cycles = clock64();
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  const int before[6] = {3, 0, 1, 5, 2, 4};
+  if (vf_lab_prev == before[mark]) {
+    vf_lab_nanos[mark] += ns - vf_lab_last_ns;
+    vf_lab_cycles[mark] += cycles - vf_lab_last_cycles;
+    vf_lab_count[mark]++;
+  }
+  vf_lab_prev = mark;
+  vf_lab_last_ns = ns;
+  vf_lab_last_cycles = cycles;
+}
+#define VF_MARK(mark) vf_lab_mark(mark)
+
+static void resetMarks() {
+  unsigned long long zero[6] = {};
+  int none = -1;
+  cudaMemcpyToSymbol(vf_lab_nanos, zero, sizeof zero);
+  cudaMemcpyToSymbol(vf_lab_cycles, zero, sizeof zero);
+  cudaMemcpyToSymbol(vf_lab_count, zero, sizeof zero);
+  cudaMemcpyToSymbol(vf_lab_prev, &none, sizeof none);
+}
+
+static std::string marks() {
+  unsigned long long ns[6], cycles[6], count[6];
+  cudaMemcpyFromSymbol(ns, vf_lab_nanos, sizeof ns);
+  cudaMemcpyFromSymbol(cycles, vf_lab_cycles, sizeof cycles);
+  cudaMemcpyFromSymbol(count, vf_lab_count, sizeof count);
+  const char* names[6] = {"log", "decide", "work", "sum", "arrive", "release"};
+  const int order[6] = {1, 2, 4, 5, 3, 0};
+  std::string out;
+  char b[96];
+  for (int i : order) {
+    std::snprintf(b, sizeof b, " %s %.0f ns/%.0f cyc", names[i], count[i] ? (double)ns[i] / count[i] : 0.0,
+                  count[i] ? (double)cycles[i] / count[i] : 0.0);
+    out += b;
+  }
+  std::snprintf(b, sizeof b, " (%llu levels)", count[1]);
+  return out + b;
+}
+
 #include "../../vyre-cuda/src/main/resources/dev/vyre/cuda/frontier/decide.cu"
 #include "../../vyre-cuda/src/main/resources/dev/vyre/cuda/frontier/frontier.cu"
 #include "../../vyre-cuda/src/main/resources/dev/vyre/cuda/frontier/levels.cu"
@@ -567,7 +615,9 @@ int main(int argc, char** argv) {
     Engine ge(gr.n, gr.m(), block);
     DeviceGraph dg = uploadGraph(gr, nullptr, false);
     for (int pass = 0; pass < 3; pass++) {
+      resetMarks();
       Result r = ge.run(dg, gr.n, gr.m(), VF_BFS, 0, -1);
+      std::printf("grid phases of a level (block 0):%s\n", marks().c_str());
       if (pass == 0) expect(r.value == serialBfs(gr, 0), "grid depths");
       Result pl = ge.run(dg, gr.n, gr.m(), VF_BFS, 0, -1, &r.topologies);
       std::printf("grid %dx%d: %lld levels, %.3f us a level on the device (barrier %.0f ns), %.3f us launched per level: %.2fx | %s\n",

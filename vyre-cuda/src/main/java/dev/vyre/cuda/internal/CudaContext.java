@@ -4,6 +4,10 @@ import dev.vyre.cuda.CudaDevice;
 import dev.vyre.cuda.ffm.CudaDriver;
 import dev.vyre.runtime.spi.KernelSpec;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * One device's primary context, retained for a session: the device it belongs to and the context
@@ -11,8 +15,20 @@ import java.lang.foreign.MemorySegment;
  * calling thread, and kernels on different devices share threads (one scan loop drives them all),
  * so a call never trusts what an earlier call left current. Sessions on one device share its
  * primary context, as the driver intends; each holds its own retain.
+ *
+ * <p>The last retain of a device's context is not dropped while a context of another device is
+ * retained: on two H100s, a context released while the other device's persistent kernel ran never
+ * finished releasing (the driver spun in cuDevicePrimaryCtxRelease until that kernel ended, and a
+ * kernel ends only when its owner closes it). Such a release waits here instead, and the last
+ * context of the process to be released drops them all.
  */
 public final class CudaContext {
+
+  private static final Object LIVE_LOCK = new Object();
+  /** Retains held now, per CUdevice. */
+  private static final Map<Integer, Integer> LIVE = new HashMap<>();
+  /** Last retains of their device, waiting for every other device's to be released. */
+  private static final List<CudaContext> DEFERRED = new ArrayList<>();
 
   private final CudaDriver driver;
   private final CudaDevice device;
@@ -35,6 +51,9 @@ public final class CudaContext {
     CudaDevice device = CudaDevice.query(driver, requested == KernelSpec.DEFAULT_DEVICE ? CudaDevice.selectedOrdinal() : requested);
     int handle = driver.device(device.ordinal());
     CudaContext retained = new CudaContext(driver, device, handle, driver.retainPrimaryContext(handle));
+    synchronized (LIVE_LOCK) {
+      LIVE.merge(handle, 1, Integer::sum);
+    }
     retained.makeCurrent();
     return retained;
   }
@@ -48,9 +67,9 @@ public final class CudaContext {
     driver.setCurrent(context);
   }
 
-  /** Drops this retain. */
+  /** Drops this retain, or defers it while another device's context is retained (see the class comment). */
   public void release() {
-    driver.releasePrimaryContext(handle);
+    releaseAll(dropped(this, true));
   }
 
   /**
@@ -60,5 +79,50 @@ public final class CudaContext {
   public void resetAndRelease() {
     driver.resetPrimaryContext(handle);
     driver.releasePrimaryContextRaw(handle);
+    releaseAll(dropped(this, false));
+  }
+
+  /**
+   * Counts one retain of {@code context}'s device gone and returns the retains to release now: its
+   * own while its device has other retains; with none left, it waits among the deferred (unless the
+   * reset already released it), and all of them are due once no device has a retain.
+   */
+  private static List<CudaContext> dropped(CudaContext context, boolean stillRetained) {
+    synchronized (LIVE_LOCK) {
+      int left = LIVE.merge(context.handle, -1, Integer::sum);
+      if (left == 0) {
+        LIVE.remove(context.handle);
+      }
+      if (stillRetained) {
+        if (left > 0) {
+          return List.of(context);
+        }
+        DEFERRED.add(context);
+      }
+      if (!LIVE.isEmpty()) {
+        return List.of();
+      }
+      List<CudaContext> due = List.copyOf(DEFERRED);
+      DEFERRED.clear();
+      return due;
+    }
+  }
+
+  private static void releaseAll(List<CudaContext> due) {
+    RuntimeException failure = null;
+    for (CudaContext context : due) {
+      try {
+        context.driver.releasePrimaryContext(context.handle);
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 }

@@ -26,10 +26,12 @@ struct VfShared {
 // count the other blocks that have.
 __device__ void vf_level_end(const VfParams& p, vf_u64 edges, vf_u64* counter, VfShared& sh) {
   vf_u64 total = vf_block_sum(edges, sh.scratch);
+  VF_MARK(4);
   if (threadIdx.x == 0) {
     if (total != 0ull) atomicAdd(counter, total);
     unsigned* word = reinterpret_cast<unsigned*>(p.state + VF_STATE_BARRIER);
     unsigned seen = vf_add_release(word, blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u);
+    VF_MARK(5);
     while (((seen ^ vf_load_acquire(word)) & 0x80000000u) == 0u) {
     }
   }

@@ -159,6 +159,7 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
   long long clearWorker = blockIdx.x * (long long)(blockDim.x - 1) + threadIdx.x - 1;
   long long clearWorkers = gridDim.x * (long long)(blockDim.x - 1);
   for (;;) {
+    VF_MARK(0);
     // Every block reads the same counter and takes the same decision (no second barrier), in its
     // thread 0 while the others clear the bitmap the next level writes.
     if (threadIdx.x == 0) {
@@ -180,6 +181,7 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
       if (thread == 1) vf_reset_counter(p, level);
     }
     __syncthreads();
+    VF_MARK(1);
     int chosen = sh.topology;
     if (chosen == VF_NO_TOPOLOGY) break;
     if (chosen == VF_FUSED) {
@@ -198,7 +200,9 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
     VfLevel lv = vf_level(p, level, sh.inCount, sh.hubCount, sh.hybridPull);
     vf_u64 edges = 0ull;
     vf_grid_level(p, lv, chosen, edges);
+    VF_MARK(2);
     vf_level_end(p, edges, lv.outCounter + 1, sh);
+    VF_MARK(3);
     if (clockKeeper) {
       vf_u64 now = vf_now();
       vf_log_nanos(p, level, now - clock);
