@@ -22,51 +22,61 @@
 #include <string>
 #include <vector>
 
-// The level's phases as block 0's thread 0 sees them (VF_MARK in the kernel): a mark's time from the mark before
-// it, counted only when that mark is the one that precedes it in a grid-wide level (0 top, 1 decided, 2 worked,
-// 4 block summed, 5 arrived, 3 released), so that the calibration and fused runs stay out.
-__device__ unsigned long long vf_lab_nanos[6], vf_lab_cycles[6], vf_lab_count[6], vf_lab_last_ns, vf_lab_last_cycles;
-__device__ int vf_lab_prev = -1;
+// The level's phases as block 0's thread 0 sees them (VF_MARK in the kernel), in SM cycles: a mark's time from
+// the mark before it, counted only when that mark is the one that precedes it in a grid-wide level (0 top,
+// 1 decided, 2 worked, 4 block summed, 5 arrived, 3 released), so that the calibration and fused runs stay
+// out. Sums are kept in shared memory and stored (never loaded) to global memory, so that a mark costs no
+// round trip; mark 6, at the kernel's start, zeroes them.
+__shared__ unsigned long long vf_lab_sum[6], vf_lab_n[6], vf_lab_last;
+__shared__ int vf_lab_prev;
+__device__ unsigned long long vf_lab_cycles[6], vf_lab_count[6];
 __device__ __forceinline__ void vf_lab_mark(int mark) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  unsigned long long ns, cycles = clock64();
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  unsigned long long now = clock64();
+  if (mark == 6) {
+    for (int i = 0; i < 6; i++) vf_lab_sum[i] = vf_lab_n[i] = 0;
+    vf_lab_prev = -1;
+    return;
+  }
   const int before[6] = {3, 0, 1, 5, 2, 4};
   if (vf_lab_prev == before[mark]) {
-    vf_lab_nanos[mark] += ns - vf_lab_last_ns;
-    vf_lab_cycles[mark] += cycles - vf_lab_last_cycles;
-    vf_lab_count[mark]++;
+    vf_lab_sum[mark] += now - vf_lab_last;
+    vf_lab_n[mark]++;
+    vf_lab_cycles[mark] = vf_lab_sum[mark];
+    vf_lab_count[mark] = vf_lab_n[mark];
   }
   vf_lab_prev = mark;
-  vf_lab_last_ns = ns;
-  vf_lab_last_cycles = cycles;
+  vf_lab_last = now;
 }
+#ifndef VF_LAB_NO_MARKS
 #define VF_MARK(mark) vf_lab_mark(mark)
+#endif
 
 static void resetMarks() {
   unsigned long long zero[6] = {};
-  int none = -1;
-  cudaMemcpyToSymbol(vf_lab_nanos, zero, sizeof zero);
   cudaMemcpyToSymbol(vf_lab_cycles, zero, sizeof zero);
   cudaMemcpyToSymbol(vf_lab_count, zero, sizeof zero);
-  cudaMemcpyToSymbol(vf_lab_prev, &none, sizeof none);
 }
 
 static std::string marks() {
-  unsigned long long ns[6], cycles[6], count[6];
-  cudaMemcpyFromSymbol(ns, vf_lab_nanos, sizeof ns);
+  unsigned long long cycles[6], count[6];
   cudaMemcpyFromSymbol(cycles, vf_lab_cycles, sizeof cycles);
   cudaMemcpyFromSymbol(count, vf_lab_count, sizeof count);
-  const char* names[6] = {"log", "decide", "work", "sum", "arrive", "release"};
+  int khz = 0;
+  cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0);
+  const char* names[6] = {"log", "decide", "work", "release", "sum", "arrive"};
   const int order[6] = {1, 2, 4, 5, 3, 0};
   std::string out;
   char b[96];
+  double total = 0;
   for (int i : order) {
-    std::snprintf(b, sizeof b, " %s %.0f ns/%.0f cyc", names[i], count[i] ? (double)ns[i] / count[i] : 0.0,
-                  count[i] ? (double)cycles[i] / count[i] : 0.0);
+    double c = count[i] ? (double)cycles[i] / count[i] : 0.0;
+    total += c;
+    std::snprintf(b, sizeof b, " %s %.0f", names[i], c);
     out += b;
   }
-  std::snprintf(b, sizeof b, " (%llu levels)", count[1]);
+  std::snprintf(b, sizeof b, " cycles (%.0f in all, %.0f ns at %d MHz; %llu levels)", total, total * 1e6 / khz, khz / 1000,
+                count[1]);
   return out + b;
 }
 
@@ -268,7 +278,8 @@ struct Result {
 
 struct Engine {
   int block, grid, afforestGrid;
-  int* value; int* parent; int* q0; int* q1; unsigned* bits; vf_u64* state; vf_u64* log;
+  int* value; int* parent; int* q0; int* q1; unsigned* bits; vf_u64* state; vf_u64* log; unsigned* decisions;
+  bool tabled = true;  // whether runs pass the decision table
   long long capacity, logLevels = 65536;
 
   // Queues of n vertices, the hub list and the in-hubs (at most m / (VF_HUB_DEGREE + 1) each).
@@ -286,6 +297,7 @@ struct Engine {
     CK(cudaMalloc(&bits, 3 * words * 4 + 16));
     CK(cudaMalloc(&state, VF_STATE_WORDS * 8));
     CK(cudaMalloc(&log, logLevels * VF_LOG_WORDS * 8));
+    CK(cudaMalloc(&decisions, VF_DECISION_PREVIOUS * VF_DECISION_EDGES));
   }
 
   VfParams params(const DeviceGraph& g, int n, long long m, int algorithm, int source, int forced) {
@@ -296,6 +308,7 @@ struct Engine {
     p.requiredBytes = 1; p.budgetBytes = 1ll << 40; p.readbackBytes = (algorithm == VF_BFS ? 8ll : 4ll) * n;
     p.fitting = 0x3F; p.forced = forced; p.algorithm = algorithm; p.source = source;
     p.logLevels = logLevels; p.probeEdges = 4ll << 20; p.calibrateOnly = 0;
+    p.decisions = tabled ? decisions : nullptr;
     return p;
   }
 
@@ -614,11 +627,12 @@ int main(int argc, char** argv) {
     Csr gr = grid(rows, rows);
     Engine ge(gr.n, gr.m(), block);
     DeviceGraph dg = uploadGraph(gr, nullptr, false);
-    for (int pass = 0; pass < 3; pass++) {
+    for (int pass = 0; pass < 6; pass++) {
+      ge.tabled = pass % 2 == 0;
       resetMarks();
       Result r = ge.run(dg, gr.n, gr.m(), VF_BFS, 0, -1);
-      std::printf("grid phases of a level (block 0):%s\n", marks().c_str());
-      if (pass == 0) expect(r.value == serialBfs(gr, 0), "grid depths");
+      std::printf("grid phases of a level (block 0, decision table %s):%s\n", ge.tabled ? "on" : "off", marks().c_str());
+      if (pass < 2) expect(r.value == serialBfs(gr, 0), "grid depths");
       Result pl = ge.run(dg, gr.n, gr.m(), VF_BFS, 0, -1, &r.topologies);
       std::printf("grid %dx%d: %lld levels, %.3f us a level on the device (barrier %.0f ns), %.3f us launched per level: %.2fx | %s\n",
                   rows, rows, r.levels, r.nanos / 1e3 / r.levels, r.barrierNs, pl.nanos / 1e3 / pl.levels, pl.nanos / r.nanos,

@@ -20,6 +20,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The CUDA frontier engine (docs/FRONTIER.md): one cooperative launch a traversal, levels (or
@@ -91,7 +92,7 @@ final class CudaFrontierEngine implements FrontierEngine {
     // bitmaps, second queue, decision inputs or calibration.
     FrontierKernelParams params = new FrontierKernelParams(pointers.row(), pointers.col(), pointers.inRow(),
         pointers.inCol(), parent, 0, buffers.device("queue0", 4L * (m / (FrontierLog.HUB_DEGREE + 1))), 0, 0, state,
-        log, n, m, 0, residency.requiredBytes(), residency.budgetBytes(), 4L * n, 0, -1,
+        log, 0, n, m, 0, residency.requiredBytes(), residency.budgetBytes(), 4L * n, 0, -1,
         FrontierKernelParams.AFFOREST, 0, Afforest.PLAN.size(), 0, 0);
     // The kernel adds its counts to zeroed phase entries and its hub count to a zeroed state word.
     kernel.driver().memset(state, 0, FrontierLog.STATE_WORDS * Long.BYTES);
@@ -160,8 +161,8 @@ final class CudaFrontierEngine implements FrontierEngine {
     }
     FrontierKernelParams params = new FrontierKernelParams(graph.row(), graph.col(), graph.inRow(), graph.inCol(),
         value, bfs ? buffers.device("parent", 4L * n) : 0, buffers.device("queue0", queueBytes),
-        buffers.device("queue1", queueBytes), buffers.device("bitmaps", 3 * words * Integer.BYTES), state, log, n, m,
-        words, residency.requiredBytes(), residency.budgetBytes(), readback, fitting,
+        buffers.device("queue1", queueBytes), buffers.device("bitmaps", 3 * words * Integer.BYTES), state, log,
+        buffers.device("decisions", FrontierResidency.DECISION_TABLE_BYTES), n, m, words, residency.requiredBytes(), residency.budgetBytes(), readback, fitting,
         options.forcedTopology().map(t -> (long) t.ordinal()).orElse(-1L),
         bfs ? FrontierKernelParams.BFS : FrontierKernelParams.LABEL_PROPAGATION, source, LOG_LEVELS, PROBE_EDGES, 0);
     // The kernel starts from a zeroed state block (the barrier's arrival word, level 0's hub count, the
@@ -170,7 +171,8 @@ final class CudaFrontierEngine implements FrontierEngine {
     Traversal traversal = options.launchPerLevel()
         ? perLevel(params, new FrontierPolicy(n, m, residency, readback, FrontierLog.calibration(calibrate(params)),
             options.forcedTopology()))
-        : onDevice(params);
+        : onDevice(params, calibration -> new FrontierPolicy(n, m, residency, readback, calibration,
+            options.forcedTopology()));
     int[] values = kernel.readInts(value, n);
     int[] parents = bfs ? kernel.readInts(params.parent(), n) : new int[0];
     return new FrontierRun(algorithm, backend(), values, parents, traversal.levels(), List.of(), traversal.nanos(),
@@ -179,13 +181,15 @@ final class CudaFrontierEngine implements FrontierEngine {
 
   private record Traversal(List<FrontierLevel> levels, long nanos, FrontierCalibration calibration) {}
 
-  private Traversal onDevice(FrontierKernelParams params) {
+  /** The traversal on the device; {@code policy} gives the run's policy for the calibration the kernel measured. */
+  private Traversal onDevice(FrontierKernelParams params, Function<FrontierCalibration, FrontierPolicy> policy) {
     kernel.runCooperative(params);
     long[] state = kernel.readLongs(params.state(), FrontierLog.STATE_WORDS);
     long levels = state[FrontierLog.STATE_LEVELS];
     long[] log = kernel.readLongs(params.log(), (long) FrontierLog.entries(levels, LOG_LEVELS) * FrontierLog.LOG_WORDS);
-    return new Traversal(FrontierLog.decode(log, levels, LOG_LEVELS),
-        state[FrontierLog.STATE_T_END] - state[FrontierLog.STATE_T_START], FrontierLog.calibration(state));
+    FrontierCalibration calibration = FrontierLog.calibration(state);
+    return new Traversal(FrontierLog.decode(log, levels, LOG_LEVELS, policy.apply(calibration)),
+        state[FrontierLog.STATE_T_END] - state[FrontierLog.STATE_T_START], calibration);
   }
 
   /** The persistent kernel up to its calibration: level 0's frontier in place and the costs measured. */

@@ -21,6 +21,7 @@ import java.lang.foreign.MemorySegment;
  * @param bitmaps three bitmaps of {@code words} ints
  * @param state the state block, {@link FrontierLog#STATE_WORDS} longs
  * @param log the level log, {@link FrontierLog#LOG_WORDS} longs a level
+ * @param decisions the decision table, {@link dev.vyre.graph.frontier.FrontierResidency#DECISION_TABLE_BYTES} bytes, or 0 for none
  * @param n vertices
  * @param m stored edges
  * @param words ints of one bitmap, a multiple of 4
@@ -36,9 +37,9 @@ import java.lang.foreign.MemorySegment;
  * @param calibrateOnly 1 to stop after the calibration (the per-level baseline's first launch)
  */
 record FrontierKernelParams(long row, long col, long inRow, long inCol, long value, long parent, long queue0,
-    long queue1, long bitmaps, long state, long log, long n, long m, long words, long requiredBytes, long budgetBytes,
-    long readbackBytes, long fitting, long forced, long algorithm, long source, long logLevels, long probeEdges,
-    long calibrateOnly) {
+    long queue1, long bitmaps, long state, long log, long decisions, long n, long m, long words, long requiredBytes,
+    long budgetBytes, long readbackBytes, long fitting, long forced, long algorithm, long source, long logLevels,
+    long probeEdges, long calibrateOnly) {
 
   /** The algorithm field's values ({@code VF_BFS}, {@code VF_COMPONENTS}, {@code VF_AFFOREST}). */
   static final long BFS = 0;
@@ -55,14 +56,15 @@ record FrontierKernelParams(long row, long col, long inRow, long inCol, long val
 
   /** These parameters with calibrateOnly set. */
   FrontierKernelParams calibratingOnly() {
-    return new FrontierKernelParams(row, col, inRow, inCol, value, parent, queue0, queue1, bitmaps, state, log, n, m,
-        words, requiredBytes, budgetBytes, readbackBytes, fitting, forced, algorithm, source, logLevels, probeEdges, 1);
+    return new FrontierKernelParams(row, col, inRow, inCol, value, parent, queue0, queue1, bitmaps, state, log,
+        decisions, n, m, words, requiredBytes, budgetBytes, readbackBytes, fitting, forced, algorithm, source, logLevels,
+        probeEdges, 1);
   }
 
   /** The block as the kernel reads it, in {@code arena}. */
   MemorySegment pack(Arena arena) {
-    long[] fields = {row, col, inRow, inCol, value, parent, queue0, queue1, bitmaps, state, log, n, m, words,
-        requiredBytes, budgetBytes, readbackBytes, fitting, forced, algorithm, source, logLevels, probeEdges,
+    long[] fields = {row, col, inRow, inCol, value, parent, queue0, queue1, bitmaps, state, log, decisions, n, m,
+        words, requiredBytes, budgetBytes, readbackBytes, fitting, forced, algorithm, source, logLevels, probeEdges,
         calibrateOnly};
     MemorySegment block = arena.allocate(JAVA_LONG, fields.length);
     for (int i = 0; i < fields.length; i++) {

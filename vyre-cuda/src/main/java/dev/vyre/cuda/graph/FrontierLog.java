@@ -5,6 +5,7 @@ import dev.vyre.driver.planner.MegakernelTopologyDecision;
 import dev.vyre.graph.frontier.AfforestPhase;
 import dev.vyre.graph.frontier.FrontierCalibration;
 import dev.vyre.graph.frontier.FrontierLevel;
+import dev.vyre.graph.frontier.FrontierPolicy;
 import dev.vyre.graph.frontier.FrontierResidency;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ final class FrontierLog {
   static final int STATE_FUSED_EDGE_NANOS = 39;
   /** A vertex of more edges is a hub ({@code VF_HUB_DEGREE}): the residency plan's figure. */
   static final int HUB_DEGREE = FrontierResidency.HUB_DEGREE;
-  /** Longs of a level's entry: frontier vertices, frontier edges, topology, memory bps, degree bps, launch bps, nanos. */
+  /** Longs of a level's entry: frontier vertices, frontier edges, topology, three unused, nanos. */
   static final int LOG_WORDS = 8;
 
   private FrontierLog() {}
@@ -57,17 +58,20 @@ final class FrontierLog {
   /**
    * The levels of a run of {@code levels} levels from its log of {@code capacity} entries (entry i
    * holds level L with L % capacity == i): every level, or the last {@code capacity} when the log
-   * wrapped.
+   * wrapped. The device logs each level's topology; the decision's pressures, which depend on the
+   * frontier's edges alone, are {@code policy}'s (the kernel's decision port gives the same, bit for
+   * bit).
    *
    * @param log the first {@link #entries} entries of the log, {@link #LOG_WORDS} longs each
+   * @param policy the run's policy, with the calibration the kernel measured
    */
-  static List<FrontierLevel> decode(long[] log, long levels, int capacity) {
+  static List<FrontierLevel> decode(long[] log, long levels, int capacity, FrontierPolicy policy) {
     int kept = entries(levels, capacity);
     List<FrontierLevel> decoded = new ArrayList<>(kept);
     for (long level = levels - kept; level < levels; level++) {
       int at = (int) (level % capacity) * LOG_WORDS;
-      MegakernelTopologyDecision decision = new MegakernelTopologyDecision(
-          MegakernelExecutionTopology.values()[(int) log[at + 2]], log[at + 3], log[at + 4], log[at + 5]);
+      MegakernelTopologyDecision decision = policy.decide(log[at], log[at + 1], null)
+          .withTopology(MegakernelExecutionTopology.values()[(int) log[at + 2]]);
       decoded.add(new FrontierLevel((int) level, log[at], log[at + 1], decision, log[at + 6]));
     }
     return decoded;

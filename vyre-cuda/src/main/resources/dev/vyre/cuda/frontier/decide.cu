@@ -261,6 +261,29 @@ __device__ VfDecision vf_decide(const VfPolicy& policy, long long frontierVertic
   return decision;
 }
 
+// The topologies for frontiers of fewer than VF_DECISION_EDGES edges, tabled by the whole grid at the kernel's
+// start with vf_decide itself (so the same answers): a level's decision is then a load instead of three
+// divisions in one thread that every block waits for. The table holds a byte per edge count for each previous
+// topology, VF_NO_TOPOLOGY's first.
+#define VF_DECISION_EDGES 65536
+#define VF_DECISION_PREVIOUS 7
+
+__device__ void vf_fill_decisions(const VfPolicy& policy, unsigned* table, long long thread, long long threads) {
+  unsigned char* topologies = reinterpret_cast<unsigned char*>(table);
+  for (long long i = thread; i < (long long)VF_DECISION_PREVIOUS * VF_DECISION_EDGES; i += threads) {
+    int previous = (int)(i / VF_DECISION_EDGES) - 1;
+    topologies[i] = (unsigned char)vf_decide(policy, 0, i % VF_DECISION_EDGES, previous).topology;
+  }
+}
+
+// vf_decide's topology, from the table (null: none) when it holds the frontier's edges.
+__device__ int vf_decide_topology(const VfPolicy& policy, const unsigned* table, long long frontierEdges, int previous) {
+  if (table != nullptr && frontierEdges < VF_DECISION_EDGES) {
+    return reinterpret_cast<const unsigned char*>(table)[(previous + 1) * VF_DECISION_EDGES + frontierEdges];
+  }
+  return vf_decide(policy, 0, frontierEdges, previous).topology;
+}
+
 // One decision per row, for the GPU test that holds this port to the Java policy. A row is
 // VF_DECIDE_IN_WORDS u64s: vertices, edges, required bytes, budget bytes, readback bytes, barrier
 // nanos, edge nanos and fused edge nanos (double bits), fitting mask, forced topology (-1 none),

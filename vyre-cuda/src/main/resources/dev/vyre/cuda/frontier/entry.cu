@@ -48,27 +48,29 @@ __device__ void vf_init(const VfParams& p, long long thread, long long threads) 
   }
 }
 
-// Writes level `level`'s entry of the log (block 0's thread 0 only).
-__device__ void vf_log(const VfParams& p, int level, long long vertices, long long edges, const VfDecision& d) {
+// Writes level `level`'s entry of the log but its time (block 0's thread 0 only).
+__device__ void vf_log(const VfParams& p, int level, long long vertices, long long edges, int topology) {
   vf_u64* entry = p.log + (level % p.logLevels) * VF_LOG_WORDS;
   entry[0] = (vf_u64)vertices;
   entry[1] = (vf_u64)edges;
-  entry[2] = (vf_u64)d.topology;
-  entry[3] = d.memoryBps;
-  entry[4] = d.degreeBps;
-  entry[5] = d.launchBps;
-  entry[6] = 0ull;
+  entry[2] = (vf_u64)topology;
 }
 
-__device__ __forceinline__ void vf_log_nanos(const VfParams& p, int level, vf_u64 nanos) {
-  p.log[(level % p.logLevels) * VF_LOG_WORDS + 6] += nanos;
+__device__ __forceinline__ vf_u64* vf_log_nanos(const VfParams& p, int level) {
+  return p.log + (level % p.logLevels) * VF_LOG_WORDS + 6;
 }
 
 // Block 0 alone runs levels from `level` (decided FusedWave and logged) while the decision stays
 // FusedWave; the other blocks wait at the grid barrier meanwhile. Before its second level it waits
 // until they have arrived, so that their share of the bitmap clear that level writes is done. Leaves
-// the first level that did not run fused in the handoff word.
-__device__ void vf_fused_run(const VfParams& p, const VfPolicy& policy, int level, vf_u64* clock, VfShared& sh) {
+// the first level that did not run fused in the handoff word, and times its levels: from its start,
+// which it leaves in the state block with the end of its last level.
+__device__ void vf_fused_run(const VfParams& p, const VfPolicy& policy, int level, VfShared& sh) {
+  vf_u64 clock = 0ull;
+  if (threadIdx.x == 0) {
+    clock = vf_now();
+    p.state[VF_STATE_FUSED_START] = clock;
+  }
   for (bool first = true;; first = false) {
     if (!first && threadIdx.x == 0 && gridDim.x > 1) {
       const unsigned* word = reinterpret_cast<const unsigned*>(p.state + VF_STATE_BARRIER);
@@ -81,20 +83,19 @@ __device__ void vf_fused_run(const VfParams& p, const VfPolicy& policy, int leve
       long long total = (long long)(__ldcg(next + 1) + edges);
       next[1] = (vf_u64)total;
       vf_u64 now = vf_now();
-      vf_log_nanos(p, level, now - *clock);
-      *clock = now;
+      *vf_log_nanos(p, level) = now - clock;
+      clock = now;
       long long vertices = (long long)__ldcg(next);
       // Keeps the explored edges' sum level by level (for a level handed back, the grid's decision
       // writes the same sum again); before the branch, so that its load goes with the counter's.
       vf_hybrid_pull(p, level + 1, total);
-      bool fused = false;
-      if (vertices != 0) {
-        VfDecision d = vf_decide(policy, vertices, total, VF_FUSED);
-        fused = d.topology == VF_FUSED;
-        if (fused) vf_log(p, level + 1, vertices, total, d);
-      }
+      bool fused = vertices != 0 && vf_decide_topology(policy, p.decisions, total, VF_FUSED) == VF_FUSED;
+      if (fused) vf_log(p, level + 1, vertices, total, VF_FUSED);
       sh.keepGoing = fused;
-      if (!fused) p.state[VF_STATE_HANDOFF] = (vf_u64)(level + 1);
+      if (!fused) {
+        p.state[VF_STATE_HANDOFF] = (vf_u64)(level + 1);
+        p.state[VF_STATE_FUSED_END] = clock;
+      }
     }
     __syncthreads();
     level++;
@@ -104,9 +105,12 @@ __device__ void vf_fused_run(const VfParams& p, const VfPolicy& policy, int leve
 
 extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p) {
   __shared__ VfShared sh;
+  VF_MARK(6);
   long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   long long threads = gridDim.x * (long long)blockDim.x;
-  bool clockKeeper = thread == 0;
+  // The clock is kept by the grid's last thread: warp w pushes the frontier's vertex w first, so the last warp
+  // has none on the small levels whose latency matters, and no block with work waits for the clock.
+  bool clockKeeper = thread == threads - 1;
 
   vf_init(p, thread, threads);
   vf_grid_barrier(p, sh);
@@ -152,6 +156,10 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
                               __longlong_as_double((long long)__ldcg(p.state + VF_STATE_EDGE_NANOS)),
                               __longlong_as_double((long long)__ldcg(p.state + VF_STATE_FUSED_EDGE_NANOS)),
                               (vf_u64)p.fitting, (int)p.forced);
+  if (p.decisions != nullptr) {
+    vf_fill_decisions(policy, p.decisions, thread, threads);
+    vf_grid_barrier(p, sh);
+  }
   vf_u64 clock = clockKeeper ? vf_now() : 0ull;
   vf_u64 start = clock;
   int level = 0;
@@ -171,9 +179,8 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
       sh.hybridPull = vf_hybrid_pull(p, level, edges);  // before the branch, so that its loads go with these
       int chosen = VF_NO_TOPOLOGY;
       if (vertices != 0) {
-        VfDecision d = vf_decide(policy, vertices, edges, previous);
-        chosen = d.topology;
-        if (blockIdx.x == 0) vf_log(p, level, vertices, edges, d);
+        chosen = vf_decide_topology(policy, p.decisions, edges, previous);
+        if (blockIdx.x == 0) vf_log(p, level, vertices, edges, chosen);
       }
       sh.topology = chosen;
     } else {
@@ -185,12 +192,14 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
     int chosen = sh.topology;
     if (chosen == VF_NO_TOPOLOGY) break;
     if (chosen == VF_FUSED) {
-      if (blockIdx.x == 0) vf_fused_run(p, policy, level, &clock, sh);
+      if (blockIdx.x == 0) vf_fused_run(p, policy, level, sh);
       vf_grid_barrier(p, sh);
       int resumed = (int)__ldcg(p.state + VF_STATE_HANDOFF);
       if (clockKeeper) {
+        // The time before the fused run's first level and after its last is theirs.
         vf_u64 now = vf_now();
-        vf_log_nanos(p, resumed - 1, now - clock);
+        *vf_log_nanos(p, level) += __ldcg(p.state + VF_STATE_FUSED_START) - clock;
+        *vf_log_nanos(p, resumed - 1) += now - __ldcg(p.state + VF_STATE_FUSED_END);
         clock = now;
       }
       level = resumed;
@@ -205,7 +214,7 @@ extern "C" __global__ void __launch_bounds__(1024) vyre_frontier_run(VfParams p)
     VF_MARK(3);
     if (clockKeeper) {
       vf_u64 now = vf_now();
-      vf_log_nanos(p, level, now - clock);
+      *vf_log_nanos(p, level) = now - clock;
       clock = now;
     }
     previous = chosen;

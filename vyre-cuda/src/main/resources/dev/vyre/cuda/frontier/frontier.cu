@@ -72,6 +72,7 @@ struct VfParams {
   unsigned* bitmaps;       // three of `words` words: level L reads L % 3 and writes (L + 1) % 3
   vf_u64* state;           // counters, barrier, results (VF_STATE_*)
   vf_u64* log;             // VF_LOG_WORDS a level, `logLevels` levels, wrapping
+  unsigned* decisions;     // the decision table (vf_fill_decisions), or null
   long long n;
   long long m;
   long long words;         // a multiple of 4, so that clears go 16 bytes at a time
@@ -105,9 +106,12 @@ struct VfParams {
 #define VF_STATE_EXPLORED 40
 #define VF_STATE_IN_HUBS 42
 #define VF_STATE_PULL_WORK 43
+#define VF_STATE_FUSED_START 46
+#define VF_STATE_FUSED_END 47
 #define VF_STATE_WORDS 48
 
-// A level's log entry: frontier vertices, frontier edges, topology, memory bps, degree bps, launch bps, nanos.
+// A level's log entry: frontier vertices, frontier edges, topology, three unused words (the host derives the
+// decision's pressures from the edges), nanos.
 #define VF_LOG_WORDS 8
 
 struct VfLevel {

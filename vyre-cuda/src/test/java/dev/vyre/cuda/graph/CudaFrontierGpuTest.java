@@ -18,6 +18,7 @@ import dev.vyre.graph.frontier.FrontierEngine;
 import dev.vyre.graph.frontier.FrontierEngines;
 import dev.vyre.graph.frontier.FrontierLevel;
 import dev.vyre.graph.frontier.FrontierOptions;
+import dev.vyre.graph.frontier.FrontierPolicy;
 import dev.vyre.graph.frontier.FrontierResidency;
 import dev.vyre.graph.frontier.FrontierRun;
 import dev.vyre.runtime.spi.Availability;
@@ -26,6 +27,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -99,6 +101,25 @@ class CudaFrontierGpuTest {
       options.forcedTopology().ifPresent(t -> assertEquals(t, level.decision().topology(), what));
     }
     assertTrue(run.nanos() > 0, what + ": nanos");
+    if (options.forcedTopology().isEmpty() && !options.launchPerLevel()) {
+      assertDecidedAsThePolicy(graph, run, what);
+    }
+  }
+
+  /**
+   * Each level's topology on the device (a decision the kernel tables at its start for small
+   * frontiers) is the Java policy's for the level's frontier, the previous level's topology and the
+   * calibration the kernel measured.
+   */
+  private static void assertDecidedAsThePolicy(CsrGraph graph, FrontierRun run, String what) {
+    FrontierPolicy policy = new FrontierPolicy(graph.vertexCount(), graph.edgeCount(), run.residency(),
+        8L * graph.vertexCount(), run.calibration().orElseThrow(), Optional.empty());
+    MegakernelExecutionTopology previous = null;
+    for (FrontierLevel level : run.levels()) {
+      assertEquals(policy.decide(level.frontierVertices(), level.frontierEdges(), previous).topology(),
+          level.decision().topology(), what + ": the decision of level " + level.level());
+      previous = level.decision().topology();
+    }
   }
 
   @Test

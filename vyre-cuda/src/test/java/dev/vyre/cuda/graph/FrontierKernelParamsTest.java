@@ -14,7 +14,7 @@ class FrontierKernelParamsTest {
 
   private static FrontierKernelParams numbered() {
     return new FrontierKernelParams(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
-        0);
+        24, 0);
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.vyre.cuda.KernelSource;
 import dev.vyre.driver.planner.MegakernelExecutionTopology;
 import dev.vyre.graph.frontier.Afforest;
 import dev.vyre.graph.frontier.AfforestPhase;
+import dev.vyre.graph.frontier.FrontierResidency;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,6 +59,8 @@ class FrontierKernelSourceTest {
     assertEquals(FrontierLog.STATE_FUSED_EDGE_NANOS, define("VF_STATE_FUSED_EDGE_NANOS"));
     assertEquals(FrontierLog.LOG_WORDS, define("VF_LOG_WORDS"));
     assertEquals(FrontierLog.HUB_DEGREE, define("VF_HUB_DEGREE"));
+    assertEquals(FrontierResidency.DECISION_TABLE_BYTES, define("VF_DECISION_PREVIOUS") * define("VF_DECISION_EDGES"));
+    assertEquals(MegakernelExecutionTopology.values().length + 1, define("VF_DECISION_PREVIOUS"));
     assertEquals(PolicyRows.IN_WORDS, define("VF_DECIDE_IN_WORDS"));
     assertEquals(PolicyRows.OUT_WORDS, define("VF_DECIDE_OUT_WORDS"));
     // FrontierResidency prices LEVEL_LOG_BYTES = 64 x 65,536 for the log.

@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.vyre.driver.planner.MegakernelExecutionTopology;
 import dev.vyre.driver.planner.MegakernelTopologyDecision;
+import dev.vyre.graph.frontier.FrontierAlgorithm;
 import dev.vyre.graph.frontier.FrontierCalibration;
 import dev.vyre.graph.frontier.FrontierLevel;
+import dev.vyre.graph.frontier.FrontierPolicy;
+import dev.vyre.graph.frontier.FrontierResidency;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Reading the device's level log and state block back. */
@@ -19,26 +23,29 @@ class FrontierLogTest {
       log[at] = 100 + level;
       log[at + 1] = 1000 + level;
       log[at + 2] = level % MegakernelExecutionTopology.values().length;
-      log[at + 3] = 7;
-      log[at + 4] = 80_000 + level;
-      log[at + 5] = 1500;
       log[at + 6] = 10 * level;
     }
     return log;
   }
 
+  private static final FrontierPolicy POLICY = new FrontierPolicy(5_000, 80_000,
+      FrontierResidency.plan(FrontierAlgorithm.BFS, 5_000, 80_000, false, 1L << 30), 40_000,
+      new FrontierCalibration(1200.0, 0.01, 0.5), Optional.empty());
+
   @Test
-  void everyLevelComesBackInOrderWithItsDecision() {
-    List<FrontierLevel> levels = FrontierLog.decode(log(8, 5), 5, 8);
+  void everyLevelComesBackInOrderWithItsTopologyAndThePolicysPressures() {
+    List<FrontierLevel> levels = FrontierLog.decode(log(8, 5), 5, 8, POLICY);
     assertEquals(5, levels.size());
     FrontierLevel third = levels.get(2);
-    assertEquals(new FrontierLevel(2, 102, 1002,
-        new MegakernelTopologyDecision(MegakernelExecutionTopology.BlockDenseFrontier, 7, 80_002, 1500), 20), third);
+    MegakernelTopologyDecision policys = POLICY.decide(102, 1002, null);
+    assertEquals(new FrontierLevel(2, 102, 1002, new MegakernelTopologyDecision(
+        MegakernelExecutionTopology.BlockDenseFrontier, policys.memoryPressureBps(), policys.averageDegreeBps(),
+        policys.launchPressureBps()), 20), third);
   }
 
   @Test
   void aWrappedLogKeepsTheLastLevelsWithTheirNumbers() {
-    List<FrontierLevel> levels = FrontierLog.decode(log(4, 11), 11, 4);
+    List<FrontierLevel> levels = FrontierLog.decode(log(4, 11), 11, 4, POLICY);
     assertEquals(List.of(7, 8, 9, 10), levels.stream().map(FrontierLevel::level).toList());
     assertEquals(110, levels.getLast().frontierVertices());
     assertEquals(100, levels.getLast().nanos());
@@ -46,7 +53,7 @@ class FrontierLogTest {
 
   @Test
   void aRunWithoutLevelsHasNone() {
-    assertEquals(List.of(), FrontierLog.decode(new long[0], 0, 4));
+    assertEquals(List.of(), FrontierLog.decode(new long[0], 0, 4, POLICY));
   }
 
   @Test

@@ -51,6 +51,12 @@ public record FrontierResidency(Placement placement, MegakernelMemoryPlan plan, 
   /** Level-log scratch: a few words a level, for up to this many levels before the log wraps. */
   static final long LEVEL_LOG_BYTES = 64L * 65_536;
 
+  /**
+   * The CUDA kernel's table of decisions for frontiers of fewer than 65,536 edges: a byte for each
+   * edge count and previous topology (none or one of the six).
+   */
+  public static final long DECISION_TABLE_BYTES = 7L * 65_536;
+
   public FrontierResidency {
     fitting = Set.copyOf(fitting);
   }
@@ -67,7 +73,7 @@ public record FrontierResidency(Placement placement, MegakernelMemoryPlan plan, 
     boolean afforest = algorithm == FrontierAlgorithm.AFFOREST;
     long frontier = afforest ? 4L * (edges / (HUB_DEGREE + 1))
         : 2L * 4 * (vertices + 2 * (edges / (HUB_DEGREE + 1))) + 3 * bitmapBytes;
-    long scratch = afforest ? 64L * Afforest.PLAN.size() : LEVEL_LOG_BYTES;
+    long scratch = afforest ? 64L * Afforest.PLAN.size() : LEVEL_LOG_BYTES + DECISION_TABLE_BYTES;
     long output = (algorithm == FrontierAlgorithm.BFS ? 8L : 4L) * vertices;
     long perVertex = transposed ? 16 : 8;
     long perEdge = transposed ? 8 : 4;
