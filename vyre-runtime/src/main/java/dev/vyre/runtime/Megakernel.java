@@ -503,9 +503,8 @@ public final class Megakernel implements AutoCloseable {
 
   /**
    * Closes {@code kernels} at once, each on its own thread, and returns when all are closed; the
-   * first failure is thrown with the others suppressed. Not one after another: on CUDA, freeing a
-   * context's pinned memory waits for the work of every device that maps it, so a kernel closed
-   * while another device's kernel still ran never finished closing.
+   * first failure is thrown with the others suppressed. Each close drains its kernel with a grace
+   * period, so closing several at once takes the longest of them rather than their sum.
    */
   public static void closeAll(List<Megakernel> kernels) {
     List<RuntimeException> failures = Collections.synchronizedList(new ArrayList<>());
