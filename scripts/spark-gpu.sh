@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # The Spark job on a GPU, against vyre scan on the same corpus (docs/SPARK.md, "On a GPU machine").
-# Build here:  ./mvnw -q -DskipTests package && scripts/make-jre.sh, then collect vyre-spark's class path,
-# Spark included, into one folder:
-#   ./mvnw -q -pl vyre-spark -am dependency:copy-dependencies -DincludeScope=compile -DoutputDirectory=$PWD/spark-jars
-#   cp vyre-spark/target/vyre-spark-*.jar spark-jars/
-# Run there from the repository root:  SPARK_JARS=spark-jars scripts/spark-gpu.sh CORPUS PATTERN...
+# Build here:  ./mvnw -q -DskipTests package, then vyre-spark's class path, Spark included, into one folder
+# and a Java runtime with the modules Spark needs (docs/SPARK.md, "On a GPU machine", has the commands).
+# Run there from the repository root:  scripts/spark-gpu.sh CORPUS PATTERN...  (JAVA and SPARK_JARS override
+# target/jre-spark/bin/java and target/sjl)
 # Runs the example job in local mode (its executor is the driver's JVM, given GPU 0 through Spark's
 # resource scheduling and the discovery script), then vyre scan on one GPU; prints both match counts
 # and exits non-zero when they differ.
@@ -13,8 +12,8 @@ cd "$(dirname "$0")/.."
 corpus=${1:?usage: scripts/spark-gpu.sh CORPUS PATTERN...}
 shift
 [ $# -gt 0 ] || { echo "spark-gpu: no pattern given"; exit 2; }
-java=${JAVA:-.jre/bin/java}
-jars=${SPARK_JARS:-spark-jars}
+java=${JAVA:-target/jre-spark/bin/java}
+jars=${SPARK_JARS:-target/sjl}
 [ -d "$jars" ] || { echo "spark-gpu: no $jars (see this script's header)"; exit 2; }
 export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}:/usr/local/cuda/lib64"
 opens=$(sed -n 's:.*<spark.driver.javaOptions>\(.*\)</spark.driver.javaOptions>.*:\1:p' vyre-spark/pom.xml)
