@@ -13,6 +13,8 @@ import org.apache.spark.resource.ResourceInformation;
 /** The executor side of {@link VyrePlugin}: owns the executor's {@link ExecutorKernel}. */
 final class VyreExecutorPlugin implements ExecutorPlugin {
 
+  private static final System.Logger LOG = System.getLogger(VyreExecutorPlugin.class.getName());
+
   private ExecutorKernel kernel;
 
   @Override
@@ -31,6 +33,8 @@ final class VyreExecutorPlugin implements ExecutorPlugin {
     }
     int cores = conf.getInt("spark.executor.cores", Runtime.getRuntime().availableProcessors());
     kernel = ExecutorKernel.start(builder, choice, conf.getInt(VyrePlugin.LANES, cores));
+    // Which device an executor drives is Spark's choice; its log says what it got.
+    LOG.log(System.Logger.Level.INFO, "vyre: executor " + context.executorID() + " kernel: " + kernel.kernel().describe());
   }
 
   /** The one GPU Spark's scheduling gave the executor, by its address (a CUDA device ordinal, as the discovery script lists them). */
