@@ -109,20 +109,8 @@ public final class CudaContext {
   }
 
   private static void releaseAll(List<CudaContext> due) {
-    RuntimeException failure = null;
-    for (CudaContext context : due) {
-      try {
-        context.driver.releasePrimaryContext(context.handle);
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    Releases releases = new Releases();
+    due.forEach(context -> releases.add(() -> context.driver.releasePrimaryContext(context.handle)));
+    releases.releaseAll();
   }
 }
