@@ -63,6 +63,8 @@ public final class DfaStep {
   private static final long MIN_LANE_BYTES = 256;
   /** A count-mode step's hits so far, one per thread: added to the counter once, at the step's end. */
   private static final ThreadLocal<long[]> TALLY = ThreadLocal.withInitial(() -> new long[1]);
+  /** This thread's copy of a step's byte-to-class map (heap reads the JIT checks once a loop, not once a byte). */
+  private static final ThreadLocal<int[]> CLASS_MAP = ThreadLocal.withInitial(() -> new int[256]);
 
   private DfaStep() {}
 
@@ -117,8 +119,8 @@ public final class DfaStep {
     long span = len / LANES;
     long[] tally = counting ? tally() : null;
     int row = inLanes(span, overlap)
-        ? scanLanes(input, off, span, off + len, overlap, dfa, startState * classes, rootRow, classes, hits, inputId,
-            baseOffset - off, minEnd, tally)
+        ? scanLanes(input, off, span, off + len, overlap, dfa, classMap(dfa), startState * classes, rootRow, classes,
+            hits, inputId, baseOffset - off, minEnd, tally)
         : scan(input, off, off + len, dfa, startState * classes, classes, hits, inputId, baseOffset - off, minEnd,
             tally);
     if (counting) {
@@ -211,7 +213,8 @@ public final class DfaStep {
    * and final state equal a single sequential scan's.
    */
   private static int scanLanes(MemorySegment input, long off, long span, long end, long overlap, MemorySegment dfa,
-      int row, int rootRow, int classes, MemorySegment hits, int inputId, long delta, long minEnd, long[] tally) {
+      int[] classMap, int row, int rootRow, int classes, MemorySegment hits, int inputId, long delta, long minEnd,
+      long[] tally) {
     long start1 = off + span - overlap;
     long start2 = start1 + span;
     long start3 = start2 + span;
@@ -229,10 +232,10 @@ public final class DfaStep {
       long w2 = input.get(LONG, start2 + i);
       long w3 = input.get(LONG, start3 + i);
       for (int k = 0; k < 8; k++) {
-        int t0 = nextByte(dfa, r0, (int) (w0 >>> (k << 3)) & 0xFF);
-        int t1 = nextByte(dfa, r1, (int) (w1 >>> (k << 3)) & 0xFF);
-        int t2 = nextByte(dfa, r2, (int) (w2 >>> (k << 3)) & 0xFF);
-        int t3 = nextByte(dfa, r3, (int) (w3 >>> (k << 3)) & 0xFF);
+        int t0 = transition(dfa, r0, classMap[(int) (w0 >>> (k << 3)) & 0xFF]);
+        int t1 = transition(dfa, r1, classMap[(int) (w1 >>> (k << 3)) & 0xFF]);
+        int t2 = transition(dfa, r2, classMap[(int) (w2 >>> (k << 3)) & 0xFF]);
+        int t3 = transition(dfa, r3, classMap[(int) (w3 >>> (k << 3)) & 0xFF]);
         r0 = t0 & ROW_MASK;
         r1 = t1 & ROW_MASK;
         r2 = t2 & ROW_MASK;
@@ -261,8 +264,20 @@ public final class DfaStep {
   }
 
   private static int nextByte(MemorySegment dfa, int row, int b) {
-    int classId = word(dfa, DfaTableLayout.CLASS_MAP_BASE + b);
+    return transition(dfa, row, word(dfa, DfaTableLayout.CLASS_MAP_BASE + b));
+  }
+
+  private static int transition(MemorySegment dfa, int row, int classId) {
     return word(dfa, DfaTableLayout.TRANSITION_BASE + (long) row + classId);
+  }
+
+  /** This thread's copy of {@code dfa}'s class map. */
+  private static int[] classMap(MemorySegment dfa) {
+    int[] map = CLASS_MAP.get();
+    for (int b = 0; b < map.length; b++) {
+      map[b] = word(dfa, DfaTableLayout.CLASS_MAP_BASE + b);
+    }
+    return map;
   }
 
   /**
