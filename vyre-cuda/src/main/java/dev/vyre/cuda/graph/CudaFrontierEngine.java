@@ -162,7 +162,8 @@ final class CudaFrontierEngine implements FrontierEngine {
     FrontierKernelParams params = new FrontierKernelParams(graph.row(), graph.col(), graph.inRow(), graph.inCol(),
         value, bfs ? buffers.device("parent", 4L * n) : 0, buffers.device("queue0", queueBytes),
         buffers.device("queue1", queueBytes), buffers.device("bitmaps", 3 * words * Integer.BYTES), state, log,
-        buffers.device("decisions", FrontierResidency.DECISION_TABLE_BYTES), n, m, words, residency.requiredBytes(), residency.budgetBytes(), readback, fitting,
+        buffers.device("decisions", FrontierResidency.DECISION_TABLE_BYTES), n, m, words, residency.requiredBytes(),
+        residency.budgetBytes(), readback, fitting,
         options.forcedTopology().map(t -> (long) t.ordinal()).orElse(-1L),
         bfs ? FrontierKernelParams.BFS : FrontierKernelParams.LABEL_PROPAGATION, source, LOG_LEVELS, PROBE_EDGES, 0);
     // The kernel starts from a zeroed state block (the barrier's arrival word, level 0's hub count, the

@@ -21,7 +21,7 @@ import java.lang.foreign.MemorySegment;
  * @param bitmaps three bitmaps of {@code words} ints
  * @param state the state block, {@link FrontierLog#STATE_WORDS} longs
  * @param log the level log, {@link FrontierLog#LOG_WORDS} longs a level
- * @param decisions the decision table, {@link dev.vyre.graph.frontier.FrontierResidency#DECISION_TABLE_BYTES} bytes, or 0 for none
+ * @param decisions the decision table ({@code FrontierResidency.DECISION_TABLE_BYTES}), or 0 for none
  * @param n vertices
  * @param m stored edges
  * @param words ints of one bitmap, a multiple of 4
@@ -57,8 +57,8 @@ record FrontierKernelParams(long row, long col, long inRow, long inCol, long val
   /** These parameters with calibrateOnly set. */
   FrontierKernelParams calibratingOnly() {
     return new FrontierKernelParams(row, col, inRow, inCol, value, parent, queue0, queue1, bitmaps, state, log,
-        decisions, n, m, words, requiredBytes, budgetBytes, readbackBytes, fitting, forced, algorithm, source, logLevels,
-        probeEdges, 1);
+        decisions, n, m, words, requiredBytes, budgetBytes, readbackBytes, fitting, forced, algorithm, source,
+        logLevels, probeEdges, 1);
   }
 
   /** The block as the kernel reads it, in {@code arena}. */
