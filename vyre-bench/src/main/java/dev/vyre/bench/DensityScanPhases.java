@@ -23,18 +23,16 @@ import java.util.SplittableRandom;
  * chunk whose hits overflow the buffer the launch policy sized is rescanned (the rescans are
  * reported). The scan runs with the backend's default options.
  */
-final class DensityScanPhases implements AdaptWorkload {
+final class DensityScanPhases extends CorpusScanLoad {
 
   /** Upper case, so the lowercase text around it never matches by chance. */
   static final String PATTERN = "VYRE";
   static final int SPARSE_EVERY = 1 << 16;
   static final int DENSE_EVERY = 16;
 
-  private final CorpusScanJob scans;
-
   DensityScanPhases(AdaptBench.Settings settings) throws IOException {
     DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of(PATTERN), false));
-    this.scans = new CorpusScanJob(settings, name(), table, file -> write(file, settings.corpusBytes()));
+    super("density", settings, table, file -> write(file, settings.corpusBytes()));
   }
 
   /** Lowercase letters and newlines; the pattern planted every {@link #SPARSE_EVERY}, then every {@link #DENSE_EVERY} bytes. */
@@ -60,21 +58,6 @@ final class DensityScanPhases implements AdaptWorkload {
   }
 
   @Override
-  public String name() {
-    return "density";
-  }
-
-  @Override
-  public Megakernel boot() {
-    return scans.boot();
-  }
-
-  @Override
-  public void warmUp(Megakernel kernel) {
-    scans.scan();
-  }
-
-  @Override
   public Pass run(Megakernel kernel) {
     ScanSummary summary = scans.scan();
     Map<String, Double> measures = new LinkedHashMap<>();
@@ -91,16 +74,5 @@ final class DensityScanPhases implements AdaptWorkload {
       case "matches" -> String.format("%.0f matches", value);
       default -> String.format("%.0f rescans", value);
     };
-  }
-
-  @Override
-  public void detach() {
-    scans.detach();
-  }
-
-  /** Deletes the corpus. */
-  @Override
-  public void close() {
-    scans.close();
   }
 }

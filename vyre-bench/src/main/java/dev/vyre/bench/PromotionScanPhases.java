@@ -21,27 +21,15 @@ import java.util.Map;
  * run on what it decided. A fixed configuration scans with the interpreted DFA_STEP throughout.
  * On a backend that cannot promote, the load says so instead of measuring ({@link #unavailableOn}).
  */
-final class PromotionScanPhases implements AdaptWorkload {
+final class PromotionScanPhases extends CorpusScanLoad {
 
   static final int SCANS = 4;
-
-  private final CorpusScanJob scans;
 
   PromotionScanPhases(AdaptBench.Settings settings) throws IOException {
     List<String> literals = ScanCorpus.literals(ScanCorpus.DEFAULT_LITERALS, ScanCorpus.DEFAULT_SEED);
     DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(literals, false));
-    this.scans = new CorpusScanJob(settings, name(), table,
+    super("promotion", settings, table,
         file -> ScanCorpus.write(file, settings.corpusBytes(), literals, ScanCorpus.DEFAULT_SEED));
-  }
-
-  @Override
-  public String name() {
-    return "promotion";
-  }
-
-  @Override
-  public Megakernel boot() {
-    return scans.boot();
   }
 
   /** Promotes a copy of the table on a resource of its own and demotes it: the backend's refusal, or null. */
@@ -57,11 +45,6 @@ final class PromotionScanPhases implements AdaptWorkload {
     } catch (NotImplementedException e) {
       return e.getMessage();
     }
-  }
-
-  @Override
-  public void warmUp(Megakernel kernel) {
-    scans.scan();
   }
 
   @Override
@@ -88,16 +71,5 @@ final class PromotionScanPhases implements AdaptWorkload {
       case "hot_scans_gb_per_s" -> String.format("later scans %.3f GB/s", value);
       default -> String.format("%.0f matches", value);
     };
-  }
-
-  @Override
-  public void detach() {
-    scans.detach();
-  }
-
-  /** Deletes the corpus. */
-  @Override
-  public void close() {
-    scans.close();
   }
 }
