@@ -260,15 +260,16 @@ final class ReferenceInterpreter implements SlotContext {
     long offset = Unsigned.u32(arg(DfaStepArgs.INPUT_OFFSET_ARG));
     long length = Unsigned.u32(arg(DfaStepArgs.LENGTH_ARG));
     long reportFrom = Unsigned.u32(arg(DfaStepArgs.REPORT_FROM_ARG));
+    int startState = arg(DfaStepArgs.START_STATE_ARG);
+    int inputId = arg(DfaStepArgs.INPUT_ID_ARG);
+    int mode = arg(DfaStepArgs.MODE_ARG);
     PromotedDfa promoted = session.promotedDfa(arg(DfaStepArgs.DFA_HANDLE_ARG));
     int result;
-    if (promoted != null) {
-      session.promotedTasks.increment();
-      result = promoted.run(input, offset, length, arg(DfaStepArgs.START_STATE_ARG), hits, arg(DfaStepArgs.INPUT_ID_ARG),
-          baseOffset, reportFrom, arg(DfaStepArgs.MODE_ARG));
+    if (promoted == null) {
+      result = DfaStep.run(input, offset, length, dfa, startState, hits, inputId, baseOffset, reportFrom, mode);
     } else {
-      result = DfaStep.run(input, offset, length, dfa, arg(DfaStepArgs.START_STATE_ARG), hits, arg(DfaStepArgs.INPUT_ID_ARG),
-          baseOffset, reportFrom, arg(DfaStepArgs.MODE_ARG));
+      session.promotedTasks.increment();
+      result = promoted.run(input, offset, length, startState, hits, inputId, baseOffset, reportFrom, mode);
     }
     return result < 0 ? -DfaStep.faultReason(result).code() : SlotLayout.STATUS_DONE;
   }

@@ -126,7 +126,7 @@ public final class PromotionLoop implements AutoCloseable {
    * (null), as for the worker-group loop.
    */
   public static PromotionLoop attach(Megakernel kernel, Consumer<String> log) {
-    if ("off".equals(System.getProperty("vyre.policy.loop"))) {
+    if (LoopThread.switchedOff()) {
       return null;
     }
     if (!kernel.promotedDfaIsFaster()) {
@@ -217,7 +217,7 @@ public final class PromotionLoop implements AutoCloseable {
     try {
       kernel.readResource(handle, 0, header);
     } catch (VyreException | IndexOutOfBoundsException e) {
-      return refuse(handle, 0, "its resource holds no DFA table (" + e.getMessage() + ")");
+      return refuse(handle, 0, noTable(e.getMessage()));
     }
     int fingerprint = Arrays.hashCode(header.toArray(ValueLayout.JAVA_INT));
     Integer refusedHeader = refused.get(handle);
@@ -227,11 +227,11 @@ public final class PromotionLoop implements AutoCloseable {
     try {
       table = readTable(handle, header);
     } catch (VyreException | IndexOutOfBoundsException e) {
-      return refuse(handle, fingerprint, "its resource holds no DFA table (" + e.getMessage() + ")");
+      return refuse(handle, fingerprint, noTable(e.getMessage()));
     }
     int problem = DfaTableLayout.headerProblem(table);
     if (problem >= 0) {
-      return refuse(handle, fingerprint, "its resource holds no DFA table (header word " + problem + ")");
+      return refuse(handle, fingerprint, noTable("header word " + problem));
     }
     PromotedDfaLayout.Compaction compaction = PromotedDfaLayout.compact(table);
     if (compaction instanceof PromotedDfaLayout.NotPromotable(PromotedDfaLayout.Refusal refusal, String reason)) {
@@ -273,6 +273,10 @@ public final class PromotionLoop implements AutoCloseable {
     MemorySegment table = Arena.ofAuto().allocate(words * 4, 8);
     kernel.readResource(handle, 0, table);
     return table;
+  }
+
+  private static String noTable(String why) {
+    return "its resource holds no DFA table (" + why + ")";
   }
 
   private Report refuse(int handle, int fingerprint, String reason) {

@@ -24,6 +24,11 @@ public final class LoopThread implements AutoCloseable {
     this.thread = Thread.ofPlatform().daemon().name(name).unstarted(this::run);
   }
 
+  /** Whether {@code -Dvyre.policy.loop=off} asks that no loop run over a kernel (its boot sizes stay). */
+  public static boolean switchedOff() {
+    return "off".equals(System.getProperty("vyre.policy.loop"));
+  }
+
   /** Starts calling {@code step} every {@code cadence} on a daemon thread named {@code name}. */
   public static LoopThread start(String name, Duration cadence, Runnable step) {
     LoopThread loop = new LoopThread(name, cadence, step);

@@ -97,7 +97,7 @@ public final class WorkerGroupLoop implements AutoCloseable {
   /** {@link #attach(Megakernel, long, Consumer)} with the changes to a listener of their own. */
   public static WorkerGroupLoop attach(Megakernel kernel, long expectedQueue, Consumer<String> log, Consumer<Change> changes) {
     log.accept("policy: at boot, " + sizeAtBoot(kernel, expectedQueue).evidence());
-    if ("off".equals(System.getProperty("vyre.policy.loop"))) {
+    if (LoopThread.switchedOff()) {
       log.accept("policy: no loop (vyre.policy.loop=off)");
       return null;
     }
