@@ -1,6 +1,8 @@
 package dev.vyre.scan;
 
 import static dev.vyre.scan.ScanFixtures.bytes;
+import static dev.vyre.scan.ScanFixtures.copy;
+import static dev.vyre.scan.ScanFixtures.hits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,28 +27,16 @@ class DfaStepTest {
   private final Arena arena = Arena.ofAuto();
   private final DfaTable table = AhoCorasickCompiler.compile(
       PatternSet.fromArguments(List.of("he", "she", "his", "hers"), false));
-  private final MemorySegment dfa = copy(table.segment());
-
-  private MemorySegment copy(MemorySegment source) {
-    MemorySegment target = arena.allocate(Math.max(1, source.byteSize()), 4096);
-    target.copyFrom(source);
-    return target;
-  }
-
-  private MemorySegment hits(long capacity) {
-    MemorySegment hits = arena.allocate(HitBufferLayout.byteSize(capacity), 4096);
-    HitBufferLayout.init(hits, capacity);
-    return hits;
-  }
+  private final MemorySegment dfa = copy(arena, table.segment());
 
   private int run(String text, long reportFrom, MemorySegment hits) {
-    MemorySegment input = copy(MemorySegment.ofArray(bytes(text)));
+    MemorySegment input = copy(arena, MemorySegment.ofArray(bytes(text)));
     return DfaStep.run(input, 0, text.length(), dfa, 0, hits, 3, 100, reportFrom);
   }
 
   @Test
   void reportsEveryMatchIncludingOverlapsWithAbsoluteStarts() {
-    MemorySegment hits = hits(16);
+    MemorySegment hits = hits(arena, 16);
     int state = run("ushers", 0, hits);
     assertEquals(List.of(new Hit(3, 101, 1), new Hit(3, 102, 0), new Hit(3, 102, 3)),
         ScanFixtures.sorted(HitBufferLayout.readAll(hits)));
@@ -56,15 +46,15 @@ class DfaStepTest {
 
   @Test
   void reportFromDropsMatchesEndingAtOrBeforeIt() {
-    MemorySegment hits = hits(16);
+    MemorySegment hits = hits(arena, 16);
     run("ushers", 4, hits);
     assertEquals(List.of(new Hit(3, 102, 3)), HitBufferLayout.readAll(hits), "she and he end at 4");
   }
 
   @Test
   void theFinalStateContinuesTheNextRange() {
-    MemorySegment hits = hits(16);
-    MemorySegment input = copy(MemorySegment.ofArray(bytes("xush|ers")));
+    MemorySegment hits = hits(arena, 16);
+    MemorySegment input = copy(arena, MemorySegment.ofArray(bytes("xush|ers")));
     int state = DfaStep.run(input, 1, 3, dfa, 0, hits, 0, 1000, 0);
     assertEquals(0, HitBufferLayout.cursor(hits));
     state = DfaStep.run(input, 5, 3, dfa, state, hits, 0, 1003, 0);
@@ -75,7 +65,7 @@ class DfaStepTest {
 
   @Test
   void overflowCountsEveryHitAndStoresOnlyCapacity() {
-    MemorySegment hits = hits(1);
+    MemorySegment hits = hits(arena, 1);
     run("ushers", 0, hits);
     assertEquals(3, HitBufferLayout.cursor(hits));
     assertTrue(HitBufferLayout.overflowed(hits));
@@ -85,14 +75,14 @@ class DfaStepTest {
   @Test
   void thousandsOfHitsInOneRunAreAllCountedAndStoredUpToTheCapacity() {
     String text = "she".repeat(1000);
-    MemorySegment all = hits(2000);
+    MemorySegment all = hits(arena, 2000);
     run(text, 0, all);
     assertEquals(2000, HitBufferLayout.cursor(all));
     List<Hit> stored = ScanFixtures.sorted(HitBufferLayout.readAll(all));
     assertEquals(2000, stored.size());
     assertEquals(new Hit(3, 100, 1), stored.get(0), "she at 0");
     assertEquals(new Hit(3, 100 + 2998, 0), stored.get(1999), "the last he, at 2998");
-    MemorySegment some = hits(700);
+    MemorySegment some = hits(arena, 700);
     run(text, 0, some);
     assertEquals(2000, HitBufferLayout.cursor(some), "the cursor counts the hits that did not fit");
     assertEquals(700, HitBufferLayout.readAll(some).size());
@@ -102,16 +92,16 @@ class DfaStepTest {
   void caseInsensitiveTablesMatchEitherCaseAndAnyByteValue() {
     DfaTable folded = AhoCorasickCompiler.compile(PatternSet.of(List.of(bytes("hE\u00ff"), bytes("\u0000")), true,
         "t"));
-    MemorySegment hits = hits(8);
-    MemorySegment input = copy(MemorySegment.ofArray(bytes("He\u00ff\u0000HE\u00df")));
-    assertTrue(DfaStep.run(input, 0, 7, copy(folded.segment()), 0, hits, 0, 0, 0) >= 0);
+    MemorySegment hits = hits(arena, 8);
+    MemorySegment input = copy(arena, MemorySegment.ofArray(bytes("He\u00ff\u0000HE\u00df")));
+    assertTrue(DfaStep.run(input, 0, 7, copy(arena, folded.segment()), 0, hits, 0, 0, 0) >= 0);
     assertEquals(List.of(new Hit(0, 0, 0), new Hit(0, 3, 1)), ScanFixtures.sorted(HitBufferLayout.readAll(hits)));
   }
 
   @Test
   void faultsWriteNothing() {
-    MemorySegment hits = hits(4);
-    MemorySegment input = copy(MemorySegment.ofArray(bytes("ushers")));
+    MemorySegment hits = hits(arena, 4);
+    MemorySegment input = copy(arena, MemorySegment.ofArray(bytes("ushers")));
     assertEquals(DfaStep.FAULT_INPUT_RANGE, DfaStep.run(input, 1, 6, dfa, 0, hits, 0, 0, 0));
     assertEquals(DfaStep.FAULT_INPUT_RANGE, DfaStep.run(input, -1, 2, dfa, 0, hits, 0, 0, 0));
     assertEquals(DfaStep.FAULT_INPUT_RANGE, DfaStep.run(input, 0, -1, dfa, 0, hits, 0, 0, 0));
@@ -119,7 +109,7 @@ class DfaStepTest {
     assertEquals(DfaStep.FAULT_START_STATE, DfaStep.run(input, 0, 6, dfa, table.stateCount(), hits, 0, 0, 0));
     assertEquals(DfaStep.FAULT_START_STATE, DfaStep.run(input, 0, 6, dfa, -1, hits, 0, 0, 0));
     assertEquals(DfaStep.FAULT_BASE_OFFSET, DfaStep.run(input, 0, 6, dfa, 0, hits, 0, -3, 0));
-    MemorySegment badMagic = copy(dfa);
+    MemorySegment badMagic = copy(arena, dfa);
     Words.set(badMagic, DfaTableLayout.MAGIC_WORD, 0);
     assertEquals(DfaStep.FAULT_DFA_TABLE, DfaStep.run(input, 0, 6, badMagic, 0, hits, 0, 0, 0));
     assertEquals(DfaStep.FAULT_DFA_TABLE, DfaStep.run(input, 0, 6, dfa.asSlice(0, 60), 0, hits, 0, 0, 0));
@@ -145,8 +135,8 @@ class DfaStepTest {
 
   @Test
   void anEmptyRangeReturnsTheStartState() {
-    MemorySegment hits = hits(1);
-    assertEquals(4, DfaStep.run(copy(MemorySegment.ofArray(bytes("x"))), 1, 0, dfa, 4, hits, 0, 0, 0));
+    MemorySegment hits = hits(arena, 1);
+    assertEquals(4, DfaStep.run(copy(arena, MemorySegment.ofArray(bytes("x"))), 1, 0, dfa, 4, hits, 0, 0, 0));
   }
 
   @Property(tries = 300)
@@ -161,9 +151,9 @@ class DfaStepTest {
       @ForAll @IntRange(min = 0, max = 40) int reportFrom) {
     PatternSet set = c.patternSet();
     DfaTable table = AhoCorasickCompiler.compile(set);
-    MemorySegment dfaCopy = copy(table.segment());
-    MemorySegment input = copy(MemorySegment.ofArray(c.input()));
-    MemorySegment hits = hits((long) c.input().length * set.size() + 1);
+    MemorySegment dfaCopy = copy(arena, table.segment());
+    MemorySegment input = copy(arena, MemorySegment.ofArray(c.input()));
+    MemorySegment hits = hits(arena, (long) c.input().length * set.size() + 1);
     int state = DfaStep.run(input, 0, c.input().length, dfaCopy, 0, hits, 2, 0, reportFrom);
     List<Hit> expected = NaiveMatcher.findAll(set, c.input(), 2).stream()
         .filter(h -> h.start() + set.length(h.patternId()) > reportFrom).toList();

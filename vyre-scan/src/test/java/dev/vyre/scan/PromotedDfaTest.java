@@ -1,5 +1,7 @@
 package dev.vyre.scan;
 
+import static dev.vyre.scan.ScanFixtures.copy;
+import static dev.vyre.scan.ScanFixtures.hits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,18 +29,6 @@ class PromotedDfaTest {
 
   private final Arena arena = Arena.ofAuto();
 
-  private MemorySegment copy(MemorySegment source) {
-    MemorySegment target = arena.allocate(Math.max(1, source.byteSize()), 4096);
-    target.copyFrom(source);
-    return target;
-  }
-
-  private MemorySegment hits(long capacity) {
-    MemorySegment hits = arena.allocate(HitBufferLayout.byteSize(capacity), 4096);
-    HitBufferLayout.init(hits, capacity);
-    return hits;
-  }
-
   private MemorySegment counts(long counters) {
     MemorySegment counts = arena.allocate(MatchCountLayout.byteSize(counters), 4096);
     MatchCountLayout.init(counts, counters);
@@ -59,15 +49,15 @@ class PromotedDfaTest {
       @ForAll @IntRange(max = 5000) int length, @ForAll @IntRange(max = 1 << 16) int startSeed,
       @ForAll @IntRange(max = 50) int reportFrom, @ForAll @LongRange(max = 1L << 40) long baseOffset) {
     DfaTable table = AhoCorasickCompiler.compile(c.patternSet());
-    MemorySegment vdfa = copy(table.segment());
+    MemorySegment vdfa = copy(arena, table.segment());
     PromotedDfa promoted = PromotedDfa.of(compact(table), vdfa, "promoted");
-    MemorySegment input = copy(MemorySegment.ofArray(c.input()));
+    MemorySegment input = copy(arena, MemorySegment.ofArray(c.input()));
     int off = Math.min(from, c.input().length);
     int len = Math.min(length, c.input().length - off);
     int start = startSeed % table.stateCount();
     long capacity = (long) len * c.patterns().size() / 2 + 1;
-    MemorySegment interpreted = hits(capacity);
-    MemorySegment fast = hits(capacity);
+    MemorySegment interpreted = hits(arena, capacity);
+    MemorySegment fast = hits(arena, capacity);
     assertEquals(DfaStep.run(input, off, len, vdfa, start, interpreted, 7, baseOffset, reportFrom),
         promoted.run(input, off, len, start, fast, 7, baseOffset, reportFrom, DfaStepArgs.MODE_RECORDS));
     assertEquals(HitBufferLayout.cursor(interpreted), HitBufferLayout.cursor(fast));
@@ -87,10 +77,10 @@ class PromotedDfaTest {
   @Test
   void faultsAreTheInterpretersFaults() {
     DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("he", "she"), false));
-    MemorySegment vdfa = copy(table.segment());
+    MemorySegment vdfa = copy(arena, table.segment());
     PromotedDfa promoted = PromotedDfa.of(compact(table), vdfa, "promoted");
-    MemorySegment input = copy(MemorySegment.ofArray(new byte[16]));
-    MemorySegment hits = hits(4);
+    MemorySegment input = copy(arena, MemorySegment.ofArray(new byte[16]));
+    MemorySegment hits = hits(arena, 4);
     assertEquals(DfaStep.FAULT_INPUT_RANGE, promoted.run(input, 10, 7, 0, hits, 0, 0, 0, DfaStepArgs.MODE_RECORDS));
     assertEquals(DfaStep.FAULT_START_STATE, promoted.run(input, 0, 16, table.stateCount(), hits, 0, 0, 0,
         DfaStepArgs.MODE_RECORDS));
@@ -151,7 +141,7 @@ class PromotedDfaTest {
     DfaTable one = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("he", "she"), false));
     DfaTable other = AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("ha", "sha"), false));
     ProtocolException e = assertThrows(ProtocolException.class,
-        () -> PromotedDfa.of(compact(other), copy(one.segment()), "promoted DFA table 3"));
+        () -> PromotedDfa.of(compact(other), copy(arena, one.segment()), "promoted DFA table 3"));
     assertTrue(e.getMessage().contains("promoted DFA table 3") && e.getMessage().contains("Fix: "), e.getMessage());
   }
 }

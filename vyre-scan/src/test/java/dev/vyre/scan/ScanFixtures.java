@@ -58,6 +58,20 @@ final class ScanFixtures {
         Arbitraries.of(boxed(inputAlphabet)).list().ofMaxSize(maxInput).map(ScanFixtures::unboxed)).as(Case::new);
   }
 
+  /** A page-aligned copy of {@code source} (at least one byte) in {@code arena}, as a kernel's resource holds it. */
+  static MemorySegment copy(Arena arena, MemorySegment source) {
+    MemorySegment target = arena.allocate(Math.max(1, source.byteSize()), 4096);
+    target.copyFrom(source);
+    return target;
+  }
+
+  /** An empty hit buffer of {@code capacity} records in {@code arena}. */
+  static MemorySegment hits(Arena arena, long capacity) {
+    MemorySegment hits = arena.allocate(HitBufferLayout.byteSize(capacity), 4096);
+    HitBufferLayout.init(hits, capacity);
+    return hits;
+  }
+
   static byte[] bytes(String ascii) {
     return ascii.getBytes(StandardCharsets.ISO_8859_1);
   }
@@ -72,12 +86,9 @@ final class ScanFixtures {
     DfaTable table = AhoCorasickCompiler.compile(patterns);
     long capacity = (long) input.length * patterns.size() + 1;
     try (Arena arena = Arena.ofConfined()) {
-      MemorySegment in = arena.allocate(Math.max(1, input.length), 4096);
-      MemorySegment.copy(MemorySegment.ofArray(input), 0, in, 0, input.length);
-      MemorySegment dfa = arena.allocate(table.byteSize(), 4096);
-      table.copyTo(dfa);
-      MemorySegment hits = arena.allocate(HitBufferLayout.byteSize(capacity), 4096);
-      HitBufferLayout.init(hits, capacity);
+      MemorySegment in = copy(arena, MemorySegment.ofArray(input));
+      MemorySegment dfa = copy(arena, table.segment());
+      MemorySegment hits = hits(arena, capacity);
       for (ChunkPlanner plan : plans) {
         for (ChunkPlanner.Chunk chunk : plan.chunks()) {
           int state = DfaStep.run(in, chunk.readOffset(), chunk.readLength(), dfa, table.startState(), hits, inputId,
