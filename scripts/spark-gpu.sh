@@ -9,8 +9,9 @@
 # EXECUTORS=N runs it on a local-cluster master of N workers, each launching an executor JVM given its own
 # GPU (a discovery script that hands each worker the next one, since the workers of one host do not
 # coordinate), against vyre scan --devices all. Prints both match counts and each run's wall time, and
-# exits non-zero when the counts differ. BACKEND=reference runs the same on the CPU (to try the script without
-# a GPU: Spark still hands out the GPU addresses, which that backend ignores).
+# exits non-zero when the counts differ. CACHE=DIR keeps the kernels NVRTC compiled (the pipeline cache) for the
+# next run. BACKEND=reference runs the same on the CPU (to try the script without a GPU: Spark still hands out the
+# GPU addresses, which that backend ignores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=${1:?usage: scripts/spark-gpu.sh CORPUS PATTERN...}
@@ -25,7 +26,7 @@ export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}:/usr/local/cuda/lib64"
 opens=$(sed -n 's:.*<spark.driver.javaOptions>\(.*\)</spark.driver.javaOptions>.*:\1:p' vyre-spark/pom.xml)
 work=$(mktemp -d)
 trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
-cache="$work/pipeline-cache"
+cache=${CACHE:-$work/pipeline-cache}
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 # shellcheck disable=SC2206
 common=(--enable-native-access=ALL-UNNAMED $opens -Dvyre.cache.dir="$cache" -cp "$jars/*" -Dspark.vyre.backend="$backend"

@@ -15,7 +15,7 @@ public final class DeviceStateLayout {
   /** {@code unsigned active_blocks}: the sixth word of that line; blocks at or past it claim nothing (0: every block claims). */
   public static final int ACTIVE_BLOCKS_OFFSET = 148;
   /** sizeof(VyreDeviceState). */
-  public static final int BYTES = 19_416;
+  public static final int BYTES = 19_424;
   /** The trace block is the struct's tail ({@code trace_seen} onwards). */
   public static final int TRACE_OFFSET = BYTES - TraceLayout.BYTES;
 

@@ -93,15 +93,10 @@ __device__ __forceinline__ void vyre_store_statuses(const VyreKernelArgs& a, boo
   }
 }
 
-// Queues slot `slot`, whose YIELD or REQUEUE status is stored, with its words as this run left them
-// (`words`), for an idle worker; false when the queue is full. The worker runs from the queued
-// words, so nothing written to the ring needs to reach the host first.
-__device__ bool vyre_queue_continuation(const VyreKernelArgs& a, unsigned slot, const unsigned* words) {
+// Puts a continuation in the queue's next cell; its place in the count is already taken (by
+// vyre_queue_continuation, or kept by a vyre_take_continuation that will put it back).
+__device__ void vyre_place_continuation(const VyreKernelArgs& a, unsigned slot, const unsigned* words) {
   VyreDeviceState* s = a.state;
-  if (atomicAdd(&s->continuations, 1u) >= VYRE_CONTINUATION_CAPACITY) {
-    atomicSub(&s->continuations, 1u);
-    return false;
-  }
   unsigned long long ticket = atomicAdd(&s->continuation_tail, 1ull);
   unsigned cell = (unsigned)(ticket % VYRE_CONTINUATION_CAPACITY);
   unsigned lap = (unsigned)(ticket / VYRE_CONTINUATION_CAPACITY);
@@ -111,27 +106,49 @@ __device__ bool vyre_queue_continuation(const VyreKernelArgs& a, unsigned slot, 
   for (unsigned w = 0; w < VYRE_SLOT_WORDS; w++) s->continuation_words[cell][w] = words[w];
   __threadfence();
   atomicExch(&s->continuation_tag[cell], 2u * lap + 1u);
+  atomicAdd(&s->continuation_ready, 1u);
+}
+
+// Queues slot `slot`, whose YIELD or REQUEUE status is stored, with its words as this run left them
+// (`words`), for an idle worker; false when the queue is full. The worker runs from the queued
+// words, so nothing written to the ring needs to reach the host first.
+__device__ bool vyre_queue_continuation(const VyreKernelArgs& a, unsigned slot, const unsigned* words) {
+  VyreDeviceState* s = a.state;
+  if (atomicAdd(&s->continuations, 1u) >= VYRE_CONTINUATION_CAPACITY) {
+    atomicSub(&s->continuations, 1u);
+    return false;
+  }
+  vyre_place_continuation(a, slot, words);
   return true;
 }
 
-// Takes a queued continuation's slot, and its words into `words`; -1 when none is ready.
-__device__ int vyre_take_continuation(const VyreKernelArgs& a, unsigned* words) {
+// Takes a queued continuation's slot, and its words into `words`; -1 when none is ready. With
+// `keep_place` its place in the count stays taken, so that vyre_place_continuation can always put
+// it back (or the taker gives the place up with atomicSub once the task ended).
+// A taker first takes one of the placed continuations from `continuation_ready`, then the next
+// cell by ticket: two atomics that always succeed. Taking the head by compare-and-swap made every
+// taker retry once per other taker, and a grid of lanes waiting at wave gates, all taking, ran the
+// queue at a few tasks a millisecond.
+__device__ int vyre_take_continuation(const VyreKernelArgs& a, unsigned* words, bool keep_place = false) {
   VyreDeviceState* s = a.state;
-  while (true) {
-    unsigned long long head = *(volatile unsigned long long*)&s->continuation_head;
-    unsigned cell = (unsigned)(head % VYRE_CONTINUATION_CAPACITY);
-    unsigned lap = (unsigned)(head / VYRE_CONTINUATION_CAPACITY);
-    if (vyre_load_gpu(&s->continuation_tag[cell]) != 2u * lap + 1u) return -1;
-    if (atomicCAS(&s->continuation_head, head, head + 1ull) == head) {
-      __threadfence();
-      unsigned slot = vyre_load_gpu(&s->continuation_slot[cell]);
-      for (unsigned w = 0; w < VYRE_SLOT_WORDS; w++) words[w] = vyre_load_gpu(&s->continuation_words[cell][w]);
-      __threadfence();
-      atomicExch(&s->continuation_tag[cell], 2u * lap + 2u);
-      atomicSub(&s->continuations, 1u);
-      return (int)slot;
-    }
+  if ((int)vyre_load_gpu(&s->continuation_ready) <= 0) return -1;
+  if ((int)atomicSub(&s->continuation_ready, 1u) <= 0) {
+    atomicAdd(&s->continuation_ready, 1u);
+    return -1;
   }
+  unsigned long long head = atomicAdd(&s->continuation_head, 1ull);
+  unsigned cell = (unsigned)(head % VYRE_CONTINUATION_CAPACITY);
+  unsigned lap = (unsigned)(head / VYRE_CONTINUATION_CAPACITY);
+  // A continuation is placed for every one taken from the ready count, but not necessarily this
+  // cell's yet: its placer holds the ticket and is writing it.
+  while (vyre_load_gpu(&s->continuation_tag[cell]) != 2u * lap + 1u) __nanosleep(32);
+  __threadfence();
+  unsigned slot = vyre_load_gpu(&s->continuation_slot[cell]);
+  for (unsigned w = 0; w < VYRE_SLOT_WORDS; w++) words[w] = vyre_load_gpu(&s->continuation_words[cell][w]);
+  __threadfence();
+  atomicExch(&s->continuation_tag[cell], 2u * lap + 2u);
+  if (!keep_place) atomicSub(&s->continuations, 1u);
+  return (int)slot;
 }
 
 // A continuation's re-run, kept out of line: the dispatch inlined into every caller made the
@@ -169,42 +186,41 @@ __device__ __noinline__ void vyre_queue_or_rerun(const VyreKernelArgs& a, unsign
 // in the continuation queue instead, a DAG's later layers filled it, and the lanes that then re-ran
 // their own slots in place left nobody to run the queued tasks of the open layer: a stall
 // (docs/WAVES.md, "On the device"). While it waits the lane runs queued continuations, so that a
-// grid of waiting lanes still runs the yielded tasks the gate waits for; one that yields again goes
-// back to the queue, or stays with the lane until there is room, so nothing recurses.
+// grid of waiting lanes still runs the yielded tasks the gate waits for. It takes each one keeping
+// its place in the queue's count and puts a task that yields again back into that place: a full
+// queue can never leave it in the lane's hands, where nobody else could run it (a lane that held
+// such a task stopped taking from the queue, and a grid of them stalled on an H100).
 __device__ __noinline__ bool vyre_wave_wait(const VyreKernelArgs& a, unsigned slot, unsigned* words) {
   VyreDeviceState* s = a.state;
   unsigned gate = words[VYRE_SLOT_PRIORITY_WORD];
   const unsigned* table = vyre_wave_table(a, gate);
   if (!table) return false;
   const volatile unsigned* before = table + (gate >> VYRE_WAVE_LAYER_SHIFT) - 1u;
-  unsigned held[VYRE_SLOT_WORDS];
-  int held_slot = -1;
+  unsigned queued[VYRE_SLOT_WORDS];
   unsigned sleep_ns = 32;
   while (true) {
     unsigned count = *before;
     if (count == 0u || count == VYRE_WAVE_FAILED) break;
     if (vyre_load_gpu(&s->abort)) __trap();
     if (vyre_load_gpu(&s->shutdown)) break;
-    if (held_slot < 0 && vyre_load_gpu(&s->continuations) != 0u) held_slot = vyre_take_continuation(a, held);
-    if (held_slot >= 0) {
+    int queued_slot = vyre_take_continuation(a, queued, true);
+    if (queued_slot >= 0) {
       atomicAdd(a.dcontrol + VYRE_CTL_CONTINUATION_COUNT, 1u);
-      if (!vyre_store_continuation_run(a, (unsigned)held_slot, held, vyre_execute_slot_again(a, (unsigned)held_slot, held)) ||
-          vyre_queue_continuation(a, (unsigned)held_slot, held)) {
-        held_slot = -1;
+      if (!vyre_store_continuation_run(a, (unsigned)queued_slot, queued, vyre_execute_slot_again(a, (unsigned)queued_slot, queued))) {
+        atomicSub(&s->continuations, 1u);
         sleep_ns = 32;
         continue;
       }
+      // It waits too: back off as when the queue was empty, so that a grid of waiting lanes
+      // passing waiting tasks round leaves the memory system to the tasks that run.
+      vyre_place_continuation(a, (unsigned)queued_slot, queued);
     }
     __nanosleep(sleep_ns);
     sleep_ns = sleep_ns * 2u > a.worker_idle_ns ? a.worker_idle_ns : sleep_ns * 2u;
   }
-  // Shutting down with a continuation in hand: it stays YIELD/REQUEUE in the ring, as vyre_continue leaves them.
+  // Shutting down: the task stays YIELD/REQUEUE in the ring, as vyre_continue leaves them.
   if (vyre_load_gpu(&s->shutdown) && *before != 0u && *before != VYRE_WAVE_FAILED) return false;
-  bool ended = !vyre_store_continuation_run(a, slot, words, vyre_execute_slot_again(a, slot, words));
-  // The gate opened while this lane held a continuation the full queue would not take back: hand
-  // it on, or it is lost and its layer never drains (the kernel stalled so on an H100).
-  if (held_slot >= 0) vyre_queue_or_rerun(a, (unsigned)held_slot, held);
-  return ended;
+  return !vyre_store_continuation_run(a, slot, words, vyre_execute_slot_again(a, slot, words));
 }
 
 // A lane's slot finished YIELD or REQUEUE (its status and arguments stored): a worker's wave task

@@ -79,6 +79,8 @@ struct VyreDeviceState {
   // workers (a bounded multi-producer, multi-consumer ring; a cell's tag is 2 * lap while free for
   // that lap and 2 * lap + 1 once it holds a slot, so zeroed memory starts it empty).
   unsigned long long continuation_head, continuation_tail;
+  unsigned continuation_ready;                     // continuations placed and not yet taken (a taker's first step)
+  unsigned continuation_pad;
   unsigned continuation_tag[VYRE_CONTINUATION_CAPACITY];
   unsigned continuation_slot[VYRE_CONTINUATION_CAPACITY];
   // Each queued continuation's slot words as its last run left them: the worker that takes it runs
