@@ -10,8 +10,9 @@ import java.util.Optional;
 
 /**
  * The decision taken before each level: which topology runs it. Both backends take it the same
- * way (the CUDA kernel carries a port of this class and of the seed selector, and a GPU test holds
- * the two to the same answers), so the reference backend's level log predicts the device's.
+ * way for the same calibration (the CUDA kernel carries a port of this class and of the seed
+ * selector, and a GPU test holds the two to the same answers); the reference backend refines its
+ * calibration from the push levels it runs and decides with a policy built on the refined costs.
  *
  * <p>The selector's inputs, all measured or planned, none invented:
  * <ul>

@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * Breadth-first search: a push claims an unvisited neighbour by compare-and-set on its depth and
- * becomes its parent; a pull gives an unvisited vertex the first in-neighbour it finds in the
+ * becomes its parent (marking no bit: the claim queues it once); a pull gives an unvisited vertex the first in-neighbour it finds in the
  * frontier. Depths are exact either way; parents form some BFS tree.
  */
 final class BfsTraversal extends Traversal {
@@ -29,7 +29,7 @@ final class BfsTraversal extends Traversal {
    */
   BfsTraversal(CsrGraph graph, CsrGraph reverse, int source, int workers, FrontierResidency residency,
       Optional<MegakernelExecutionTopology> forced, FrontierCalibration pinned) {
-    super(FrontierAlgorithm.BFS, graph, reverse, new int[graph.vertexCount()], workers, residency, forced, pinned);
+    super(FrontierAlgorithm.BFS, graph, reverse, new int[graph.vertexCount()], false, workers, residency, forced, pinned);
     this.source = source;
     this.parents = new int[graph.vertexCount()];
   }
@@ -41,7 +41,6 @@ final class BfsTraversal extends Traversal {
     if (source >= from && source < to) {
       values[source] = 0;
       parents[source] = source;
-      frontier.nextBits[source >>> 6] |= 1L << source;
       produce(me, source);
     }
   }
@@ -55,7 +54,6 @@ final class BfsTraversal extends Traversal {
       // Read first: most neighbours are visited already, and a failed compare-and-set costs more.
       if (depth[v] < 0 && INTS.compareAndSet(depth, v, -1, reached)) {
         parents[v] = u;
-        FrontierBuffers.setBit(frontier.nextBits, v);
         produce(me, v);
       }
     }
@@ -64,14 +62,12 @@ final class BfsTraversal extends Traversal {
   @Override
   void pushAlone(WorkerContext me, int u, long from, long to) {
     int[] depth = values;
-    long[] bits = frontier.nextBits;
     int reached = level + 1;
     for (long e = from; e < to; e++) {
       int v = outColumns.getAtIndex(ValueLayout.JAVA_INT, e);
       if (depth[v] < 0) {
         depth[v] = reached;
         parents[v] = u;
-        bits[v >>> 6] |= 1L << v;
         produce(me, v);
       }
     }

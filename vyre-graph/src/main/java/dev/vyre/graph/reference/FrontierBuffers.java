@@ -7,9 +7,14 @@ import java.util.Arrays;
 /**
  * A run's frontier state: two queues (a level's input and output) and three bitmaps (input, output,
  * and a spare that is cleared while a level runs, so that the next output starts empty without a
- * pass of its own). A vertex's bit is set exactly when it is queued. A push level never reads its
- * input bitmap, so it clears it as it goes; a pull level reads it, so it is left dirty and cleared,
- * as the spare, during the following level.
+ * pass of its own). A pull level's output bitmap holds exactly the vertices it queued; a push
+ * level's does too when its algorithm marks bits as it pushes ({@code marksOnPush}: components,
+ * which test-and-set them to queue a vertex once), and is left empty otherwise (BFS, whose
+ * compare-and-set on the depth already queues a vertex once): a pull level whose input was such an
+ * output marks it from the queue first ({@link #markCurrent}), so that levels that only push pay no
+ * atomic per vertex for a bitmap nobody reads. A push level never reads its input bitmap, so it
+ * clears it as it goes; a pull level reads it, so it is left dirty and cleared, as the spare,
+ * during the following level.
  *
  * <p>Changed only by whoever runs alone (a barrier action, or worker 0 in a fused phase).
  */
@@ -25,8 +30,12 @@ final class FrontierBuffers {
   long[] nextBits;
   private long[] spareBits;
   private boolean spareDirty;
+  private final boolean marksOnPush;
+  /** Whether {@link #currentBits} holds the input queue's vertices; when not, it is empty. */
+  boolean currentMarked;
 
-  FrontierBuffers(int vertices, int workers) {
+  FrontierBuffers(int vertices, int workers, boolean marksOnPush) {
+    this.marksOnPush = marksOnPush;
     words = (int) ((vertices + 63L) >>> 6);
     current = new ChunkedQueue(vertices, workers);
     next = new ChunkedQueue(vertices, workers);
@@ -48,19 +57,32 @@ final class FrontierBuffers {
 
   /** Part {@code part} of {@code parts}' share of a push level's clearing: the input bitmap, which it does not read, and the spare. */
   void clearForPush(int part, int parts) {
-    int size = current.size();
-    long[] bits = currentBits;
-    if (size < words) {
-      // Fewer queued vertices than words: clear the words they are in.
-      int[] items = current.items;
-      for (int i = (int) Traversal.slice(size, part, parts), end = (int) Traversal.slice(size, part + 1, parts); i < end;
-          i++) {
-        bits[items[i] >>> 6] = 0;
+    if (currentMarked) {
+      int size = current.size();
+      long[] bits = currentBits;
+      if (size < words) {
+        // Fewer queued vertices than words: clear the words they are in.
+        int[] items = current.items;
+        for (int i = (int) Traversal.slice(size, part, parts), end = (int) Traversal.slice(size, part + 1, parts);
+            i < end; i++) {
+          bits[items[i] >>> 6] = 0;
+        }
+      } else {
+        clearWords(bits, part, parts);
       }
-    } else {
-      clearWords(bits, part, parts);
     }
     clearSpare(part, parts);
+  }
+
+  /** Part {@code part} of {@code parts}' share of marking the input queue's vertices in {@link #currentBits}. */
+  void markCurrent(int part, int parts) {
+    int[] items = current.items;
+    long[] bits = currentBits;
+    int size = current.size();
+    for (int i = (int) Traversal.slice(size, part, parts), end = (int) Traversal.slice(size, part + 1, parts); i < end;
+        i++) {
+      setBit(bits, items[i]);
+    }
   }
 
   /** Part {@code part} of {@code parts}' share of clearing the spare, when the level before left it dirty. */
@@ -89,8 +111,9 @@ final class FrontierBuffers {
     nextBits = spareBits;
     spareBits = bits;
     spareDirty = pulled;
+    currentMarked = pulled || marksOnPush;
     assert isClear(nextBits) : "the new output bitmap is not clear";
-    assert isQueue(currentBits, current) : "the new input bitmap is not its queue";
+    assert currentMarked ? isQueue(currentBits, current) : isClear(currentBits) : "the new input bitmap is not as marked";
   }
 
   /** With assertions on (tests): whether no bit is set. */

@@ -38,6 +38,10 @@ abstract class Traversal implements WorkerJob {
   // Dynamic claims: at most this many queue vertices or bitmap words, and about eight a worker.
   private static final int MAX_VERTEX_GRAIN = 256;
   private static final int MAX_WORD_GRAIN = 64;
+  /** A push level of fewer edges says more about its fixed costs than about an edge's: not learned from. */
+  private static final long LEARN_MIN_EDGES = 1024;
+  /** The weight of a level's measured edge cost against what was known before it. */
+  private static final double LEARN_WEIGHT = 0.25;
 
   private final FrontierAlgorithm algorithm;
   final int vertices;
@@ -65,6 +69,7 @@ abstract class Traversal implements WorkerJob {
   private final Runnable begin = serial(this::begin);
   private final Runnable endLevel = serial(this::endLevel);
   private final Runnable afterFused = serial(() -> { });
+  private final Runnable afterMarking = serial(this::marked);
 
   /** The queues and bitmaps. */
   final FrontierBuffers frontier;
@@ -90,6 +95,8 @@ abstract class Traversal implements WorkerJob {
   private boolean fused;
   private FrontierPolicy policy;
   private FrontierCalibration calibration;
+  /** The calibration the policy decides with: the measured one, refined from the push levels run since. */
+  private FrontierCalibration learned;
   private long calibrationStart;
   private double barrierNanos;
   private long fusedStart;
@@ -103,9 +110,11 @@ abstract class Traversal implements WorkerJob {
    * @param out the graph pushed along (and whose out-degrees count the frontier's edges)
    * @param in the graph pulled along: {@code out}'s reverse
    * @param values the result array, set up by {@link #setup}
+   * @param marksOnPush whether {@link #setup} and {@link #push} mark the next frontier's bits
+   *     ({@link FrontierBuffers})
    * @param pinned a calibration to use instead of measuring one, or null
    */
-  Traversal(FrontierAlgorithm algorithm, CsrGraph out, CsrGraph in, int[] values, int workers,
+  Traversal(FrontierAlgorithm algorithm, CsrGraph out, CsrGraph in, int[] values, boolean marksOnPush, int workers,
       FrontierResidency residency, Optional<MegakernelExecutionTopology> forced, FrontierCalibration pinned) {
     this.algorithm = algorithm;
     this.vertices = out.vertexCount();
@@ -124,7 +133,7 @@ abstract class Traversal implements WorkerJob {
     for (int w = 0; w < workers; w++) {
       contexts[w] = new WorkerContext(w);
     }
-    this.frontier = new FrontierBuffers(vertices, workers);
+    this.frontier = new FrontierBuffers(vertices, workers, marksOnPush);
     this.words = frontier.words;
   }
 
@@ -254,7 +263,8 @@ abstract class Traversal implements WorkerJob {
       calibration = new FrontierCalibration(barrierNanos, perEdge(pass, PROBE_EDGES),
           perEdge(fusedPass, FUSED_PROBE_EDGES));
     }
-    policy = new FrontierPolicy(vertices, edges, residency, residency.plan().outputBytes(), calibration, forced);
+    learned = calibration;
+    policy = policy(calibration);
     if (frontierVertices == 0) {
       done = true;
       return;
@@ -265,6 +275,10 @@ abstract class Traversal implements WorkerJob {
     levelStart = runStart;
   }
 
+  private FrontierPolicy policy(FrontierCalibration costs) {
+    return new FrontierPolicy(vertices, edges, residency, residency.plan().outputBytes(), costs, forced);
+  }
+
   /** A pass's time less the barrier that ended it, per edge of a probe of at most {@code probeEdges}. */
   private double perEdge(double pass, long probeEdges) {
     long probed = Math.min(edges, probeEdges);
@@ -273,6 +287,11 @@ abstract class Traversal implements WorkerJob {
 
   private void runLevel(WorkerContext me) {
     int id = me.id;
+    if (pulls() && !frontier.currentMarked) {
+      // Every worker read the flag before this barrier, whose action sets it.
+      frontier.markCurrent(id, workers);
+      barrier.await(afterMarking);
+    }
     switch (topology) {
       case WarpSparseFrontier -> {
         frontier.clearForPush(id, workers);
@@ -384,6 +403,7 @@ abstract class Traversal implements WorkerJob {
   private void endLevel() {
     long now = System.nanoTime();
     log.add(new FrontierLevel(level, frontierVertices, frontierEdges, decision, now - levelStart));
+    learn(now - levelStart);
     advance(pulls());
     if (frontierVertices == 0) {
       done = true;
@@ -393,6 +413,35 @@ abstract class Traversal implements WorkerJob {
     level++;
     decide(topology);
     levelStart = now;
+  }
+
+  /** The workers have marked the input queue's vertices in its bitmap. */
+  private void marked() {
+    frontier.currentMarked = true;
+  }
+
+  /**
+   * Refines the policy's edge cost for the push level that just ran from its measured time: the probe
+   * before the first level reads edges, while a level's push also claims and queues what it finds,
+   * and how much more that costs on one worker than spread over all of them differs by machine and
+   * graph (on a grid's small levels the parallel push paid more than the probe said, and lost to the
+   * fused one). Pull levels, whose time does not follow their frontier's edges, and runs with a pinned
+   * calibration or a forced topology learn nothing.
+   */
+  private void learn(long nanos) {
+    if (pinned != null || forced.isPresent() || frontierEdges < LEARN_MIN_EDGES || pulls()) {
+      return;
+    }
+    boolean alone = topology == MegakernelExecutionTopology.FusedWave;
+    double perEdge = (alone ? nanos : Math.max(0.0, nanos - learned.barrierNanos())) / frontierEdges;
+    learned = alone
+        ? new FrontierCalibration(learned.barrierNanos(), learned.edgeNanos(), blend(learned.fusedEdgeNanos(), perEdge))
+        : new FrontierCalibration(learned.barrierNanos(), blend(learned.edgeNanos(), perEdge), learned.fusedEdgeNanos());
+    policy = policy(learned);
+  }
+
+  private static double blend(double known, double measured) {
+    return known + LEARN_WEIGHT * (measured - known);
   }
 
   /** Makes the level's output the next input and reads its size. */
