@@ -38,10 +38,6 @@ abstract class Traversal implements WorkerJob {
   // Dynamic claims: at most this many queue vertices or bitmap words, and about eight a worker.
   private static final int MAX_VERTEX_GRAIN = 256;
   private static final int MAX_WORD_GRAIN = 64;
-  /** A push level of fewer edges says more about its fixed costs than about an edge's: not learned from. */
-  private static final long LEARN_MIN_EDGES = 1024;
-  /** The weight of a level's measured edge cost against what was known before it. */
-  private static final double LEARN_WEIGHT = 0.25;
 
   private final FrontierAlgorithm algorithm;
   final int vertices;
@@ -420,28 +416,16 @@ abstract class Traversal implements WorkerJob {
     frontier.currentMarked = true;
   }
 
-  /**
-   * Refines the policy's edge cost for the push level that just ran from its measured time: the probe
-   * before the first level reads edges, while a level's push also claims and queues what it finds,
-   * and how much more that costs on one worker than spread over all of them differs by machine and
-   * graph (on a grid's small levels the parallel push paid more than the probe said, and lost to the
-   * fused one). Pull levels, whose time does not follow their frontier's edges, and runs with a pinned
-   * calibration or a forced topology learn nothing.
-   */
+  /** Refines the policy's costs from the level that just ran ({@link FrontierCalibration#refinedBy}); not with a pinned calibration or a forced topology. */
   private void learn(long nanos) {
-    if (pinned != null || forced.isPresent() || frontierEdges < LEARN_MIN_EDGES || pulls()) {
+    if (pinned != null || forced.isPresent()) {
       return;
     }
-    boolean alone = topology == MegakernelExecutionTopology.FusedWave;
-    double perEdge = (alone ? nanos : Math.max(0.0, nanos - learned.barrierNanos())) / frontierEdges;
-    learned = alone
-        ? new FrontierCalibration(learned.barrierNanos(), learned.edgeNanos(), blend(learned.fusedEdgeNanos(), perEdge))
-        : new FrontierCalibration(learned.barrierNanos(), blend(learned.edgeNanos(), perEdge), learned.fusedEdgeNanos());
-    policy = policy(learned);
-  }
-
-  private static double blend(double known, double measured) {
-    return known + LEARN_WEIGHT * (measured - known);
+    FrontierCalibration refined = learned.refinedBy(topology, frontierEdges, nanos);
+    if (refined != learned) {
+      learned = refined;
+      policy = policy(refined);
+    }
   }
 
   /** Makes the level's output the next input and reads its size. */

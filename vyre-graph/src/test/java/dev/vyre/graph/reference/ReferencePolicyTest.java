@@ -146,16 +146,21 @@ class ReferencePolicyTest {
     }
   }
 
-  /** Replays the policy over the run's logged frontiers; the decisions must be the logged ones. */
+  /**
+   * Replays the policy over the run's logged frontiers, its costs refined by each logged level as the
+   * engine refines them; the decisions must be the logged ones.
+   */
   private static void assertReplays(FrontierRun run, int vertices, long edges) {
-    FrontierPolicy policy = new FrontierPolicy(vertices, edges, run.residency(), run.residency().plan().outputBytes(),
-        run.calibration().orElseThrow(), Optional.empty());
+    FrontierCalibration costs = run.calibration().orElseThrow();
     MegakernelExecutionTopology previous = null;
     for (FrontierLevel level : run.levels()) {
+      FrontierPolicy policy = new FrontierPolicy(vertices, edges, run.residency(), run.residency().plan().outputBytes(),
+          costs, Optional.empty());
       MegakernelTopologyDecision expected = policy.decide(level.frontierVertices(), level.frontierEdges(), previous);
       assertEquals(expected, level.decision(), "level " + level.level());
       assertTrue(level.nanos() >= 0);
       previous = level.decision().topology();
+      costs = costs.refinedBy(previous, level.frontierEdges(), level.nanos());
     }
   }
 
