@@ -2,6 +2,7 @@ package dev.vyre.io;
 
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.runtime.spi.HostViews;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -101,14 +102,21 @@ public final class BufferPool {
           + " does not fit buffer " + index + " of " + buffers.get(index).byteSize() + " bytes",
           "read 1 byte up to the rest of the buffer");
     }
+    // The read into it holds no arena: keep the memory from being freed under it (HostViews).
+    if (!HostViews.hold(buffers.get(index).scope())) {
+      throw PipelineException.closed("chunk buffer " + index + " (its memory is freed: its kernel shut down)",
+          "run the scan again on a running kernel");
+    }
     busy[index] = true;
     busyCount++;
   }
 
+  /** Marks {@code index} as free again, once its read came back. */
   public void release(int index) {
     if (busy[index]) {
       busy[index] = false;
       busyCount--;
+      HostViews.release(buffers.get(index).scope());
     }
   }
 }

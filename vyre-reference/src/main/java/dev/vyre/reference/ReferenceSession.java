@@ -387,23 +387,28 @@ final class ReferenceSession implements KernelSession {
 
   /** Idempotent; a second call after a handler kept its worker alive tries to free the memory again. */
   @Override
-  public synchronized void close() {
-    closed = true;
-    abort();
-    awaitExit(Duration.ofSeconds(5));
-    for (Thread thread : threads) {
-      if (thread != null && thread.isAlive()) {
-        // A handler that never returns keeps its thread; freeing the memory under it would crash the JVM.
+  public void close() {
+    synchronized (this) {
+      closed = true;
+      abort();
+      awaitExit(Duration.ofSeconds(5));
+      for (Thread thread : threads) {
+        if (thread != null && thread.isAlive()) {
+          // A handler that never returns keeps its thread; freeing the memory under it would crash the JVM.
+          return;
+        }
+      }
+      if (!arena.scope().isAlive()) {
         return;
       }
+      // Before the free: snapshots answer from these once the buffers are gone.
+      finalControl = Words.toBytes(memory.control());
+      finalDebugLog = Words.toBytes(memory.debugLog());
     }
-    if (!arena.scope().isAlive()) {
-      return;
-    }
-    // Before the free: snapshots answer from these once the buffers are gone.
-    finalControl = Words.toBytes(memory.control());
-    finalDebugLog = Words.toBytes(memory.debugLog());
-    if (!HostViews.end(arena, VIEW_PATIENCE)) {
+    // Outside the lock: a scan still reading into a chunk buffer here may need it (an allocation,
+    // refused now) before it stops and its reads come back. The memory goes back to malloc, so a
+    // read the kernel still performs into it must come back first.
+    if (!HostViews.endAfterHeldReads(arena, VIEW_PATIENCE)) {
       LOG.log(System.Logger.Level.WARNING, "an operation still holds the reference session's memory (a read into a chunk"
           + " buffer) " + VIEW_PATIENCE.toSeconds() + " s after shutdown; the memory stays allocated until the process exits");
     }

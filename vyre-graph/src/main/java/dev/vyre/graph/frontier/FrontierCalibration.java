@@ -19,7 +19,7 @@ import dev.vyre.driver.planner.MegakernelExecutionTopology;
 public record FrontierCalibration(double barrierNanos, double edgeNanos, double fusedEdgeNanos) {
 
   /** A push level of fewer edges says more about its fixed costs than about an edge's: it refines nothing. */
-  public static final long REFINE_MIN_EDGES = 1024;
+  static final long REFINE_MIN_EDGES = 1024;
   /** The weight of a level's measured edge cost against the cost known before it. */
   static final double REFINE_WEIGHT = 0.25;
 
@@ -37,7 +37,8 @@ public record FrontierCalibration(double barrierNanos, double edgeNanos, double 
    */
   public FrontierCalibration refinedBy(MegakernelExecutionTopology ran, long frontierEdges, long nanos) {
     boolean alone = ran == MegakernelExecutionTopology.FusedWave;
-    boolean spread = ran == MegakernelExecutionTopology.WarpSparseFrontier || ran == MegakernelExecutionTopology.SparseFrontier;
+    boolean spread = ran == MegakernelExecutionTopology.WarpSparseFrontier
+        || ran == MegakernelExecutionTopology.SparseFrontier;
     if (frontierEdges < REFINE_MIN_EDGES || !(alone || spread)) {
       return this;
     }

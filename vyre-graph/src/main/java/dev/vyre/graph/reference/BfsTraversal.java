@@ -13,8 +13,9 @@ import java.util.Optional;
 
 /**
  * Breadth-first search: a push claims an unvisited neighbour by compare-and-set on its depth and
- * becomes its parent (marking no bit: the claim queues it once); a pull gives an unvisited vertex the first in-neighbour it finds in the
- * frontier. Depths are exact either way; parents form some BFS tree.
+ * becomes its parent (marking no bit: the claim queues it once); a pull gives an unvisited vertex
+ * the first in-neighbour it finds in the frontier. Depths are exact either way; parents form some
+ * BFS tree.
  */
 final class BfsTraversal extends Traversal {
 
@@ -29,7 +30,8 @@ final class BfsTraversal extends Traversal {
    */
   BfsTraversal(CsrGraph graph, CsrGraph reverse, int source, int workers, FrontierResidency residency,
       Optional<MegakernelExecutionTopology> forced, FrontierCalibration pinned) {
-    super(FrontierAlgorithm.BFS, graph, reverse, new int[graph.vertexCount()], false, workers, residency, forced, pinned);
+    super(FrontierAlgorithm.BFS, graph, reverse, new int[graph.vertexCount()], false, workers, residency, forced,
+        pinned);
     this.source = source;
     this.parents = new int[graph.vertexCount()];
   }

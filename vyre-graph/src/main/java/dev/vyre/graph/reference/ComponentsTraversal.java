@@ -24,7 +24,8 @@ final class ComponentsTraversal extends Traversal {
   /** @param graph an undirected graph (a directed one's {@link CsrGraph#symmetrized()}) */
   ComponentsTraversal(CsrGraph graph, int workers, FrontierResidency residency,
       Optional<MegakernelExecutionTopology> forced, FrontierCalibration pinned) {
-    super(FrontierAlgorithm.LABEL_PROPAGATION, graph, graph, new int[graph.vertexCount()], true, workers, residency, forced, pinned);
+    super(FrontierAlgorithm.LABEL_PROPAGATION, graph, graph, new int[graph.vertexCount()], true, workers, residency,
+        forced, pinned);
   }
 
   @Override

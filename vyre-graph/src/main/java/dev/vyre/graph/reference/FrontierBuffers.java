@@ -113,7 +113,8 @@ final class FrontierBuffers {
     spareDirty = pulled;
     currentMarked = pulled || marksOnPush;
     assert isClear(nextBits) : "the new output bitmap is not clear";
-    assert currentMarked ? isQueue(currentBits, current) : isClear(currentBits) : "the new input bitmap is not as marked";
+    assert currentMarked ? isQueue(currentBits, current) : isClear(currentBits)
+        : "the new input bitmap is not as marked";
   }
 
   /** With assertions on (tests): whether no bit is set. */

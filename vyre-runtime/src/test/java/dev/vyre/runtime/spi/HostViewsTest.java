@@ -65,4 +65,18 @@ class HostViewsTest {
       }
     }
   }
+
+  @Test
+  void aHoldKeepsTheMemoryUntilReleasedAndNoHoldIsTakenOnceEnded() throws Exception {
+    Arena views = Arena.ofShared();
+    MemorySegment view = views.allocate(64);
+    assertTrue(HostViews.hold(view.scope()));
+    assertFalse(HostViews.endAfterHeldReads(views, Duration.ofMillis(20)), "a read the kernel performs holds the views");
+    assertTrue(views.scope().isAlive(), "held memory must stay");
+    assertFalse(HostViews.hold(view.scope()), "ending began: no new read may start");
+    HostViews.release(view.scope());
+    assertTrue(HostViews.endAfterHeldReads(views, Duration.ofSeconds(10)), "ended once released");
+    assertFalse(views.scope().isAlive());
+    assertFalse(HostViews.hold(view.scope()), "ended");
+  }
 }
