@@ -230,7 +230,11 @@ public final class ScanJob implements ScanRun {
     } catch (RuntimeException e) {
       // A run that threw is not run again: its reads in flight come back now rather than at close,
       // so that a kernel shutting down under it frees their buffers without waiting for this job.
-      feed.close();
+      try {
+        feed.close();
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
       // A shutdown on another thread ended the buffers' views under this run, which is the kernel
       // shut down to the caller; an IllegalStateException while they all run is a bug.
       stopped = ScanLane.stopped(lanes);

@@ -37,9 +37,9 @@ public final class HostViews {
    * that holds the arena while it runs (a FileChannel read into a chunk buffer, a native call
    * given a view) makes close fail, so this tries again until {@code patience} has passed and
    * then returns false: the caller must not free the memory then. An interrupt neither cuts the
-   * wait short nor is lost. {@link #hold}s are not waited for: for memory whose free unmaps it
-   * (CUDA's pinned host memory), where a read the kernel still performs fails instead of writing
-   * into memory the process reuses.
+   * wait short nor is lost. From the start no new {@link #hold} is taken, but those taken are not
+   * waited for: for memory whose free unmaps it (CUDA's pinned host memory), where a read the kernel
+   * still performs fails instead of writing into memory the process reuses.
    */
   public static boolean end(Arena views, Duration patience) {
     return end(views, patience, false);
