@@ -18,6 +18,8 @@ import dev.vyre.scan.ScanOptions;
 import dev.vyre.scan.ScanSink;
 import dev.vyre.scan.ScanSummary;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +31,10 @@ import java.util.function.BooleanSupplier;
  * of the kernel: while it scans it holds one of {@code lanes} lanes, and its job's chunk and hit
  * buffers come from the kernel's {@link KernelResourcePool}, so what one task can have in flight (ring
  * slots, staging bytes) is capped by its job's buffers, and the lanes share the kernel evenly; a
- * task beyond them waits for a lane. Tasks that scan with the same patterns share a compiled table.
+ * task beyond them waits for a lane. Tasks that scan with the same patterns share a compiled table,
+ * and a task takes the job a finished one left (its threads, reader and buffers) when it scans with
+ * the same table the same way, rather than starting one of its own (docs/BENCHMARKS.md, "Twentieth
+ * session: one executor per GPU on two H100s", has what that cost).
  */
 public final class ExecutorKernel implements AutoCloseable {
 
@@ -44,6 +49,10 @@ public final class ExecutorKernel implements AutoCloseable {
   private final int lanes;
   private final Semaphore freeLanes;
   private final DfaTableCache tables = new DfaTableCache(16);
+  /** Jobs between tasks, the latest first; at most {@code lanes}. */
+  private final ArrayDeque<IdleJob> idle = new ArrayDeque<>();
+
+  private record IdleJob(DfaTable table, boolean keepHits, ScanJob job) {}
 
   private ExecutorKernel(Megakernel kernel, int lanes) {
     this.kernel = kernel;
@@ -105,14 +114,17 @@ public final class ExecutorKernel implements AutoCloseable {
   public ScanSummary scan(List<ScanFile> files, PatternSet patterns, boolean keepHits, ScanSink sink,
       BooleanSupplier cancelled) throws InterruptedException {
     DfaTable table = tables.compile(patterns);
-    ScanOptions options = laneOptions.withKeepHits(keepHits).fittingHitCounter(table);
     freeLanes.acquire();
-    try (ScanJob job = new ScanJob(pool, table, options)) {
-      return job.run(files, new ScanSink() {
+    ScanJob job = null;
+    boolean ended = false;
+    try {
+      job = takeJob(table, keepHits);
+      ScanJob running = job;
+      ScanSummary summary = job.run(files, new ScanSink() {
         @Override
         public boolean found(ScanFile file, HitList hits, long total) {
           if (cancelled.getAsBoolean()) {
-            job.stop();
+            running.stop();
           }
           return sink.found(file, hits, total);
         }
@@ -122,14 +134,53 @@ public final class ExecutorKernel implements AutoCloseable {
           sink.finished(result);
         }
       });
+      ended = true;
+      return summary;
     } finally {
+      // A job whose run threw is not run again.
+      if (job != null) {
+        if (ended) {
+          giveBack(new IdleJob(table, keepHits, job));
+        } else {
+          job.close();
+        }
+      }
       freeLanes.release();
+    }
+  }
+
+  /** A job a finished task left for this table and way of scanning, or a new one. */
+  private ScanJob takeJob(DfaTable table, boolean keepHits) {
+    synchronized (idle) {
+      for (Iterator<IdleJob> jobs = idle.iterator(); jobs.hasNext(); ) {
+        IdleJob left = jobs.next();
+        if (left.table == table && left.keepHits == keepHits) {
+          jobs.remove();
+          return left.job;
+        }
+      }
+    }
+    return new ScanJob(pool, table, laneOptions.withKeepHits(keepHits).fittingHitCounter(table));
+  }
+
+  /** Keeps a job for the next task; the oldest beyond {@link #lanes} closes. */
+  private void giveBack(IdleJob job) {
+    IdleJob oldest = null;
+    synchronized (idle) {
+      idle.addFirst(job);
+      if (idle.size() > lanes) {
+        oldest = idle.removeLast();
+      }
+    }
+    if (oldest != null) {
+      oldest.job.close();
     }
   }
 
   /**
    * Drains and closes: waits up to {@link #DRAIN_TIMEOUT} for the scans in flight to give their
-   * lanes back, then shuts the kernel down (a scan still running then fails with the kernel closed).
+   * lanes back, closes the jobs finished tasks left, then shuts the kernel down (a scan still
+   * running then fails with the kernel closed).
    */
   @Override
   public void close() {
@@ -145,11 +196,25 @@ public final class ExecutorKernel implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     try {
+      closeIdleJobs();
       kernel.close();
     } finally {
       if (drained) {
         freeLanes.release(lanes);
       }
+    }
+  }
+
+  private void closeIdleJobs() {
+    while (true) {
+      IdleJob left;
+      synchronized (idle) {
+        left = idle.pollFirst();
+      }
+      if (left == null) {
+        return;
+      }
+      left.job.close();
     }
   }
 }
