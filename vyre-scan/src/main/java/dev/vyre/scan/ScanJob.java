@@ -235,10 +235,12 @@ public final class ScanJob implements ScanRun {
       } catch (RuntimeException closing) {
         e.addSuppressed(closing);
       }
-      // A shutdown on another thread ended the buffers' views under this run, which is the kernel
-      // shut down to the caller; an IllegalStateException while they all run is a bug.
+      // A shutdown on another thread ended the buffers' views under this run, or refused a read into
+      // them, which is the kernel shut down to the caller; either while they all run is a bug.
       stopped = ScanLane.stopped(lanes);
-      if (!(e instanceof IllegalStateException) || stopped == null) {
+      boolean buffersEnded = e instanceof IllegalStateException
+          || e instanceof PipelineException closed && closed.variant() == PipelineException.Variant.Closed;
+      if (!buffersEnded || stopped == null) {
         throw e;
       }
       throw stopped.kernel.closedError();
