@@ -63,19 +63,20 @@ public final class HostViews {
     holds.getAndAccumulate(ENDING, (count, ending) -> count | ending);
     try {
       while (scope.isAlive()) {
-        try {
-          if (afterHolds && holds.get() != ENDING) {
-            throw new IllegalStateException("a read into a view is in flight");
+        // Only ENDING left: no hold is out.
+        if (!afterHolds || holds.get() == ENDING) {
+          try {
+            views.close();
+            return true;
+          } catch (IllegalStateException held) {
+            // An operation holds the arena: try again below.
           }
-          views.close();
-          return true;
-        } catch (IllegalStateException held) {
-          if (System.nanoTime() - deadline > 0) {
-            return !scope.isAlive();
-          }
-          RETRY.idle();
-          interrupted |= Thread.interrupted();
         }
+        if (System.nanoTime() - deadline > 0) {
+          return !scope.isAlive();
+        }
+        RETRY.idle();
+        interrupted |= Thread.interrupted();
       }
       return true;
     } finally {
