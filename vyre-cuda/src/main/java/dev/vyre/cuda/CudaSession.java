@@ -225,7 +225,7 @@ final class CudaSession implements KernelSession {
   public synchronized void clearDebugLog() {
     checkOpen();
     context.makeCurrent();
-    driver.memset(deviceDebugLog, 0, memory.debugLog().byteSize());
+    allocate.zero(deviceDebugLog, memory.debugLog().byteSize());
     allocate.awaitLegacyStream();
     // The mapped copy only receives copies out; keep it in step.
     memory.debugLog().fill((byte) 0);
@@ -296,6 +296,7 @@ final class CudaSession implements KernelSession {
       driver.launch(function, grid, BLOCK_SIZE, stream, params);
     }
     launched = true;
+    allocate.launched();
   }
 
   @Override

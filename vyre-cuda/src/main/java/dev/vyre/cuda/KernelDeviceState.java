@@ -47,9 +47,11 @@ final class KernelDeviceState {
       driver.copyToHost(copy, address + DeviceStateLayout.TRACE_OFFSET, TraceLayout.BYTES);
       Map<String, Double> trace = TraceLayout.summary(copy);
       if (reset) {
-        // All but trace_seen, which the scout keeps current.
+        // All but trace_seen, which the scout keeps current; by a copy, not a memset, which is a kernel
+        // that the running kernel may leave no room for (SessionMemory.zero).
         long stored = DeviceStateLayout.TRACE_OFFSET + TraceLayout.STORED_OFFSET;
-        driver.memset(address + stored, 0, TraceLayout.BYTES - TraceLayout.STORED_OFFSET);
+        long bytes = TraceLayout.BYTES - TraceLayout.STORED_OFFSET;
+        driver.copyToDevice(address + stored, scratch.allocate(bytes, 8), bytes);
       }
       return trace;
     }

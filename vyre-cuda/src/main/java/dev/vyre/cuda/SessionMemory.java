@@ -14,10 +14,14 @@ import java.lang.foreign.MemorySegment;
 final class SessionMemory {
 
   static final long PAGE = 4096;
+  /** Zeroed pinned memory that device memory allocated after the launch is zeroed from, a copy at a time. */
+  private static final long ZEROS_BYTES = 4L << 20;
 
   private final CudaDriver driver;
   private final Releases releases;
   private final Arena views;
+  private boolean launched;
+  private MemorySegment zeros;
 
   SessionMemory(CudaDriver driver, Releases releases, Arena views) {
     this.driver = driver;
@@ -61,9 +65,34 @@ final class SessionMemory {
     long pointer = driver.allocDevice(bytes);
     releases.add(() -> driver.freeDevice(pointer));
     if (zero) {
-      driver.memset(pointer, 0, bytes);
+      zero(pointer, bytes);
     }
     return pointer;
+  }
+
+  /** Says that the persistent kernel has launched: from now on device memory is zeroed by copies. */
+  void launched() {
+    launched = true;
+  }
+
+  /**
+   * Zeroes {@code bytes} of device memory: before the launch with cuMemsetD8; after it by copies from zeroed
+   * pinned memory. A memset runs as a kernel on the SMs, and while the persistent kernel leaves no SM room
+   * for one of its blocks (a kernel of more registers a thread or more shared memory than today's) it
+   * waits for ever, and the legacy stream behind it: the promoted-table kernel hung there. Copies take the
+   * copy engines.
+   */
+  void zero(long pointer, long bytes) {
+    if (!launched) {
+      driver.memset(pointer, 0, bytes);
+      return;
+    }
+    if (zeros == null) {
+      zeros = mapped(ZEROS_BYTES);
+    }
+    for (long done = 0; done < bytes; done += ZEROS_BYTES) {
+      driver.copyToDevice(pointer + done, zeros, Math.min(ZEROS_BYTES, bytes - done));
+    }
   }
 
   /**
