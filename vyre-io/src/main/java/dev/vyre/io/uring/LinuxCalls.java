@@ -48,31 +48,43 @@ final class LinuxCalls {
   private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
   private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
-  /** Downcall handles; building them fails off Linux/glibc, which the holder turns into NotLinux. */
-  private static final class Handles {
+  // Downcall handles in three holders by use, each built on first use: linking one costs about ten
+  // milliseconds at start-up (a stub class spun per call), and a small scan read by FileChannel needs
+  // only the file calls. Building them fails off Linux/glibc, which nativeFailure turns into NotLinux.
+
+  /** io_uring's: its syscalls and the ring's mapping. */
+  private static final class RingHandles {
     static final MethodHandle SYSCALL = downcall("syscall",
         FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
         Linker.Option.firstVariadicArg(1));
     static final MethodHandle MMAP = downcall("mmap",
         FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
     static final MethodHandle MUNMAP = downcall("munmap", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+  }
+
+  /** Every reader's: opening a listed file safely, and closing it. */
+  private static final class FileHandles {
     static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
         Linker.Option.firstVariadicArg(2));
     static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     static final MethodHandle LSEEK = downcall("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
     static final MethodHandle FCNTL = downcall("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
         Linker.Option.firstVariadicArg(2));
+  }
+
+  /** Dropping a file's cached pages (cold benchmarks only). */
+  private static final class CacheHandles {
     static final MethodHandle FDATASYNC = downcall("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     static final MethodHandle POSIX_FADVISE = downcall("posix_fadvise",
         FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
+  }
 
-    private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... options) {
-      Linker linker = Linker.nativeLinker();
-      MemorySegment symbol = linker.defaultLookup().find(name).orElseThrow(PipelineException::notLinux);
-      Linker.Option[] all = Arrays.copyOf(options, options.length + 1);
-      all[options.length] = Linker.Option.captureCallState("errno");
-      return linker.downcallHandle(symbol, descriptor, all);
-    }
+  private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... options) {
+    Linker linker = Linker.nativeLinker();
+    MemorySegment symbol = linker.defaultLookup().find(name).orElseThrow(PipelineException::notLinux);
+    Linker.Option[] all = Arrays.copyOf(options, options.length + 1);
+    all[options.length] = Linker.Option.captureCallState("errno");
+    return linker.downcallHandle(symbol, descriptor, all);
   }
 
   private final MemorySegment errnoState;
@@ -89,7 +101,7 @@ final class LinuxCalls {
   long syscall(String name, long number, long a1, long a2, long a3, long a4, long a5, long a6, String fix) {
     long result;
     try {
-      result = (long) Handles.SYSCALL.invokeExact(errnoState, number, a1, a2, a3, a4, a5, a6);
+      result = (long) RingHandles.SYSCALL.invokeExact(errnoState, number, a1, a2, a3, a4, a5, a6);
     } catch (Throwable e) {
       throw nativeFailure(name, e);
     }
@@ -103,7 +115,7 @@ final class LinuxCalls {
   MemorySegment mmap(String what, long length, int fd, long offset) {
     long address;
     try {
-      address = (long) Handles.MMAP.invokeExact(errnoState, 0L, length, PROT_READ_WRITE, MAP_SHARED_POPULATE, fd,
+      address = (long) RingHandles.MMAP.invokeExact(errnoState, 0L, length, PROT_READ_WRITE, MAP_SHARED_POPULATE, fd,
           offset);
     } catch (Throwable e) {
       throw nativeFailure("mmap", e);
@@ -117,7 +129,7 @@ final class LinuxCalls {
   /** Teardown: a failure leaves nothing the caller could repair, so its result is not checked. */
   void munmap(MemorySegment mapping) {
     try {
-      int ignored = (int) Handles.MUNMAP.invokeExact(errnoState, mapping.address(), mapping.byteSize());
+      int ignored = (int) RingHandles.MUNMAP.invokeExact(errnoState, mapping.address(), mapping.byteSize());
     } catch (Throwable e) {
       throw nativeFailure("munmap", e);
     }
@@ -149,7 +161,7 @@ final class LinuxCalls {
   void requireOffsets(int fd, Path path) {
     long offset;
     try {
-      offset = (long) Handles.LSEEK.invokeExact(errnoState, fd, 0L, SEEK_CUR);
+      offset = (long) FileHandles.LSEEK.invokeExact(errnoState, fd, 0L, SEEK_CUR);
     } catch (Throwable e) {
       throw nativeFailure("lseek", e);
     }
@@ -162,7 +174,7 @@ final class LinuxCalls {
   void clearNonBlocking(int fd, String what) {
     int flags;
     try {
-      flags = (int) Handles.FCNTL.invokeExact(errnoState, fd, F_SETFL, 0);
+      flags = (int) FileHandles.FCNTL.invokeExact(errnoState, fd, F_SETFL, 0);
     } catch (Throwable e) {
       throw nativeFailure("fcntl", e);
     }
@@ -183,7 +195,7 @@ final class LinuxCalls {
       byte[] name = PathBytes.of(path);
       MemorySegment cPath = scratch.allocate(name.length + 1L);
       MemorySegment.copy(name, 0, cPath, JAVA_BYTE, 0, name.length);
-      fd = (int) Handles.OPEN.invokeExact(errnoState, cPath, flags, 0);
+      fd = (int) FileHandles.OPEN.invokeExact(errnoState, cPath, flags, 0);
     } catch (Throwable e) {
       throw nativeFailure("open", e);
     }
@@ -197,7 +209,7 @@ final class LinuxCalls {
   void fdatasync(int fd, String path) {
     int result;
     try {
-      result = (int) Handles.FDATASYNC.invokeExact(errnoState, fd);
+      result = (int) CacheHandles.FDATASYNC.invokeExact(errnoState, fd);
     } catch (Throwable e) {
       throw nativeFailure("fdatasync", e);
     }
@@ -213,7 +225,7 @@ final class LinuxCalls {
   void posixFadvise(int fd, long offset, long length, int advice, String path) {
     int error;
     try {
-      error = (int) Handles.POSIX_FADVISE.invokeExact(errnoState, fd, offset, length, advice);
+      error = (int) CacheHandles.POSIX_FADVISE.invokeExact(errnoState, fd, offset, length, advice);
     } catch (Throwable e) {
       throw nativeFailure("posix_fadvise", e);
     }
@@ -226,7 +238,7 @@ final class LinuxCalls {
   /** Teardown of a read-only descriptor: nothing was written, so a failed close loses nothing. */
   void close(int fd) {
     try {
-      int ignored = (int) Handles.CLOSE.invokeExact(errnoState, fd);
+      int ignored = (int) FileHandles.CLOSE.invokeExact(errnoState, fd);
     } catch (Throwable e) {
       throw nativeFailure("close", e);
     }
@@ -241,7 +253,7 @@ final class LinuxCalls {
     if (e instanceof PipelineException pipeline) {
       return pipeline;
     }
-    // A missing libc symbol surfaces as the handle holder's failed initialisation.
+    // A missing libc symbol surfaces as a handle holder's failed initialisation.
     return e.getCause() instanceof PipelineException cause ? cause
         : PipelineException.backend("native call " + name + " failed: " + e, e);
   }
