@@ -17,7 +17,7 @@ final class ScanTuning {
   long taskBytes;
 
   @Option(names = "--buffers", defaultValue = "0", paramLabel = "N",
-      description = "Chunk buffers in flight (default, or 0: 16 on the reference backend, 32 on a GPU).")
+      description = "Chunk buffers in flight (default, or 0: two a core, 4 to 16, on the reference backend; 32 on a GPU).")
   int buffers;
 
   @Option(names = "--stage", defaultValue = "auto", paramLabel = "MODE",

@@ -37,15 +37,16 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
   public static final long GPU_TASK_BYTES = 4L << 10;
 
   /**
-   * The defaults for a backend. The reference backend scans 64 KiB tasks of 16 buffers in place,
-   * reading in the scan's thread (on a small CPU, io_uring workers took cores from the scan). A GPU
+   * The defaults for a backend. The reference backend scans 64 KiB tasks in place, two buffers a core
+   * ({@link #referenceBuffers}), reading in the scan's thread (on a small CPU, io_uring workers took
+   * cores from the scan). A GPU
    * scans 4 KiB tasks of a device copy of each chunk, 32 buffers read by io_uring workers in
    * parallel: on an H100 that took 1 GiB from 5.1 GB/s (in place, reads inline, 16 buffers) to
    * 28-30 GB/s (docs/BENCHMARKS.md, 2026-11-22).
    */
   public static ScanOptions forBackend(String backendName) {
     if (backendName.equals("reference")) {
-      return defaults();
+      return new ScanOptions(DEFAULT_CHUNK_BYTES, DEFAULT_TASK_BYTES, referenceBuffers(), true);
     }
     return new ScanOptions(DEFAULT_CHUNK_BYTES, GPU_TASK_BYTES, GPU_BUFFERS, true, true, true);
   }
@@ -105,6 +106,15 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
    */
   public static int defaultPackReaders() {
     return Math.min(Runtime.getRuntime().availableProcessors() / 4, MAX_PACK_READERS);
+  }
+
+  /**
+   * The reference backend's chunk buffers: two a core (one scanned while the next is read), at least 4 and
+   * at most {@link #DEFAULT_BUFFERS}. A buffer is touched first when the job starts, and on a small machine
+   * whose page faults are slow the sixteen buffers' first touches were a tenth of a one-shot scan.
+   */
+  public static int referenceBuffers() {
+    return (int) Math.clamp(2L * Runtime.getRuntime().availableProcessors(), 4, DEFAULT_BUFFERS);
   }
 
   public static ScanOptions defaults() {

@@ -19,8 +19,17 @@ class ScanOptionsTest {
   }
 
   @Test
+  void theReferenceBackendKeepsTwoBuffersACoreInFlightFromFourToSixteen() {
+    int cores = Runtime.getRuntime().availableProcessors();
+    ScanOptions reference = ScanOptions.forBackend("reference");
+    assertEquals(Math.min(16, Math.max(4, 2 * cores)), reference.buffers());
+    assertEquals(ScanOptions.defaults().chunkBytes(), reference.chunkBytes());
+    assertEquals(ScanOptions.defaults().taskBytes(), reference.taskBytes());
+    assertTrue(!reference.stageOnDevice() && !reference.parallelReads());
+  }
+
+  @Test
   void aGpuScansSmallTasksOfDeviceCopiesReadInParallel() {
-    assertEquals(ScanOptions.defaults(), ScanOptions.forBackend("reference"));
     ScanOptions gpu = ScanOptions.forBackend("cuda");
     assertEquals(new ScanOptions(4L << 20, 4096, 32, true, true, true), gpu);
     assertEquals(32 * 1024, gpu.ringSlots());
