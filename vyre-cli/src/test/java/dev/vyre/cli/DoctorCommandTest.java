@@ -70,7 +70,7 @@ class DoctorCommandTest {
 
     // One small file: one task, so one worker group.
     JsonNode small = jobs.get(0);
-    ScanOptions smallOptions = ScanOptions.defaults().fittedTo(DoctorPolicy.SMALL_FILE_BYTES);
+    ScanOptions smallOptions = ScanOptions.forBackend("reference").fittedTo(DoctorPolicy.SMALL_FILE_BYTES);
     assertEquals(smallOptions.chunkBytes(), small.get("chunk_bytes").asLong());
     assertEquals(1, small.get("expected_tasks").asLong());
     assertEquals(1, small.at("/worker_groups/active").asInt());
@@ -84,7 +84,7 @@ class DoctorCommandTest {
 
     // An input that fills every buffer: a ring of tasks, every worker group.
     JsonNode full = jobs.get(1);
-    ScanOptions defaults = ScanOptions.defaults();
+    ScanOptions defaults = ScanOptions.forBackend("reference");
     assertEquals(defaults.buffers() * defaults.chunkBytes(), full.get("bytes").asLong());
     assertEquals(defaults.ringSlots(), full.get("ring_slots").asInt());
     assertEquals(defaults.ringSlots(), full.get("expected_tasks").asLong());
