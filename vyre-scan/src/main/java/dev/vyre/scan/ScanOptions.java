@@ -39,10 +39,9 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
   /**
    * The defaults for a backend. The reference backend scans 64 KiB tasks in place, two buffers a core
    * ({@link #referenceBuffers}), reading in the scan's thread (on a small CPU, io_uring workers took
-   * cores from the scan). A GPU
-   * scans 4 KiB tasks of a device copy of each chunk, 32 buffers read by io_uring workers in
-   * parallel: on an H100 that took 1 GiB from 5.1 GB/s (in place, reads inline, 16 buffers) to
-   * 28-30 GB/s (docs/BENCHMARKS.md, 2026-11-22).
+   * cores from the scan). A GPU scans 4 KiB tasks of a device copy of each chunk, 32 buffers read by
+   * io_uring workers in parallel: on an H100 that took 1 GiB from 5.1 GB/s (in place, reads inline, 16
+   * buffers) to 28-30 GB/s (docs/BENCHMARKS.md, 2026-11-22).
    */
   public static ScanOptions forBackend(String backendName) {
     if (backendName.equals("reference")) {

@@ -48,9 +48,9 @@ final class LinuxCalls {
   private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
   private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
-  // Downcall handles in three holders by use, each built on first use: linking one costs about ten
-  // milliseconds at start-up (a stub class spun per call), and a small scan read by FileChannel needs
-  // only the file calls. Building them fails off Linux/glibc, which nativeFailure turns into NotLinux.
+  // Downcall handles in three holders by use, each built on first use: linking a call spins a stub class,
+  // a start-up cost worth paying only for calls the process makes (a FileChannel reader makes only the
+  // file calls). Building them fails off Linux/glibc, which nativeFailure turns into NotLinux.
 
   /** io_uring's: its syscalls and the ring's mapping. */
   private static final class RingHandles {
