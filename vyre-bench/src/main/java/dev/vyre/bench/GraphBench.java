@@ -9,6 +9,7 @@ import dev.vyre.graph.frontier.FrontierEngine;
 import dev.vyre.graph.frontier.FrontierLevel;
 import dev.vyre.graph.frontier.FrontierOptions;
 import dev.vyre.graph.frontier.FrontierRun;
+import dev.vyre.graph.frontier.LevelBreakdown;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 
@@ -86,8 +88,11 @@ public final class GraphBench {
    * @param meanLevelMillis the runs' time over their levels
    * @param gteps the harmonic mean over the sources of traversed input edges per nanosecond
    * @param topologyMix levels per topology, over all the runs (empty for the serial BFS)
+   * @param breakdown where the grid-wide levels' time went, over all the runs, on a CPU engine's workers; null
+   *     elsewhere
    */
-  public record BfsMeasure(double levels, double meanLevelMillis, double gteps, Map<String, Long> topologyMix) {}
+  public record BfsMeasure(double levels, double meanLevelMillis, double gteps, Map<String, Long> topologyMix,
+      LevelBreakdown breakdown) {}
 
   /**
    * One contender of one graph.
@@ -194,13 +199,13 @@ public final class GraphBench {
         int levels = serial.bfs(source, depths);
         long serialNanos = System.nanoTime() - serialStarted;
         long traversed = FrontierRun.traversedEdges(graph, depths);
-        serialTally.add(levels, serialNanos, traversed, List.of());
+        serialTally.add(levels, serialNanos, traversed, List.of(), Optional.empty());
         StringBuilder line = new StringBuilder(String.format("  source %d/%d (vertex %d, %d levels): serial %.3f",
             i + 1, sources.length, source, levels, FrontierRun.gteps(traversed, serialNanos)));
         for (Contender contender : contenders) {
           FrontierRun run = contender.engine().bfs(graph, source, contender.options());
           check(name, source, contender, run.values(), depths);
-          contender.tally().add(run.levels().size(), run.nanos(), traversed, run.levels());
+          contender.tally().add(run.levels().size(), run.nanos(), traversed, run.levels(), run.breakdown());
           line.append(String.format(", %s %.3f", contender.name(), FrontierRun.gteps(traversed, run.nanos())));
         }
         progress.println(line.append(" GTEPS"));
@@ -330,9 +335,12 @@ public final class GraphBench {
     private long nanos;
     private double inverseGteps;
     private final Map<MegakernelExecutionTopology, Long> mix = new EnumMap<>(MegakernelExecutionTopology.class);
+    private LevelBreakdown breakdown;
 
-    void add(int runLevels, long runNanos, long traversedEdges, List<FrontierLevel> log) {
+    void add(int runLevels, long runNanos, long traversedEdges, List<FrontierLevel> log,
+        Optional<LevelBreakdown> runBreakdown) {
       runs++;
+      runBreakdown.ifPresent(b -> breakdown = breakdown == null ? b : breakdown.plus(b));
       levels += runLevels;
       nanos += runNanos;
       inverseGteps += 1 / FrontierRun.gteps(traversedEdges, runNanos);
@@ -344,7 +352,8 @@ public final class GraphBench {
     BfsMeasure measure() {
       Map<String, Long> topologies = new LinkedHashMap<>();
       mix.forEach((topology, count) -> topologies.put(topology.name(), count));
-      return new BfsMeasure(levels / (double) runs, nanos / 1e6 / Math.max(1, levels), runs / inverseGteps, topologies);
+      return new BfsMeasure(levels / (double) runs, nanos / 1e6 / Math.max(1, levels), runs / inverseGteps, topologies,
+          breakdown);
     }
   }
 }

@@ -108,6 +108,12 @@ final class GraphBenchCommand implements Callable<Integer> {
             measure.meanLevelMillis(), measure.gteps(), ratio == null ? "-" : String.format("%.2fx", ratio),
             mix(measure.topologyMix()));
       }
+      // Where a CPU engine's grid-wide levels spent their time: what limits it once a level's edges are few.
+      for (GraphBench.BfsResult result : graph.bfs()) {
+        if (result.measure() != null && result.measure().breakdown() != null) {
+          out.printf("  %s (%s) on %s%n", result.contender(), result.backend(), result.measure().breakdown().describe());
+        }
+      }
       out.println("  components: " + graph.components().stream()
           .map(cc -> String.format("%s (%s) %s %,d in %d %s, %.6f s", cc.contender(), cc.backend(), cc.algorithm(),
               cc.components(), cc.steps(), cc.algorithm().equals("afforest") ? "phases" : "levels", cc.seconds()))

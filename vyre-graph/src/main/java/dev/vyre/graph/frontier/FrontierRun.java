@@ -21,14 +21,21 @@ import java.util.Optional;
  * @param residency the memory plan the run followed
  * @param calibration the costs measured before the first level; empty for Afforest, which has no
  *     levels to decide
+ * @param breakdown where the grid-wide levels' time went on a CPU engine's workers; empty elsewhere
  */
 public record FrontierRun(FrontierAlgorithm algorithm, String backend, int[] values, int[] parents,
     List<FrontierLevel> levels, List<AfforestPhase> phases, long nanos, FrontierResidency residency,
-    Optional<FrontierCalibration> calibration) {
+    Optional<FrontierCalibration> calibration, Optional<LevelBreakdown> breakdown) {
 
   public FrontierRun {
     levels = List.copyOf(levels);
     phases = List.copyOf(phases);
+  }
+
+  /** A run with no breakdown of its levels' time (a GPU's, or Afforest's). */
+  public FrontierRun(FrontierAlgorithm algorithm, String backend, int[] values, int[] parents, List<FrontierLevel> levels,
+      List<AfforestPhase> phases, long nanos, FrontierResidency residency, Optional<FrontierCalibration> calibration) {
+    this(algorithm, backend, values, parents, levels, phases, nanos, residency, calibration, Optional.empty());
   }
 
   /** Levels per topology, in the topologies' order. */

@@ -9,6 +9,7 @@ import dev.vyre.graph.frontier.FrontierLevel;
 import dev.vyre.graph.frontier.FrontierPolicy;
 import dev.vyre.graph.frontier.FrontierResidency;
 import dev.vyre.graph.frontier.FrontierRun;
+import dev.vyre.graph.frontier.LevelBreakdown;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -63,12 +64,14 @@ abstract class Traversal implements WorkerJob {
   private final Runnable markFusedStart = serial(this::markFusedStart);
   private final Runnable markProbeStart = serial(this::markProbeStart);
   private final Runnable begin = serial(this::begin);
-  private final Runnable endLevel = serial(this::endLevel);
+  private final Runnable endGridLevel = serial(this::endGridLevel);
   private final Runnable afterFused = serial(() -> { });
   private final Runnable afterMarking = serial(this::marked);
 
   /** The queues and bitmaps. */
   final FrontierBuffers frontier;
+  /** When each worker arrived at the running grid-wide level's barrier. */
+  private final long[] arrivals;
 
   // Written by whoever runs alone (a barrier action, or worker 0 in a fused phase), read by all
   // after the barrier: the barrier orders them.
@@ -101,6 +104,12 @@ abstract class Traversal implements WorkerJob {
   private long runStart;
   private long levelStart;
   private long runNanos;
+  // Where the grid-wide levels' time went (LevelBreakdown), kept by the barrier's action.
+  private long gridLevels;
+  private long skewNanos;
+  private long actionNanos;
+  /** When the last grid-wide level's action ended, read by each worker as it leaves the barrier. */
+  private long releasedAt;
 
   /**
    * @param out the graph pushed along (and whose out-degrees count the frontier's edges)
@@ -130,6 +139,7 @@ abstract class Traversal implements WorkerJob {
       contexts[w] = new WorkerContext(w);
     }
     this.frontier = new FrontierBuffers(vertices, workers, marksOnPush);
+    this.arrivals = new long[workers];
     this.words = frontier.words;
   }
 
@@ -170,12 +180,17 @@ abstract class Traversal implements WorkerJob {
         }
         barrier.await(afterFused);
       } else {
+        long started = System.nanoTime();
         try {
           runLevel(me);
         } catch (Throwable t) {
           failure.compareAndSet(null, t);
         }
-        barrier.await(endLevel);
+        long arrived = System.nanoTime();
+        arrivals[id] = arrived;
+        barrier.await(endGridLevel);
+        long left = System.nanoTime();
+        me.timeLevel(arrived - started, left - arrived, left - releasedAt);
       }
     }
   }
@@ -183,8 +198,17 @@ abstract class Traversal implements WorkerJob {
   @Override
   public final FrontierRun result(String backend) {
     WorkerJob.rethrow(failure.get());
+    long work = 0;
+    long wait = 0;
+    long exit = 0;
+    for (WorkerContext context : contexts) {
+      work += context.workNanos;
+      wait += context.waitNanos;
+      exit += context.exitNanos;
+    }
     return new FrontierRun(algorithm, backend, values, parents(), log, List.of(), runNanos, residency,
-        Optional.ofNullable(calibration));
+        Optional.ofNullable(calibration),
+        Optional.of(new LevelBreakdown(gridLevels, workers, work, wait, skewNanos, actionNanos, exit)));
   }
 
   /** Queues {@code v} for the next level. */
@@ -393,6 +417,22 @@ abstract class Traversal implements WorkerJob {
         out[word] = bits;
       }
     }
+  }
+
+  /** The barrier action of a grid-wide level: {@link #endLevel}, and where the level's time went. */
+  private void endGridLevel() {
+    long started = System.nanoTime();
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    for (long arrival : arrivals) {
+      first = Math.min(first, arrival);
+      last = Math.max(last, arrival);
+    }
+    endLevel();
+    releasedAt = System.nanoTime();
+    gridLevels++;
+    skewNanos += last - first;
+    actionNanos += releasedAt - started;
   }
 
   /** Logs the level that ended, makes its output the next input and decides the next level. */

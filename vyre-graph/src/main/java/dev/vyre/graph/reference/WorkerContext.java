@@ -13,9 +13,20 @@ final class WorkerContext {
   private long heavyEdges;
   // What the calibration probe read, kept so that the reads are not optimized away.
   long probeSink;
+  // This worker's share of the grid-wide levels' time (LevelBreakdown).
+  long workNanos;
+  long waitNanos;
+  long exitNanos;
 
   WorkerContext(int id) {
     this.id = id;
+  }
+
+  /** Adds a grid-wide level's times: its work, its wait at the barrier, and the part of it after the release. */
+  void timeLevel(long work, long wait, long exit) {
+    workNanos += work;
+    waitNanos += wait;
+    exitNanos += exit;
   }
 
   /** Queues {@code v}, whose out-degree is {@code degree}, for {@code queue}. */

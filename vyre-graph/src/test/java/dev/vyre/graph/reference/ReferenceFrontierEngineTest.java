@@ -2,6 +2,7 @@ package dev.vyre.graph.reference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.planner.MegakernelExecutionTopology;
 import dev.vyre.graph.CsrGraph;
@@ -9,6 +10,7 @@ import dev.vyre.graph.EdgeList;
 import dev.vyre.graph.GraphGenerators;
 import dev.vyre.graph.frontier.FrontierOptions;
 import dev.vyre.graph.frontier.FrontierRun;
+import dev.vyre.graph.frontier.LevelBreakdown;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -136,6 +138,25 @@ class ReferenceFrontierEngineTest {
       assertEquals(0, run.values().length);
       assertEquals(List.of(), run.levels());
       assertEquals("reference", run.backend());
+    }
+  }
+
+  @Test
+  void aRunSaysWhereItsGridWideLevelsSpentTheirTime() {
+    try (CsrGraph graph = GraphGenerators.grid(40, 40); ReferenceFrontierEngine engine = new ReferenceFrontierEngine(3)) {
+      // Forced, so that no level runs fused: every level is grid-wide.
+      FrontierRun run = engine.bfs(graph, 0, FrontierOptions.defaults().forcing(MegakernelExecutionTopology.SparseFrontier));
+      LevelBreakdown breakdown = run.breakdown().orElseThrow();
+      assertEquals(run.levels().size(), breakdown.levels());
+      assertEquals(3, breakdown.workers());
+      assertTrue(breakdown.workNanos() > 0 && breakdown.waitNanos() >= 0 && breakdown.actionNanos() > 0,
+          breakdown.toString());
+      // Arrivals are apart by at most a worker's wait; leaving after the release is part of the wait.
+      assertTrue(breakdown.skewNanos() <= breakdown.waitNanos(), breakdown.toString());
+      assertTrue(breakdown.exitNanos() >= 0 && breakdown.exitNanos() <= breakdown.waitNanos(), breakdown.toString());
+      assertTrue(breakdown.describe().startsWith("3 workers, a level: push or pull "), breakdown.describe());
+      // Afforest has no levels to break down.
+      assertEquals(Optional.empty(), engine.afforest(graph, FrontierOptions.defaults()).breakdown());
     }
   }
 
