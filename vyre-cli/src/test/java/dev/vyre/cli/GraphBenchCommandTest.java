@@ -31,6 +31,9 @@ class GraphBenchCommandTest {
     assertTrue(engine.get("measure").get("gteps").asDouble() > 0, json.out());
     assertTrue(engine.get("measure").get("mean_level_millis").asDouble() > 0, json.out());
     assertTrue(engine.get("measure").get("topology_mix").size() > 0, json.out());
+    // The reference engine says where its grid-wide levels' time went; the serial BFS has no levels of workers.
+    assertTrue(engine.get("measure").get("breakdown").get("workers").asInt() > 0, json.out());
+    assertTrue(grid.get("bfs").get(3).get("measure").get("breakdown").isNull(), json.out());
     assertEquals("skipped: per-level launch is CUDA's baseline", grid.get("bfs").get(1).get("skipped").asText());
     assertTrue(grid.get("ratios").get("engine_vs_serial").asDouble() > 0, json.out());
     assertEquals(1, grid.get("components").get(0).get("components").asInt());
@@ -42,6 +45,8 @@ class GraphBenchCommandTest {
     assertEquals(0, table.status(), table.err());
     assertTrue(table.out().contains("uniform: uniform random, 64 vertices, degree 16"), table.out());
     assertTrue(table.out().contains("contender") && table.out().contains("serial") && table.out().contains("components: engine"),
+        table.out());
+    assertTrue(table.out().contains("engine (reference) on ") && table.out().contains(" workers, a level: push or pull "),
         table.out());
     assertEquals("uniform", Json.MAPPER.readTree(file.toFile()).get("graphs").get(0).get("graph").asText());
   }
