@@ -167,6 +167,8 @@ class GraphCommandTest {
     assertEquals(4, err.lines().filter(line -> line.contains("DenseFrontier, ")
         && line.contains("megakernel-topology-v1|topology=DenseFrontier|") && line.contains("|reason=")).count(), err);
     assertTrue(err.contains("vyre graph bfs: 4 levels in "), err);
+    assertTrue(err.contains("vyre graph bfs: grid-wide levels on ") && err.contains(" workers, a level: push or pull "),
+        err);
     assertTrue(run.out().contains("topologies: DenseFrontier 4"), run.out());
   }
 

@@ -151,7 +151,7 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
 
   /**
    * The {@code --verbose} lines after the run: the memory plan, the calibration, each level (or
-   * Afforest's phases), the totals.
+   * Afforest's phases), the totals, and on the reference backend where its grid-wide levels' time went.
    */
   void verbose(String command, PrintStream err) {
     err.println(command + ": " + run.residency().describe());
@@ -168,5 +168,6 @@ record GraphSummary(String graphName, int vertices, long edges, boolean undirect
     err.printf("%s: %d %s in %.6f s%s%n", command, afforest() ? run.phases().size() : run.levels().size(),
         afforest() ? "phases" : "levels", seconds(),
         bfs() ? String.format(", %.6f GTEPS (%,d edges)", gteps(), traversedEdges) : "");
+    run.breakdown().ifPresent(breakdown -> err.println(command + ": grid-wide levels on " + breakdown.describe()));
   }
 }
