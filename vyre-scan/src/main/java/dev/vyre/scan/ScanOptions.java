@@ -110,7 +110,8 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
   /**
    * The reference backend's chunk buffers: two a core (one scanned while the next is read), at least 4 and
    * at most {@link #DEFAULT_BUFFERS}. A buffer is touched first when the job starts, and on a small machine
-   * whose page faults are slow the sixteen buffers' first touches were a tenth of a one-shot scan.
+   * whose page faults are slow more buffers than its workers can use cost a one-shot scan more than they
+   * gave (docs/BENCHMARKS.md, "Twenty-first session: the chunk buffers' first touches (dev VM)").
    */
   public static int referenceBuffers() {
     return (int) Math.clamp(2L * Runtime.getRuntime().availableProcessors(), 4, DEFAULT_BUFFERS);
