@@ -113,7 +113,7 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
    * whose page faults are slow more buffers than its workers can use cost a one-shot scan more than they
    * gave (docs/BENCHMARKS.md, "Twenty-first session: the chunk buffers' first touches (dev VM)").
    */
-  public static int referenceBuffers() {
+  static int referenceBuffers() {
     return (int) Math.clamp(2L * Runtime.getRuntime().availableProcessors(), 4, DEFAULT_BUFFERS);
   }
 

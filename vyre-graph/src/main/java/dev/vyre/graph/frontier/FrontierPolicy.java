@@ -64,6 +64,11 @@ public final class FrontierPolicy {
     this.forced = forced;
   }
 
+  /** The costs it decides with. */
+  public FrontierCalibration calibration() {
+    return calibration;
+  }
+
   /**
    * The topology of the next level.
    *

@@ -48,7 +48,10 @@ public record LevelBreakdown(long levels, int workers, long workNanos, long wait
     return perWorkerLevel(exitNanos);
   }
 
-  /** One line: {@code push 9.1 us a worker, waiting 30.2 us (arrivals 25.0 us apart, ...)}. */
+  /**
+   * One line: {@code 16 workers, a level: push or pull 9.1 us a worker, waiting 30.2 us (arrivals 25.0 us
+   * apart, ...)}.
+   */
   public String describe() {
     return String.format("%d workers, a level: push or pull %.1f us a worker, waiting %.1f us (arrivals %.1f us apart,"
         + " the barrier's action %.1f us, release to exit %.1f us)", workers, workMicros(), waitMicros(), skewMicros(),

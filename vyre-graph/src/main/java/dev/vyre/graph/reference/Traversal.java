@@ -94,8 +94,6 @@ abstract class Traversal implements WorkerJob {
   private boolean fused;
   private FrontierPolicy policy;
   private FrontierCalibration calibration;
-  /** The calibration the policy decides with: the measured one, refined from the push levels run since. */
-  private FrontierCalibration learned;
   private long calibrationStart;
   private double barrierNanos;
   private long fusedStart;
@@ -283,7 +281,6 @@ abstract class Traversal implements WorkerJob {
       calibration = new FrontierCalibration(barrierNanos, perEdge(pass, PROBE_EDGES),
           perEdge(fusedPass, FUSED_PROBE_EDGES));
     }
-    learned = calibration;
     policy = policy(calibration);
     if (frontierVertices == 0) {
       done = true;
@@ -456,14 +453,17 @@ abstract class Traversal implements WorkerJob {
     frontier.currentMarked = true;
   }
 
-  /** Refines the policy's costs from the level that just ran ({@link FrontierCalibration#refinedBy}); not with a pinned calibration or a forced topology. */
+  /**
+   * Refines the policy's costs from the level that just ran ({@link FrontierCalibration#refinedBy}); not with a
+   * pinned calibration or a forced topology.
+   */
   private void learn(long nanos) {
     if (pinned != null || forced.isPresent()) {
       return;
     }
-    FrontierCalibration refined = learned.refinedBy(topology, frontierEdges, nanos);
-    if (refined != learned) {
-      learned = refined;
+    FrontierCalibration known = policy.calibration();
+    FrontierCalibration refined = known.refinedBy(topology, frontierEdges, nanos);
+    if (refined != known) {
       policy = policy(refined);
     }
   }
