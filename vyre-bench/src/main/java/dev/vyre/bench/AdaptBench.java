@@ -23,7 +23,7 @@ import java.util.Map;
  * group claiming (the default), one group claiming, both with the interpreted DFA_STEP, and the
  * loops a scan runs (worker groups and promotion) deciding. Each cycle runs the three in turn;
  * medians over the cycles are reported. A load that cannot run on the backend reports why instead
- * ({@code promotion_unavailable} on CUDA, whose promoted DFA_STEP is not written yet).
+ * ({@code promotion_unavailable} on a backend that cannot promote).
  */
 public final class AdaptBench {
 

@@ -79,6 +79,11 @@ final class CudaResources {
     return handle;
   }
 
+  /** The byte size of the resource at {@code handle} (a typed error for a handle never allocated). */
+  long byteSize(int handle) {
+    return checked(handle, 0, 0).byteSize();
+  }
+
   /** The host view of a HOST_MAPPED resource; null for a DEVICE one or a handle never allocated. */
   MemorySegment hostView(int handle) {
     return handle >= 0 && handle < resources.size() ? resources.get(handle).host() : null;

@@ -9,10 +9,13 @@ import dev.vyre.cuda.internal.Releases;
 import dev.vyre.cuda.wire.ControlCopies;
 import dev.vyre.cuda.wire.DeviceStateLayout;
 import dev.vyre.cuda.wire.KernelArgsLayout;
+import dev.vyre.cuda.wire.PromotedCopyLayout;
 import dev.vyre.driver.error.DeviceException;
 import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.IdleStrategy;
+import dev.vyre.runtime.dfa.DfaTableLayout;
+import dev.vyre.runtime.dfa.PromotedDfaLayout;
 import dev.vyre.runtime.spi.HostViews;
 import dev.vyre.runtime.spi.KernelMemory;
 import dev.vyre.runtime.spi.KernelSession;
@@ -63,6 +66,11 @@ final class CudaSession implements KernelSession {
   private static final int WORKER_IDLE_NS = Integer.getInteger("vyre.cuda.workerIdleNs", 1_000);
   /** Express helper warps beside the scout (megakernel/scout.cu, vyre_express_helper): 0 or 1 measured best. */
   private static final int EXPRESS_HELPERS = Math.clamp(Integer.getInteger("vyre.cuda.expressHelpers", 1), 0, 4);
+  /**
+   * Launches with shared memory for a promoted DFA table in every block (megakernel/dfa.cu): false launches
+   * without, and promotion is refused.
+   */
+  private static final boolean PROMOTION = Boolean.parseBoolean(System.getProperty("vyre.cuda.promotion", "true"));
   /** How long close() waits for an operation holding a view (a FileChannel read into a chunk buffer). */
   private static final Duration VIEW_PATIENCE = Duration.ofSeconds(5);
 
@@ -82,6 +90,10 @@ final class CudaSession implements KernelSession {
   /** Which task owns each IO slot (megakernel/io.cu, vyre_io_read): device memory, since the kernel CASes it. */
   private final long ioOwners;
   private final int grid;
+  /** Dynamic shared memory per block: a promoted table's copy and its head, or 0. */
+  private final int sharedBytes;
+  private final PromotedTables promoted;
+  private long promotedTasks;
   private final boolean cooperative;
   private final PipelineCache.Outcome cacheOutcome;
   /** Scopes every host view this session hands out, and the launch arguments; see the class comment. */
@@ -137,7 +149,15 @@ final class CudaSession implements KernelSession {
       this.deviceState = new KernelDeviceState(driver, allocate.device(DeviceStateLayout.BYTES, true));
       this.resources = new CudaResources(allocate, context);
       this.ioOwners = allocate.device(IoQueueLayout.IO_SLOT_COUNT * 4L, true);
-      int perSm = driver.maxActiveBlocksPerSm(function, BLOCK_SIZE);
+      int shared = PromotedCopyLayout.HEADER_BYTES + PromotedDfaLayout.MAX_BYTES;
+      if (!PROMOTION || driver.attribute(device.ordinal(), CudaDriver.ATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN) < shared) {
+        shared = 0;
+      } else {
+        driver.allowDynamicSharedBytes(function, shared);
+      }
+      this.sharedBytes = shared;
+      this.promoted = new PromotedTables(driver, allocate, deviceState, shared == 0 ? 0 : PromotedDfaLayout.MAX_BYTES);
+      int perSm = driver.maxActiveBlocksPerSm(function, BLOCK_SIZE, shared);
       if (perSm < 1) {
         throw PipelineException.backend("the megakernel cannot be resident with " + BLOCK_SIZE + " threads per block. Fix: report this with `vyre doctor` output");
       }
@@ -291,9 +311,9 @@ final class CudaSession implements KernelSession {
     MemorySegment params = views.allocate(ADDRESS);
     params.set(ADDRESS, 0, args);
     if (cooperative) {
-      driver.launchCooperative(function, grid, BLOCK_SIZE, stream, params);
+      driver.launchCooperative(function, grid, BLOCK_SIZE, sharedBytes, stream, params);
     } else {
-      driver.launch(function, grid, BLOCK_SIZE, stream, params);
+      driver.launch(function, grid, BLOCK_SIZE, sharedBytes, stream, params);
     }
     launched = true;
     allocate.launched();
@@ -390,19 +410,55 @@ final class CudaSession implements KernelSession {
     return BLOCK_SIZE;
   }
 
-  /** The device path (the promoted table in each block's shared memory) is not written yet. */
-  @Override
-  public void promoteDfaTable(int tableHandle, java.lang.foreign.MemorySegment compact) {
-    throw dev.vyre.driver.error.NotImplementedException.of("DFA table promotion on CUDA (DFA_STEP over a promoted table in"
-        + " shared memory)", 23, "scan on CUDA with the interpreted DFA_STEP (the promotion loop carries on without it), or"
-        + " promote on the reference backend (--backend reference)");
-  }
-
   @Override
   public synchronized void setActiveWorkerGroups(int active) {
     checkOpen();
     context.makeCurrent();
     deviceState.writeWord(DeviceStateLayout.ACTIVE_BLOCKS_OFFSET, active == grid ? 0 : active);
+  }
+
+  /**
+   * DFA_STEP tasks on the table at {@code handle} scan with {@code compact} from the next task on: each block
+   * loads it into its shared memory when a task first needs it (megakernel/dfa.cu). The table is read back
+   * once to check that {@code compact} is its promoted form.
+   */
+  @Override
+  public synchronized void promoteDfaTable(int handle, MemorySegment compact) {
+    checkOpen();
+    context.makeCurrent();
+    try (Arena scratch = Arena.ofConfined()) {
+      MemorySegment table = scratch.allocate(resources.byteSize(handle), 8);
+      resources.read(handle, 0, table);
+      String name = "DFA table " + handle;
+      DfaTableLayout.validate(table, name);
+      PromotedDfaLayout.requireCompactOf(compact, table, "promoted " + name);
+    }
+    promoted.promote(handle, compact);
+  }
+
+  /** Each block scans a promoted table from shared memory: faster than its table reads through L1. */
+  @Override
+  public boolean promotedDfaIsFaster() {
+    return promoted.capacity() > 0;
+  }
+
+  /** What the kernel counted: DFA_STEP tasks scanned with a block's copy (after close, the last count read). */
+  @Override
+  public synchronized long promotedTasks() {
+    if (!closed) {
+      context.makeCurrent();
+      promotedTasks = promoted.tasks();
+    }
+    return promotedTasks;
+  }
+
+  @Override
+  public synchronized void demoteDfaTable(int handle) {
+    if (closed) {
+      return;  // the kernel is gone, and its promotion with it
+    }
+    context.makeCurrent();
+    promoted.demote(handle);
   }
 
   @Override

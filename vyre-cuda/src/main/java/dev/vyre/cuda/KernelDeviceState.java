@@ -37,6 +37,11 @@ final class KernelDeviceState {
     }
   }
 
+  /** Copies {@code bytes} to {@code offset}, after every earlier write (one stream). */
+  void write(int offset, MemorySegment bytes) {
+    driver.copyToDevice(address + offset, bytes, bytes.byteSize());
+  }
+
   /**
    * Mean µs per task from doorbell seen to claimed, claimed to slot read and run, run to counters
    * added, counters to status stored, and the scout's mean poll period, since the last reset.

@@ -30,7 +30,7 @@ public final class KernelSource {
   public static final List<String> FRONTIER_PARTS = List.of("frontier/decide.cu", "frontier/frontier.cu",
       "frontier/levels.cu", "frontier/barrier.cu", "frontier/entry.cu", "frontier/afforest.cu");
   /** The megakernel's parts, in the order they are joined: each uses only what comes before it. */
-  public static final List<String> PARTS = List.of("megakernel/memory.cu", "megakernel/interpreter.cu", "megakernel/claims.cu",
+  public static final List<String> PARTS = List.of("megakernel/memory.cu", "megakernel/dfa.cu", "megakernel/interpreter.cu", "megakernel/claims.cu",
       "megakernel/express.cu", "megakernel/scout.cu", "megakernel/entry.cu", "megakernel/io.cu", "megakernel/user_opcodes.cu");
   static final String USER_OPCODES_MARKER = "/*VYRE_USER_OPCODES*/";
 

@@ -9,6 +9,7 @@ import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.dfa.DfaStepArgs;
 import dev.vyre.runtime.dfa.Hit;
 import dev.vyre.runtime.dfa.HitBufferLayout;
+import dev.vyre.runtime.dfa.PromotedDfaLayout;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.Words;
@@ -39,7 +40,24 @@ class CudaDfaStepGpuTest {
     }
   }
 
+  /**
+   * With the table promoted (each block scans from its copy in shared memory), DFA_STEP finds the same hits,
+   * also while the promotion ends and starts again between batches; the kernel counts the tasks it scanned
+   * with the copy.
+   */
+  @Test
+  void aPromotedTableFindsEveryMatchTheTableFinds() throws Exception {
+    findsEveryMatch(65_521, Promotion.THROUGHOUT);
+    findsEveryMatch(4093, Promotion.TOGGLED);
+  }
+
+  private enum Promotion { NONE, THROUGHOUT, TOGGLED }
+
   private static void findsEveryMatch(int chunkBytes) throws Exception {
+    findsEveryMatch(chunkBytes, Promotion.NONE);
+  }
+
+  private static void findsEveryMatch(int chunkBytes, Promotion promotion) throws Exception {
     List<String> words = List.of("he", "she", "his", "hers", "vyre", "error", "rror", "kernel");
     PatternSet patterns = PatternSet.fromArguments(words, false);
     DfaTable table = AhoCorasickCompiler.compile(patterns);
@@ -61,19 +79,32 @@ class CudaDfaStepGpuTest {
       MemorySegment header = arena.allocate(16, 8);
       Words.set(header, HitBufferLayout.CAPACITY_WORD, capacity);
       kernel.writeResource(hitHandle, 0, header);
-      TaskBatch batch = new TaskBatch(1024);
+      MemorySegment compact = ((PromotedDfaLayout.Compact) PromotedDfaLayout.compact(table.segment())).table();
+      if (promotion != Promotion.NONE) {
+        kernel.promoteDfaTable(dfaHandle, compact);
+      }
+      TaskBatch batch = new TaskBatch(promotion == Promotion.TOGGLED ? 64 : 1024);
+      int batches = 0;
       for (ChunkPlanner.Chunk chunk : ChunkPlanner.of(input.length, chunkBytes, patterns.maxLength()).chunks()) {
         int[] args = new DfaStepArgs(inputHandle, chunk.readOffset(), chunk.readLength(), dfaHandle, table.startState(),
             hitHandle, 7, chunk.readOffset(), chunk.reportFrom()).toArgs();
         if (batch.size() == batch.capacity()) {
           kernel.publish(batch);
           batch.clear();
+          if (promotion == Promotion.TOGGLED && ++batches % 2 == 1) {
+            kernel.demoteDfaTable(dfaHandle);
+          } else if (promotion == Promotion.TOGGLED) {
+            kernel.promoteDfaTable(dfaHandle, compact);
+          }
         }
         batch.add(0, Opcodes.DFA_STEP, args);
       }
       kernel.publish(batch);
       assertTrue(kernel.drain(Duration.ofSeconds(60)), kernel.summary());
       assertEquals(0, kernel.stats().faults(), "no DFA_STEP faulted");
+      if (promotion == Promotion.THROUGHOUT) {
+        assertTrue(kernel.promotedTasks() > 0, "tasks scanned with the promoted copy: " + kernel.promotedTasks());
+      }
       MemorySegment hits = arena.allocate(HitBufferLayout.byteSize(capacity), 8);
       kernel.readResource(hitHandle, 0, hits);
       long count = Integer.toUnsignedLong(Words.get(hits, HitBufferLayout.CURSOR_WORD));

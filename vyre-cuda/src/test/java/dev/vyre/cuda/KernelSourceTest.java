@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.vyre.cuda.wire.DeviceStateLayout;
+import dev.vyre.cuda.wire.PromotedCopyLayout;
 import dev.vyre.cuda.wire.KernelArgsLayout;
 import dev.vyre.cuda.wire.ResourceTableLayout;
 import dev.vyre.cuda.wire.TraceLayout;
@@ -187,10 +188,15 @@ class KernelSourceTest {
     check.accept("offsetof(VyreDeviceState, abort)", (long) DeviceStateLayout.ABORT_OFFSET);
     check.accept("offsetof(VyreDeviceState, active_blocks)", (long) DeviceStateLayout.ACTIVE_BLOCKS_OFFSET);
     check.accept("offsetof(VyreDeviceState, trace_seen)", (long) DeviceStateLayout.TRACE_OFFSET);
+    check.accept("offsetof(VyreDeviceState, promoted_sequence)", (long) DeviceStateLayout.PROMOTION_OFFSET);
+    check.accept("offsetof(VyreDeviceState, promoted_handle)", (long) DeviceStateLayout.PROMOTION_OFFSET + 4);
+    check.accept("offsetof(VyreDeviceState, promoted_table)", (long) DeviceStateLayout.PROMOTION_OFFSET + 8);
+    check.accept("offsetof(VyreDeviceState, promoted_tasks)", (long) DeviceStateLayout.PROMOTED_TASKS_OFFSET);
     check.accept("sizeof(VyreDeviceState) - offsetof(VyreDeviceState, trace_seen)", (long) TraceLayout.BYTES);
     check.accept("offsetof(VyreDeviceState, trace_stored) - offsetof(VyreDeviceState, trace_seen)", (long) TraceLayout.STORED_OFFSET);
     check.accept("offsetof(VyreDeviceState, trace_sum) - offsetof(VyreDeviceState, trace_seen)", (long) TraceLayout.SUMS_OFFSET);
     check.accept("offsetof(VyreDeviceState, trace_count) - offsetof(VyreDeviceState, trace_seen)", (long) TraceLayout.COUNTS_OFFSET);
+    check.accept("sizeof(VyrePromotedCopy)", (long) PromotedCopyLayout.HEADER_BYTES);
     check.accept("sizeof(VyreKernelArgs)", (long) KernelArgsLayout.BYTES);
     check.accept("alignof(VyreKernelArgs)", (long) KernelArgsLayout.ALIGNMENT);
     String[][] args = {{"control", "CONTROL_OFFSET"}, {"dcontrol", "DCONTROL_OFFSET"}, {"control_words", "CONTROL_WORDS_OFFSET"},

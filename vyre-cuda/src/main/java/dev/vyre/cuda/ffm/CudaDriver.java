@@ -32,6 +32,8 @@ public final class CudaDriver {
   public static final int ATTR_COMPUTE_CAPABILITY_MAJOR = 75;
   public static final int ATTR_COMPUTE_CAPABILITY_MINOR = 76;
   public static final int ATTR_COOPERATIVE_LAUNCH = 95;
+  public static final int ATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
+  private static final int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
   public static final int MEMHOSTALLOC_PORTABLE = 0x01;
   public static final int MEMHOSTALLOC_DEVICEMAP = 0x02;
   public static final int STREAM_NON_BLOCKING = 0x1;
@@ -72,6 +74,7 @@ public final class CudaDriver {
   private final MethodHandle cuLaunchKernel;
   private final MethodHandle cuLaunchCooperativeKernel;
   private final MethodHandle cuOccupancyMaxActiveBlocksPerMultiprocessor;
+  private final MethodHandle cuFuncSetAttribute;
   private final MethodHandle cuStreamCreate;
   private final MethodHandle cuStreamDestroy;
   private final MethodHandle cuStreamQuery;
@@ -120,6 +123,7 @@ public final class CudaDriver {
     cuLaunchKernel = b.bind("cuLaunchKernel", ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
     cuLaunchCooperativeKernel = b.bind("cuLaunchCooperativeKernel", ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS);
     cuOccupancyMaxActiveBlocksPerMultiprocessor = b.bind("cuOccupancyMaxActiveBlocksPerMultiprocessor", ADDRESS, ADDRESS, JAVA_INT, JAVA_LONG);
+    cuFuncSetAttribute = b.bind("cuFuncSetAttribute", ADDRESS, JAVA_INT, JAVA_INT);
     cuStreamCreate = b.bind("cuStreamCreate", ADDRESS, JAVA_INT);
     cuStreamDestroy = b.bind("cuStreamDestroy_v2", ADDRESS);
     cuStreamQuery = b.bind("cuStreamQuery", ADDRESS);
@@ -385,8 +389,19 @@ public final class CudaDriver {
   }
 
   public int maxActiveBlocksPerSm(MemorySegment function, int blockSize) {
+    return maxActiveBlocksPerSm(function, blockSize, 0);
+  }
+
+  /** The same for blocks launched with {@code sharedBytes} of dynamic shared memory each. */
+  public int maxActiveBlocksPerSm(MemorySegment function, int blockSize, int sharedBytes) {
     return callForInt(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
-        "use a block size the kernel supports", function, blockSize, 0L);
+        "use a block size the kernel supports", function, blockSize, (long) sharedBytes);
+  }
+
+  /** Lets {@code function} be launched with up to {@code bytes} of dynamic shared memory (above 48 KiB needs this). */
+  public void allowDynamicSharedBytes(MemorySegment function, int bytes) {
+    check(invokeInt(cuFuncSetAttribute, function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes), "cuFuncSetAttribute",
+        "ask for no more shared memory per block than the device has (vyre doctor)");
   }
 
   /** Returns the raw result so that hot loops (baselines) can check it without allocating. */
@@ -402,8 +417,21 @@ public final class CudaDriver {
     check(launchRaw(function, grid, block, stream, params), "cuLaunchKernel", "check the grid size and kernel parameters");
   }
 
-  public void launchCooperative(MemorySegment function, int grid, int block, MemorySegment stream, MemorySegment params) {
-    check(invokeInt(cuLaunchCooperativeKernel, function, grid, 1, 1, block, 1, 1, 0, stream, params),
+  /** The same with {@code sharedBytes} of dynamic shared memory per block. */
+  public void launch(MemorySegment function, int grid, int block, int sharedBytes, MemorySegment stream, MemorySegment params) {
+    try {
+      check((int) cuLaunchKernel.invokeExact(function, grid, 1, 1, block, 1, 1, sharedBytes, stream, params, MemorySegment.NULL),
+          "cuLaunchKernel", "check the grid size and kernel parameters");
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+  }
+
+  public void launchCooperative(MemorySegment function, int grid, int block, int sharedBytes, MemorySegment stream,
+      MemorySegment params) {
+    check(invokeInt(cuLaunchCooperativeKernel, function, grid, 1, 1, block, 1, 1, sharedBytes, stream, params),
         "cuLaunchCooperativeKernel", "launch no more blocks than can be co-resident (occupancy x SMs)");
   }
 

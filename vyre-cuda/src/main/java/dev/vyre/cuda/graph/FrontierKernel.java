@@ -101,7 +101,7 @@ final class FrontierKernel implements AutoCloseable {
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment args = arena.allocate(ADDRESS, 1);
       args.setAtIndex(ADDRESS, 0, params.pack(arena));
-      driver.launchCooperative(function, blocks, BLOCK, MemorySegment.NULL, args);
+      driver.launchCooperative(function, blocks, BLOCK, 0, MemorySegment.NULL, args);
       driver.synchronizeContext();
     }
   }

@@ -98,6 +98,7 @@ public final class WireDefines {
       new Mirror(ResourceTableLayout.class, "VYRE_RESOURCE_"),
       new Mirror(KernelArgsLayout.class, "VYRE_KERNEL_ARGS_"),
       new Mirror(DeviceStateLayout.class, "VYRE_DEVICE_STATE_"),
+      new Mirror(PromotedCopyLayout.class, "VYRE_PROMOTED_COPY_"),
       new Mirror(TraceLayout.class, "VYRE_TRACE_"));
 
   private static final List<Define> DEFINES = generate(MIRRORS);

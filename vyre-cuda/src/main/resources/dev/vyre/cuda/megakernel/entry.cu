@@ -8,6 +8,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) vyre_megakernel(VyreKernelA
   unsigned lane = threadIdx.x & 31u;
   bool scout = blockIdx.x == 0 && threadIdx.x < 32u;
   VyreDeviceState* s = a.state;
+  vyre_promoted_copy_init();
   if (blockIdx.x == 0 && threadIdx.x == 0) vyre_write(a, VYRE_CTL_KERNEL_STATE, VYRE_KERNEL_STATE_RUNNING);
   if (lane == 0) atomicAdd(&s->live_warps, 1u);
   unsigned offsets[VYRE_PRIORITY_LEVELS + 1];

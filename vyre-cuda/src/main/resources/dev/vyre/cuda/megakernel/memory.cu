@@ -92,6 +92,14 @@ struct VyreDeviceState {
   // quota, and the bytes each IO slot's read counts against its tenant.
   unsigned long long tenant_read_bytes[VYRE_MAX_TENANTS];
   unsigned io_slot_bytes[VYRE_IO_SLOTS];
+  // The promoted DFA table (dfa.cu), written by the host while the kernel runs: the sequence is odd while it
+  // rewrites the record, the handle the promoted table's resource handle + 1 (0: none, as zeroed memory
+  // starts), the table the address of its compact copy in device memory.
+  unsigned promoted_sequence;
+  unsigned promoted_handle;
+  unsigned long long promoted_table;
+  unsigned long long promoted_tasks;               // DFA_STEP tasks scanned with a block's copy (the kernel counts)
+  unsigned long long promoted_pad;
   // Built with -DVYRE_TRACE only (vyre.cuda.trace; TraceLayout): where a task's time goes on the
   // device, in globaltimer ns, summed over tasks: work seen -> claimed and slot in hand -> run ->
   // counters added -> status stored (a single task stores first: its `counted` includes the store);

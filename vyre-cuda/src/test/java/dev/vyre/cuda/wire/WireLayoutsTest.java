@@ -48,7 +48,7 @@ class WireLayoutsTest {
   @Test
   void theTraceBlockIsTheDeviceStateTail() {
     assertEquals(96, TraceLayout.BYTES);
-    assertEquals(19_328, DeviceStateLayout.TRACE_OFFSET);
+    assertEquals(19_360, DeviceStateLayout.TRACE_OFFSET);
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment block = arena.allocate(TraceLayout.BYTES, 8);
       block.set(JAVA_LONG, TraceLayout.COUNTS_OFFSET + 8L * TraceLayout.COUNT_TASKS, 2);

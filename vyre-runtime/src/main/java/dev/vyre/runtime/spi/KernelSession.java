@@ -91,8 +91,7 @@ public interface KernelSession extends AutoCloseable {
   /**
    * Whether this backend scans a promoted table faster than the interpreter does, so that the runtime should
    * promote hot tables on its own (docs/POLICY.md, "Promotion"). A backend may promote correctly and still
-   * answer false: the reference backend's Java arrays measured no faster than its table reads. This default
-   * (false) is every backend's today.
+   * answer false: the reference backend's Java arrays measured no faster than its table reads.
    */
   default boolean promotedDfaIsFaster() {
     return false;

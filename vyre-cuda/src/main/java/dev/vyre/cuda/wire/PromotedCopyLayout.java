@@ -1,0 +1,15 @@
+package dev.vyre.cuda.wire;
+
+/**
+ * The head of each block's dynamic shared memory in the megakernel, the C struct {@code VyrePromotedCopy}
+ * (megakernel/dfa.cu): the block's copy of the promoted DFA table follows it. The host launches the kernel
+ * with {@link #HEADER_BYTES} plus the largest compact table it may promote; the kernel checks each table
+ * against what it was given.
+ */
+public final class PromotedCopyLayout {
+
+  /** sizeof(VyrePromotedCopy): the copy's sequence, status and readers, padded to 16 bytes. */
+  public static final int HEADER_BYTES = 16;
+
+  private PromotedCopyLayout() {}
+}
