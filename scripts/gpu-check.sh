@@ -6,10 +6,11 @@
 # cache, exactly-once at speed, wave DAGs, the frontier engine); SIGKILL of a process using the GPU
 # (the device must serve the next one); exactly-once at scale (100 M tasks, 8 publishers, continuations;
 # EXACTLY_ONCE_TASKS changes the count); the backend-neutral reference suites against
-# CUDA (BackendParityTest among them: every counter both backends keep, against the reference backend);
+# CUDA (BackendParityTest among them: every counter both backends keep, against the reference backend;
+# HostWritesSeenByTasksTest: tasks read what the host wrote before publishing them);
 # short runs under compute-sanitizer (memcheck, racecheck: `vyre run`, and `vyre scan` of a small
-# generated tree with its resources reserved before the launch; a small traversal of the frontier
-# kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
+# generated tree with its resources reserved before the launch; DFA_STEP over a promoted table; a small
+# traversal of the frontier kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for);
 # `vyre bench adapt --backend cuda` (the launch policy on a load that changes phase); `vyre bench resident` (a corpus in
@@ -69,7 +70,7 @@ STEP_TIMEOUT=${EXACTLY_ONCE_TIMEOUT:-300} step exactly-once-100m "${jvm[@]}" -Dv
   "${junit_args[@]}" --config=junit.jupiter.execution.timeout.test.method.default=280s \
   --select-method dev.vyre.reference.MegakernelExactlyOnceTest#exactlyOnceAtScale
 # The suites compile a kernel for each new set of user opcodes (an empty pipeline cache): more time.
-STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.PackReadersTest --select-class dev.vyre.reference.IngestPumpTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest --select-class dev.vyre.reference.DebugLogTest --select-class dev.vyre.reference.TaskReadTest --select-class dev.vyre.reference.WaveRunTest --select-class dev.vyre.reference.WorkerGroupLoopTest --select-class dev.vyre.reference.BackendParityTest
+STEP_TIMEOUT=${SUITES_TIMEOUT:-480} step reference-suites-on-cuda "${jvm[@]}" -Dvyre.test.backend=cuda -jar "$launcher" "${junit_args[@]}" --select-class dev.vyre.reference.BuiltinSemanticsTest --select-class dev.vyre.reference.DfaStepOpcodeTest --select-class dev.vyre.reference.ScanJobTest --select-class dev.vyre.reference.PackReadersTest --select-class dev.vyre.reference.IngestPumpTest --select-class dev.vyre.reference.MegakernelExactlyOnceTest --select-class dev.vyre.reference.MegakernelTenantTest --select-class dev.vyre.reference.PublishArgumentsTest --select-class dev.vyre.reference.MegakernelShutdownRaceTest --select-class dev.vyre.reference.DebugLogTest --select-class dev.vyre.reference.TaskReadTest --select-class dev.vyre.reference.WaveRunTest --select-class dev.vyre.reference.WorkerGroupLoopTest --select-class dev.vyre.reference.HostWritesSeenByTasksTest --select-class dev.vyre.reference.BackendParityTest
 if command -v compute-sanitizer >/dev/null; then
   step sanitizer-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
   step sanitizer-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "${vyre[@]}" run examples/hello.vslot --backend cuda
@@ -91,6 +92,13 @@ if command -v compute-sanitizer >/dev/null; then
       cmp $d/reference $d/cuda
       echo "sanitizer-scan-$1: $(wc -l < $d/cuda) files, $(awk -F: '"'"'{n += $NF} END {print n}'"'"' $d/cuda) matches, $1 clean, counts equal to the reference backend'"'"'s"' \
       _ "$tool" "${jvm[@]}"
+  done
+  # DFA_STEP over a promoted table (megakernel/dfa.cu): each block's copy in shared memory, loaded and read by lanes
+  # that synchronize with atomics and fences, not barriers; the test's resources come from the pre-launch arena.
+  for tool in memcheck racecheck; do
+    step "sanitizer-promoted-dfa-$tool" compute-sanitizer --tool "$tool" --error-exitcode 9 "${jvm[@]}" \
+      -Dvyre.cuda.preLaunchArena=256m -jar "$launcher" "${junit_args[@]}" \
+      --select-method dev.vyre.cuda.CudaDfaStepGpuTest#aPromotedTableFindsEveryMatchTheTableFinds
   done
   step sanitizer-frontier compute-sanitizer --tool memcheck --error-exitcode 9 "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.graph.CudaFrontierGpuTest#aSmallTraversalOfEachKind
 else
