@@ -96,8 +96,9 @@ if command -v compute-sanitizer >/dev/null; then
   # DFA_STEP over a promoted table (megakernel/dfa.cu): each block's copy in shared memory, loaded and read by lanes
   # that synchronize with atomics and fences, not barriers; the test's resources come from the pre-launch arena.
   for tool in memcheck racecheck; do
-    step "sanitizer-promoted-dfa-$tool" compute-sanitizer --tool "$tool" --error-exitcode 9 "${jvm[@]}" \
-      -Dvyre.cuda.preLaunchArena=256m -jar "$launcher" "${junit_args[@]}" \
+    STEP_TIMEOUT=${SANITIZER_DFA_TIMEOUT:-400} step "sanitizer-promoted-dfa-$tool" compute-sanitizer --tool "$tool" \
+      --error-exitcode 9 "${jvm[@]}" -Dvyre.cuda.preLaunchArena=256m -Dvyre.test.patienceSeconds=360 -jar "$launcher" \
+      "${junit_args[@]}" --config=junit.jupiter.execution.timeout.test.method.default=390s \
       --select-method dev.vyre.cuda.CudaDfaStepGpuTest#aPromotedTableFindsEveryMatchTheTableFinds
   done
   step sanitizer-frontier compute-sanitizer --tool memcheck --error-exitcode 9 "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.graph.CudaFrontierGpuTest#aSmallTraversalOfEachKind

@@ -19,7 +19,6 @@ import java.lang.foreign.MemorySegment;
 final class PromotedTables {
 
   private final CudaDriver driver;
-  private final SessionMemory allocate;
   private final KernelDeviceState state;
   private final int capacity;
   private final long[] buffers = new long[2];
@@ -27,12 +26,20 @@ final class PromotedTables {
   private int sequence;
   private int promoted = -1;
 
-  /** {@code capacity}: the bytes of a compact table each block's shared memory holds (0: launched without). */
+  /**
+   * {@code capacity}: the bytes of a compact table each block's shared memory holds (0: launched without). Called
+   * before the launch, so that both buffers exist when the kernel starts: compute-sanitizer's memcheck checks a
+   * kernel's reads against the allocations made before its launch (docs/PROTOCOL.md, "Resources allocated before
+   * the launch").
+   */
   PromotedTables(CudaDriver driver, SessionMemory allocate, KernelDeviceState state, int capacity) {
     this.driver = driver;
-    this.allocate = allocate;
     this.state = state;
     this.capacity = capacity;
+    if (capacity > 0) {
+      buffers[0] = allocate.device(capacity, false);
+      buffers[1] = allocate.device(capacity, false);
+    }
   }
 
   int capacity() {
@@ -50,9 +57,6 @@ final class PromotedTables {
       throw InputException.of("promoted DFA table", compact.byteSize() + " bytes, and the kernel's blocks hold "
           + capacity + (capacity == 0 ? " (launched with -Dvyre.cuda.promotion=false)" : ""),
           "promote a smaller table, or launch the kernel with promotion on");
-    }
-    if (buffers[next] == 0) {
-      buffers[next] = allocate.device(capacity, false);
     }
     long buffer = buffers[next];
     next ^= 1;
