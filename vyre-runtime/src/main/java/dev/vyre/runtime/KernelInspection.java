@@ -71,6 +71,13 @@ final class KernelInspection {
     return views.read(v -> Words.toBytes(v.ring()));
   }
 
+  void ringSnapshot(MemorySegment target) {
+    views.read(v -> {
+      MemorySegment.copy(v.ring(), 0, target, 0, v.ring().byteSize());
+      return null;
+    });
+  }
+
   byte[] debugLogSnapshot() {
     lifecycle.checkSession();
     return session.snapshotDebugLog();

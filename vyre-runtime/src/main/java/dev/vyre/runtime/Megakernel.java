@@ -253,6 +253,14 @@ public final class Megakernel implements AutoCloseable {
     return inspection.ringSnapshot();
   }
 
+  /**
+   * {@link #ringSnapshot()} into {@code target}, whose first {@code slotCount() * SlotLayout.SLOT_BYTES} bytes it
+   * writes: a sampler that looks often reuses one buffer instead of a new array each time.
+   */
+  public void ringSnapshot(MemorySegment target) {
+    inspection.ringSnapshot(target);
+  }
+
   /** A copy of the PRINTF debug log, in its wire layout ({@link DebugLogLayout}). */
   public byte[] debugLogSnapshot() {
     return inspection.debugLogSnapshot();

@@ -32,26 +32,25 @@ public interface DfaTableSightings {
    * its ring: the telemetry decoders keep only arg0..arg2 of a slot, and the table handle is arg3.
    */
   static DfaTableSightings of(Megakernel kernel) {
-    int[][] handles = {new int[0]};
+    int slots = kernel.slotCount();
+    int[] handles = new int[slots];
+    // One copy of the ring, reused: a sample every few milliseconds would otherwise be a ring-sized array each time.
+    MemorySegment ring = MemorySegment.ofArray(new long[slots * SlotLayout.SLOT_BYTES / Long.BYTES]);
     return () -> {
       long inFlight = QueueTelemetry.fromControl(MemorySegment.ofArray(kernel.controlSnapshot())).inFlight();
       if (inFlight == 0) {
-        return new Sample(0, handles[0], 0);
+        return new Sample(0, handles, 0);
       }
-      MemorySegment ring = MemorySegment.ofArray(kernel.ringSnapshot());
-      int slots = (int) (ring.byteSize() / SlotLayout.SLOT_BYTES);
-      if (handles[0].length < slots) {
-        handles[0] = new int[slots];
-      }
+      kernel.ringSnapshot(ring);
       int count = 0;
       for (int slot = 0; slot < slots; slot++) {
         long base = SlotLayout.slotBase(slot);
         if (Words.get(ring, base + SlotLayout.OPCODE_WORD) == Opcodes.DFA_STEP
             && RingStatus.isActiveRaw(Words.get(ring, base + SlotLayout.STATUS_WORD))) {
-          handles[0][count++] = Words.get(ring, SlotLayout.argWord(slot, DfaStepArgs.DFA_HANDLE_ARG));
+          handles[count++] = Words.get(ring, SlotLayout.argWord(slot, DfaStepArgs.DFA_HANDLE_ARG));
         }
       }
-      return new Sample(inFlight, handles[0], count);
+      return new Sample(inFlight, handles, count);
     };
   }
 }
