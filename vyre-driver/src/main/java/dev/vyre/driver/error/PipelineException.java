@@ -115,6 +115,11 @@ public final class PipelineException extends VyreException {
         "io_uring needs Linux. Fix: run on Linux 5.6 or newer, or use the FileChannel reader.", null);
   }
 
+  /** io_uring cannot be used on this Linux: {@code why}, and what to do. */
+  public static PipelineException notLinux(String why, String fix) {
+    return new PipelineException(Variant.NotLinux, fieldMap("why", why), why + ". Fix: " + fix + ".", null);
+  }
+
   public static PipelineException drainIncomplete(String descriptor, long claimed, long expected, String unit) {
     long unscanned = Math.max(0, expected - claimed);
     return new PipelineException(Variant.DrainIncomplete,

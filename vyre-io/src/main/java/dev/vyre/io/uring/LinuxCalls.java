@@ -1,8 +1,6 @@
 package dev.vyre.io.uring;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.vyre.driver.error.PipelineException;
@@ -16,17 +14,15 @@ import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * The libc calls io_uring needs, through FFM: {@code syscall} (for io_uring_setup, _enter and
- * _register, which glibc does not wrap), {@code mmap}, {@code munmap}, {@code open} (with
- * {@code lseek} and {@code fcntl}) and {@code close}; and, to drop a file's cached pages,
- * {@code fdatasync} and {@code posix_fadvise}.
- * Each call captures {@code errno} into this instance's own state segment, so an instance belongs
- * to one thread at a time. A failed call throws {@link PipelineException} ({@code IoUringSyscall})
- * with the syscall's name and errno.
+ * The kernel calls io_uring needs, through FFM and libc's {@code syscall}: io_uring_setup, _enter and
+ * _register (which glibc does not wrap), {@code mmap} and {@code munmap} for the rings, {@code openat}
+ * (with {@code lseek} and {@code fcntl}) and {@code close} for the files, and, to drop a file's cached
+ * pages, {@code fdatasync} and {@code fadvise64}. Each call captures {@code errno} into this instance's
+ * own state segment, so an instance belongs to one thread at a time. A failed call throws {@link
+ * PipelineException} ({@code IoUringSyscall}) with the call's name and errno.
  */
 final class LinuxCalls {
 
@@ -40,6 +36,7 @@ final class LinuxCalls {
    * listed file, so that a FIFO swapped in for it cannot make the open wait for a writer.
    */
   static final int OPEN_AHEAD_FLAGS = O_RDONLY_CLOEXEC | O_NONBLOCK;
+  private static final long AT_FDCWD = -100;
   private static final int SEEK_CUR = 1;
   private static final int F_SETFL = 4;
   /** lseek's errno on a FIFO or a socket, which have no file offset. */
@@ -48,91 +45,84 @@ final class LinuxCalls {
   private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
   private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
-  // Downcall handles in three holders by use, each built on first use: linking a call spins a stub class,
-  // a start-up cost worth paying only for calls the process makes (a FileChannel reader makes only the
-  // file calls). Building them fails off Linux/glibc, which nativeFailure turns into NotLinux.
-
-  /** io_uring's: its syscalls and the ring's mapping. */
-  private static final class RingHandles {
-    static final MethodHandle SYSCALL = downcall("syscall",
-        FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-        Linker.Option.firstVariadicArg(1));
-    static final MethodHandle MMAP = downcall("mmap",
-        FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
-    static final MethodHandle MUNMAP = downcall("munmap", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+  /**
+   * Every call goes through libc's {@code syscall}, one downcall handle, built on first use: FFM spins a stub
+   * class for each distinct signature it links, and on a small scan the seven signatures of the libc wrappers
+   * were a large part of the start-up (docs/BENCHMARKS.md, "Twenty-second session: one downcall for the
+   * kernel calls (dev VM)"). Building it fails off Linux/glibc, which nativeFailure turns into NotLinux.
+   */
+  private static final class Handle {
+    static final MethodHandle SYSCALL = downcall();
   }
 
-  /** Every reader's: opening a listed file safely, and closing it. */
-  private static final class FileHandles {
-    static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
-        Linker.Option.firstVariadicArg(2));
-    static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    static final MethodHandle LSEEK = downcall("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
-    static final MethodHandle FCNTL = downcall("fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
-        Linker.Option.firstVariadicArg(2));
+  /** The syscall numbers of this machine's architecture. */
+  private record Numbers(long mmap, long munmap, long openat, long close, long lseek, long fcntl, long fdatasync,
+      long fadvise64) {
+
+    static final Numbers HERE = of(System.getProperty("os.arch", ""));
+
+    static Numbers of(String arch) {
+      return switch (arch) {
+        case "amd64", "x86_64" -> new Numbers(9, 11, 257, 3, 8, 72, 75, 221);
+        // Linux's generic table.
+        case "aarch64", "riscv64", "loongarch64" -> new Numbers(222, 215, 56, 57, 62, 25, 83, 223);
+        default -> null;
+      };
+    }
   }
 
-  /** Dropping a file's cached pages (cold benchmarks only). */
-  private static final class CacheHandles {
-    static final MethodHandle FDATASYNC = downcall("fdatasync", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    static final MethodHandle POSIX_FADVISE = downcall("posix_fadvise",
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
-  }
-
-  private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... options) {
+  private static MethodHandle downcall() {
     Linker linker = Linker.nativeLinker();
-    MemorySegment symbol = linker.defaultLookup().find(name).orElseThrow(PipelineException::notLinux);
-    Linker.Option[] all = Arrays.copyOf(options, options.length + 1);
-    all[options.length] = Linker.Option.captureCallState("errno");
-    return linker.downcallHandle(symbol, descriptor, all);
+    MemorySegment symbol = linker.defaultLookup().find("syscall").orElseThrow(PipelineException::notLinux);
+    return linker.downcallHandle(symbol,
+        FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+        Linker.Option.firstVariadicArg(1), Linker.Option.captureCallState("errno"));
   }
 
   private final MemorySegment errnoState;
+  private final Numbers numbers;
 
   /** The state segment lives in {@code arena}, which must outlive every call. */
   LinuxCalls(Arena arena) {
     if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
       throw PipelineException.notLinux();
     }
+    numbers = Numbers.HERE;
+    if (numbers == null) {
+      throw PipelineException.notLinux("io_uring is called by syscall number, known here for x86_64, aarch64, riscv64 and"
+          + " loongarch64, not " + System.getProperty("os.arch"), "nothing: vyre reads with FileChannel instead");
+    }
     this.errnoState = arena.allocate(CAPTURE);
   }
 
   /** {@code syscall(number, a1, a2, a3, a4, a5, a6)}; returns the non-negative result. */
   long syscall(String name, long number, long a1, long a2, long a3, long a4, long a5, long a6, String fix) {
-    long result;
-    try {
-      result = (long) RingHandles.SYSCALL.invokeExact(errnoState, number, a1, a2, a3, a4, a5, a6);
-    } catch (Throwable e) {
-      throw nativeFailure(name, e);
-    }
+    long result = call(name, number, a1, a2, a3, a4, a5, a6);
     if (result == -1) {
       throw failure(name, fix);
     }
     return result;
   }
 
+  /** The call itself: its result, -1 with errno captured when it failed. */
+  private long call(String name, long number, long a1, long a2, long a3, long a4, long a5, long a6) {
+    try {
+      return (long) Handle.SYSCALL.invokeExact(errnoState, number, a1, a2, a3, a4, a5, a6);
+    } catch (Throwable e) {
+      throw nativeFailure(name, e);
+    }
+  }
+
   /** Maps {@code length} bytes of {@code fd} at {@code offset}, shared and populated. */
   MemorySegment mmap(String what, long length, int fd, long offset) {
-    long address;
-    try {
-      address = (long) RingHandles.MMAP.invokeExact(errnoState, 0L, length, PROT_READ_WRITE, MAP_SHARED_POPULATE, fd,
-          offset);
-    } catch (Throwable e) {
-      throw nativeFailure("mmap", e);
-    }
-    if (address == -1) {
-      throw failure("mmap(" + what + ")", "raise the locked-memory limit (ulimit -l) or use fewer ring entries");
-    }
+    long address = syscall("mmap(" + what + ")", numbers.mmap(), 0L, length, PROT_READ_WRITE, MAP_SHARED_POPULATE, fd,
+        offset, "raise the locked-memory limit (ulimit -l) or use fewer ring entries");
     return MemorySegment.ofAddress(address).reinterpret(length);
   }
 
   /** Teardown: a failure leaves nothing the caller could repair, so its result is not checked. */
   void munmap(MemorySegment mapping) {
-    try {
-      int ignored = (int) RingHandles.MUNMAP.invokeExact(errnoState, mapping.address(), mapping.byteSize());
-    } catch (Throwable e) {
-      throw nativeFailure("munmap", e);
-    }
+    call("munmap", numbers.munmap(), mapping.address(), mapping.byteSize(), 0, 0, 0, 0);
   }
 
   /**
@@ -159,28 +149,14 @@ final class LinuxCalls {
    * FIFO or a socket, which is thrown as the open's failure; the caller closes the descriptor.
    */
   void requireOffsets(int fd, Path path) {
-    long offset;
-    try {
-      offset = (long) FileHandles.LSEEK.invokeExact(errnoState, fd, 0L, SEEK_CUR);
-    } catch (Throwable e) {
-      throw nativeFailure("lseek", e);
-    }
-    if (offset < 0) {
-      throw failure("open(" + path + ")", "pass a regular file: a FIFO or a socket has no offsets to read at");
-    }
+    syscall("open(" + path + ")", numbers.lseek(), fd, 0L, SEEK_CUR, 0, 0, 0,
+        "pass a regular file: a FIFO or a socket has no offsets to read at");
   }
 
   /** Makes reads of {@code fd} blocking again: F_SETFL with 0 clears O_NONBLOCK (the access mode stays). */
   void clearNonBlocking(int fd, String what) {
-    int flags;
-    try {
-      flags = (int) FileHandles.FCNTL.invokeExact(errnoState, fd, F_SETFL, 0);
-    } catch (Throwable e) {
-      throw nativeFailure("fcntl", e);
-    }
-    if (flags < 0) {
-      throw failure("fcntl(" + what + ", F_SETFL)", "report this: a descriptor just opened refused its flags");
-    }
+    syscall("fcntl(" + what + ", F_SETFL)", numbers.fcntl(), fd, F_SETFL, 0, 0, 0, 0,
+        "report this: a descriptor just opened refused its flags");
   }
 
   /** A plain blocking open of any kind of file, for tests that read a FIFO on purpose. */
@@ -189,59 +165,30 @@ final class LinuxCalls {
   }
 
   private int openWithFlags(Path path, int flags) {
-    int fd;
     try (Arena scratch = Arena.ofConfined()) {
       // The name's own bytes, not path.toString() re-encoded: that is another name when it is not UTF-8.
       byte[] name = PathBytes.of(path);
       MemorySegment cPath = scratch.allocate(name.length + 1L);
       MemorySegment.copy(name, 0, cPath, JAVA_BYTE, 0, name.length);
-      fd = (int) FileHandles.OPEN.invokeExact(errnoState, cPath, flags, 0);
-    } catch (Throwable e) {
-      throw nativeFailure("open", e);
+      return (int) syscall("open(" + path + ")", numbers.openat(), AT_FDCWD, cPath.address(), flags, 0, 0, 0,
+          "check that the file exists and is readable");
     }
-    if (fd < 0) {
-      throw failure("open(" + path + ")", "check that the file exists and is readable");
-    }
-    return fd;
   }
 
   /** Writes {@code fd}'s dirty pages to the disk, so that they can be dropped from the page cache. */
   void fdatasync(int fd, String path) {
-    int result;
-    try {
-      result = (int) CacheHandles.FDATASYNC.invokeExact(errnoState, fd);
-    } catch (Throwable e) {
-      throw nativeFailure("fdatasync", e);
-    }
-    if (result != 0) {
-      throw failure("fdatasync(" + path + ")", "check that the file system accepts writes and has room");
-    }
+    syscall("fdatasync(" + path + ")", numbers.fdatasync(), fd, 0, 0, 0, 0, 0,
+        "check that the file system accepts writes and has room");
   }
 
-  /**
-   * {@code posix_fadvise(fd, offset, length, advice)}, which returns its error number instead of
-   * setting errno.
-   */
+  /** {@code posix_fadvise(fd, offset, length, advice)}, as the fadvise64 system call. */
   void posixFadvise(int fd, long offset, long length, int advice, String path) {
-    int error;
-    try {
-      error = (int) CacheHandles.POSIX_FADVISE.invokeExact(errnoState, fd, offset, length, advice);
-    } catch (Throwable e) {
-      throw nativeFailure("posix_fadvise", e);
-    }
-    if (error != 0) {
-      throw PipelineException.ioUringSyscall("posix_fadvise(" + path + ")", error, Errno.name(error)
-          + ": pass a regular file");
-    }
+    syscall("posix_fadvise(" + path + ")", numbers.fadvise64(), fd, offset, length, advice, 0, 0, "pass a regular file");
   }
 
   /** Teardown of a read-only descriptor: nothing was written, so a failed close loses nothing. */
   void close(int fd) {
-    try {
-      int ignored = (int) FileHandles.CLOSE.invokeExact(errnoState, fd);
-    } catch (Throwable e) {
-      throw nativeFailure("close", e);
-    }
+    call("close", numbers.close(), fd, 0, 0, 0, 0, 0);
   }
 
   private PipelineException failure(String name, String fix) {
