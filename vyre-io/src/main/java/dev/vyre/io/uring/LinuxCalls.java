@@ -90,7 +90,7 @@ final class LinuxCalls {
     numbers = Numbers.HERE;
     if (numbers == null) {
       throw PipelineException.notLinux("io_uring is called by syscall number, known here for x86_64, aarch64, riscv64 and"
-          + " loongarch64, not " + System.getProperty("os.arch"), "nothing: vyre reads with FileChannel instead");
+          + " loongarch64, not " + System.getProperty("os.arch"), "none needed, vyre reads with FileChannel instead");
     }
     this.errnoState = arena.allocate(CAPTURE);
   }
@@ -115,8 +115,10 @@ final class LinuxCalls {
 
   /** Maps {@code length} bytes of {@code fd} at {@code offset}, shared and populated. */
   MemorySegment mmap(String what, long length, int fd, long offset) {
-    long address = syscall("mmap(" + what + ")", numbers.mmap(), 0L, length, PROT_READ_WRITE, MAP_SHARED_POPULATE, fd,
-        offset, "raise the locked-memory limit (ulimit -l) or use fewer ring entries");
+    long address = call("mmap", numbers.mmap(), 0L, length, PROT_READ_WRITE, MAP_SHARED_POPULATE, fd, offset);
+    if (address == -1) {
+      throw failure("mmap(" + what + ")", "raise the locked-memory limit (ulimit -l) or use fewer ring entries");
+    }
     return MemorySegment.ofAddress(address).reinterpret(length);
   }
 
@@ -149,14 +151,16 @@ final class LinuxCalls {
    * FIFO or a socket, which is thrown as the open's failure; the caller closes the descriptor.
    */
   void requireOffsets(int fd, Path path) {
-    syscall("open(" + path + ")", numbers.lseek(), fd, 0L, SEEK_CUR, 0, 0, 0,
-        "pass a regular file: a FIFO or a socket has no offsets to read at");
+    if (call("lseek", numbers.lseek(), fd, 0L, SEEK_CUR, 0, 0, 0) == -1) {
+      throw failure("open(" + path + ")", "pass a regular file: a FIFO or a socket has no offsets to read at");
+    }
   }
 
   /** Makes reads of {@code fd} blocking again: F_SETFL with 0 clears O_NONBLOCK (the access mode stays). */
   void clearNonBlocking(int fd, String what) {
-    syscall("fcntl(" + what + ", F_SETFL)", numbers.fcntl(), fd, F_SETFL, 0, 0, 0, 0,
-        "report this: a descriptor just opened refused its flags");
+    if (call("fcntl", numbers.fcntl(), fd, F_SETFL, 0, 0, 0, 0) == -1) {
+      throw failure("fcntl(" + what + ", F_SETFL)", "report this: a descriptor just opened refused its flags");
+    }
   }
 
   /** A plain blocking open of any kind of file, for tests that read a FIFO on purpose. */
@@ -170,20 +174,26 @@ final class LinuxCalls {
       byte[] name = PathBytes.of(path);
       MemorySegment cPath = scratch.allocate(name.length + 1L);
       MemorySegment.copy(name, 0, cPath, JAVA_BYTE, 0, name.length);
-      return (int) syscall("open(" + path + ")", numbers.openat(), AT_FDCWD, cPath.address(), flags, 0, 0, 0,
-          "check that the file exists and is readable");
+      long fd = call("open", numbers.openat(), AT_FDCWD, cPath.address(), flags, 0, 0, 0);
+      if (fd == -1) {
+        throw failure("open(" + path + ")", "check that the file exists and is readable");
+      }
+      return (int) fd;
     }
   }
 
   /** Writes {@code fd}'s dirty pages to the disk, so that they can be dropped from the page cache. */
   void fdatasync(int fd, String path) {
-    syscall("fdatasync(" + path + ")", numbers.fdatasync(), fd, 0, 0, 0, 0, 0,
-        "check that the file system accepts writes and has room");
+    if (call("fdatasync", numbers.fdatasync(), fd, 0, 0, 0, 0, 0) == -1) {
+      throw failure("fdatasync(" + path + ")", "check that the file system accepts writes and has room");
+    }
   }
 
   /** {@code posix_fadvise(fd, offset, length, advice)}, as the fadvise64 system call. */
   void posixFadvise(int fd, long offset, long length, int advice, String path) {
-    syscall("posix_fadvise(" + path + ")", numbers.fadvise64(), fd, offset, length, advice, 0, 0, "pass a regular file");
+    if (call("posix_fadvise", numbers.fadvise64(), fd, offset, length, advice, 0, 0) == -1) {
+      throw failure("posix_fadvise(" + path + ")", "pass a regular file");
+    }
   }
 
   /** Teardown of a read-only descriptor: nothing was written, so a failed close loses nothing. */
