@@ -281,10 +281,6 @@ __device__ __noinline__ void vyre_run_continuation_on_lane(const VyreKernelArgs&
 __device__ void vyre_finish(const VyreKernelArgs& a, unsigned lane, unsigned ready, int level, unsigned slot, unsigned* words, int known_authorized) {
   bool mine = (ready >> lane) & 1u;
   unsigned status = 0, opcode = 0xFFFFFFFFu, tenant = 0, fault = 0;
-  // Acquire: what the host wrote before it published these tasks (a new resource's table entry, a buffer
-  // written again) is what they read. Their slots came through uncached loads, and without a fence an L1
-  // may still hold a line that an earlier task read (docs/PROTOCOL.md, "What a task sees of the host's writes").
-  __threadfence();
   VYRE_TRACED(unsigned long long t_start = vyre_globaltimer();)
   if (mine) status = vyre_execute_slot(a, slot, words, known_authorized, &opcode, &tenant, &fault);
   VYRE_TRACED(unsigned long long t_ran = vyre_globaltimer();)

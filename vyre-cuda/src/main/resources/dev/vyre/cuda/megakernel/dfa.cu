@@ -1,8 +1,8 @@
 // ---- DFA_STEP (opcode 6): mirrors dev.vyre.runtime.dfa.DfaStep; see DfaStepArgs for the args ----
 // The table is read with ordinary loads, not __ldg: a buffer that held one table may hold another
 // later in the persistent kernel's life (vyre serve reuses its buffers), and the read-only data
-// cache is not kept coherent with such writes. The fence at the step's start orders the loads after
-// the claim that saw the task, and on sm_70+ invalidates L1, so they see the host's new table.
+// cache is not kept coherent with such writes. The acquire at the step's start (vyre_acquire_host_writes)
+// makes the loads see the host's new table.
 __device__ __forceinline__ unsigned vyre_table_word(const unsigned* p) { return *p; }
 
 // DfaTableLayout.headerProblem: true when the header is consistent with itself and the buffer.
@@ -235,7 +235,7 @@ __device__ bool vyre_dfa_scan_promoted(const VyreKernelArgs& a, VyreDfaScan& s, 
 // Not inlined: vyre_dispatch is inlined where it is called, and a copy of both unrolled scan loops at each of
 // those places cost registers and NVRTC time.
 __device__ __noinline__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* args) {
-  __threadfence();
+  vyre_acquire_host_writes();
   const VyreResource* input = vyre_resource(a, args[0]);
   const VyreResource* table = vyre_resource(a, args[3]);
   const VyreResource* hit = vyre_resource(a, args[5]);

@@ -116,6 +116,7 @@ __device__ __forceinline__ bool vyre_authorized(const VyreKernelArgs& a, unsigne
 // A wave task's gate table: the DEVICE resource its priority word names, or null when that names
 // none, a mapped one (no device atomics there) or one without the task's layer.
 __device__ __noinline__ unsigned* vyre_wave_table(const VyreKernelArgs& a, unsigned gate) {
+  vyre_acquire_host_writes();
   const VyreResource* r = vyre_resource(a, (gate >> VYRE_WAVE_HANDLE_SHIFT) & VYRE_WAVE_HANDLE_MASK);
   unsigned own = gate >> VYRE_WAVE_LAYER_SHIFT;
   if (!r || (r->bytes & VYRE_RESOURCE_HOST_MAPPED) || ((unsigned long long)own + 1ull) * 4ull > vyre_resource_bytes(r)) return nullptr;

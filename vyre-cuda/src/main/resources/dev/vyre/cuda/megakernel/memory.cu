@@ -239,6 +239,14 @@ __device__ __forceinline__ bool vyre_in_control(const VyreKernelArgs& a, unsigne
   return (unsigned long long)start + count <= (unsigned long long)a.control_words;
 }
 
+// A task's acquire of what the host wrote before it published the task (docs/PROTOCOL.md, "What a task sees
+// of the host's writes"): the slot came through uncached loads, which order nothing after them, and the SM's L1
+// may still hold a line an earlier task read (a resource's table entry, a buffer's old bytes). On sm_70 and
+// later the fence also invalidates the L1. Taken before a task reads host-written memory (user opcodes,
+// DFA_STEP, wave gates), not by those that read none (NOP and the control-word ops), whose round trip it would
+// lengthen.
+__device__ __forceinline__ void vyre_acquire_host_writes() { __threadfence(); }
+
 // The resource behind a handle, or null for a handle outside the table or unused.
 __device__ __forceinline__ const VyreResource* vyre_resource(const VyreKernelArgs& a, unsigned handle) {
   if (handle >= a.resource_capacity || a.resources[handle].ptr == 0ull) return nullptr;

@@ -9,6 +9,7 @@
 // "Arguments a task leaves"). A body writes `args`, a copy, so the words it changed are stored back
 // here; the status store that follows releases them. A YIELD or REQUEUE is stored by the caller.
 __device__ vyre_result vyre_user_opcode(const VyreKernelArgs& a, unsigned slot, unsigned op, unsigned* args, unsigned tenant, bool* handled) {
+  vyre_acquire_host_writes();  // a body may read any resource, through vyre_resource or a.resources
   unsigned before[VYRE_ARGS_PER_SLOT];
   for (unsigned w = 0; w < VYRE_ARGS_PER_SLOT; w++) before[w] = args[w];
   // A body's reads are the task's tenant's, held to its read quota; one the quota can never admit
