@@ -13,7 +13,7 @@
 # traversal of the frontier kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for);
-# `vyre bench adapt --backend cuda` (the launch policy on a load that changes phase); `vyre bench resident` (a corpus in
+# `vyre bench adapt --backend cuda` (the launch policy on a load that changes phase; the scan loads with each loop alone); `vyre bench resident` (a corpus in
 # device memory, 4 and 10 GiB, and dense matches); and
 # `vyre bench graph` (the frontier engine); with two or more GPUs, every GPU of the host (the multi-gpu steps and
 # `vyre bench scan --devices all`); with TREE=DIR, `vyre bench tree` (vyre scan against ripgrep and grep).
@@ -118,6 +118,9 @@ step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --json "$out/disp
 step bench-io "${vyre[@]}" bench io --backend cuda --size 268435456 --json "$out/io.json"
 step bench-scan "${vyre[@]}" bench scan --backend auto --runs 3 --json "$out/scan.json"
 step bench-adapt "${vyre[@]}" bench adapt --backend cuda --json "$out/adapt.json"
+# The scan loads with one loop at a time, to tell the worker-group loop's cost on a scan from the promotion loop's.
+step bench-adapt-loops bash -c 'set -e; for loop in workers promotion; do "${@:2}" bench adapt --backend cuda \
+  --workloads density,promotion --loops $loop --json "$1/adapt-$loop.json"; done' _ "$out" "${vyre[@]}"
 # A corpus held in device memory (vyre serve --resident), counted in DFA_STEP's count mode: 4 GiB and 10 GiB with
 # 100 literals, and 4 GiB where three one-letter literals match about a quarter of all bytes (issue #24: >= 300 GB/s
 # per scan on >= 10 GB). Each scan prints its split; the last line compares the counts with a page-cache scan's.

@@ -29,6 +29,8 @@ public final class AdaptBench {
 
   /** Every load, in the order they run. */
   public static final List<String> WORKLOADS = List.of("round_trips", "density", "cost", "promotion");
+  /** The loops the adaptive configuration may run: the worker-group loop and the promotion loop. */
+  public static final List<String> LOOPS = List.of("workers", "promotion");
 
   /**
    * @param backend the backend to measure
@@ -41,9 +43,11 @@ public final class AdaptBench {
    * @param cycles times each configuration runs the phases
    * @param corpusBytes bytes of the density and promotion loads' corpora
    * @param costSteps steps of a cheap task of the cost load (a costly one has 100 times as many)
+   * @param loops the loops the adaptive configuration runs, of {@link #LOOPS}: both, or one alone to tell their
+   *     effects apart
    */
   public record Settings(String backend, List<String> workloads, int roundTrips, long tasks, int publishers, int batch,
-      int slots, int cycles, long corpusBytes, int costSteps) {
+      int slots, int cycles, long corpusBytes, int costSteps, List<String> loops) {
 
     public Settings {
       for (String workload : workloads) {
@@ -51,7 +55,13 @@ public final class AdaptBench {
           throw InputException.of("--workloads", "no workload \"" + workload + "\"", "use some of " + String.join(",", WORKLOADS));
         }
       }
+      for (String loop : loops) {
+        if (!LOOPS.contains(loop)) {
+          throw InputException.of("--loops", "no loop \"" + loop + "\"", "use one or both of " + String.join(",", LOOPS));
+        }
+      }
       workloads = List.copyOf(workloads);
+      loops = List.copyOf(loops);
     }
   }
 
@@ -79,7 +89,7 @@ public final class AdaptBench {
     results.put("date", Instant.now().toString());
     for (String name : settings.workloads()) {
       try (AdaptWorkload workload = workload(name, settings, threads)) {
-        measure(workload, settings.cycles(), results, out);
+        measure(workload, settings.cycles(), settings.loops(), results, out);
       }
     }
     results.put("round_trips_per_light_phase", settings.roundTrips());
@@ -88,6 +98,7 @@ public final class AdaptBench {
     results.put("cycles", settings.cycles());
     results.put("density_corpus_bytes", settings.corpusBytes());
     results.put("cost_cheap_steps", settings.costSteps());
+    results.put("adaptive_loops", String.join(",", settings.loops()));
     return results;
   }
 
@@ -100,8 +111,8 @@ public final class AdaptBench {
     };
   }
 
-  private static void measure(AdaptWorkload workload, int cycles, Map<String, Object> results, PrintStream out)
-      throws InterruptedException {
+  private static void measure(AdaptWorkload workload, int cycles, List<String> loops, Map<String, Object> results,
+      PrintStream out) throws InterruptedException {
     String prefix = workload.name().equals("round_trips") ? "" : workload.name() + "_";
     int configurations = Configuration.values().length;
     double[][] seconds = new double[configurations][cycles];
@@ -129,14 +140,18 @@ public final class AdaptBench {
           int c = configuration.ordinal();
           kernel.setActiveWorkerGroups(configuration == Configuration.FIXED_ONE ? 1 : kernel.workerGroups());
           boolean adaptive = configuration == Configuration.ADAPTIVE;
-          WorkerGroupLoop loop = adaptive ? WorkerGroupLoop.start(kernel, WorkerGroupLoop.Options.defaults(), change -> {}) : null;
-          PromotionLoop promotion = adaptive ? PromotionLoop.start(kernel, PromotionLoop.Options.defaults(), report -> {}) : null;
+          WorkerGroupLoop loop = adaptive && loops.contains("workers")
+              ? WorkerGroupLoop.start(kernel, WorkerGroupLoop.Options.defaults(), change -> {}) : null;
+          PromotionLoop promotion = adaptive && loops.contains("promotion")
+              ? PromotionLoop.start(kernel, PromotionLoop.Options.defaults(), report -> {}) : null;
           AdaptWorkload.Pass pass;
           try {
             pass = workload.run(kernel);
           } finally {
             if (loop != null) {
               loop.close();
+            }
+            if (promotion != null) {
               // Demotes what it promoted: the next fixed configuration interprets again.
               promotion.close();
             }

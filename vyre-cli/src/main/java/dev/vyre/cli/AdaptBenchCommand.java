@@ -56,6 +56,11 @@ final class AdaptBenchCommand implements Callable<Integer> {
       description = "Steps of a cheap task of the cost load; a costly one takes 100 times as many (default: ${DEFAULT-VALUE}).")
   int costSteps;
 
+  @Option(names = "--loops", defaultValue = "workers,promotion", split = ",",
+      description = "The loops the adaptive configuration runs: workers (the worker-group loop), promotion (the "
+          + "promotion loop), or both; one alone tells their effects apart (default: ${DEFAULT-VALUE}).")
+  List<String> loops;
+
   @Option(names = "--json", description = "Also write the results as JSON to this file.")
   Path json;
 
@@ -78,7 +83,7 @@ final class AdaptBenchCommand implements Callable<Integer> {
     OutputFiles.requireWritable("--json", json);
     PrintStream out = System.out;
     Map<String, Object> results = AdaptBench.run(new AdaptBench.Settings(backendOption.backend, workloads, roundTrips, tasks,
-        publishers, batch, slots, cycles, corpusBytes, costSteps), out);
+        publishers, batch, slots, cycles, corpusBytes, costSteps, loops), out);
     BenchResults.print(out, results);
     BenchResults.writeJson(json, results);
     return 0;

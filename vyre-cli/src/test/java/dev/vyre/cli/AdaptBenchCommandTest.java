@@ -78,6 +78,19 @@ class AdaptBenchCommandTest {
     JsonNode results = Json.MAPPER.readTree(json.toFile());
     assertTrue(results.has("cost_adaptive_phases_s") && !results.has("adaptive_phases_s") && !results.has("density_adaptive_phases_s"),
         results.toString());
+    assertEquals("workers,promotion", results.get("adaptive_loops").asText());
+  }
+
+  @Test
+  void theAdaptiveConfigurationCanRunOneLoopAlone() throws IOException {
+    Path json = dir.resolve("promotion.json");
+    CliRun run = CliRun.of("bench", "adapt", "--backend", "reference", "--workloads", "promotion", "--loops", "workers",
+        "--cycles", "1", "--corpus-size", "300000", "--json", json.toString());
+    assertEquals(0, run.status(), run.out() + run.err());
+    JsonNode results = Json.MAPPER.readTree(json.toFile());
+    assertEquals("workers", results.get("adaptive_loops").asText());
+    // Without the promotion loop nothing is promoted.
+    assertEquals(0, results.get("promotion_adaptive_promotions").asLong(), results.toString());
   }
 
   @Test
@@ -89,5 +102,9 @@ class AdaptBenchCommandTest {
     assertEquals(2, unknown.status(), unknown.err());
     assertTrue(unknown.err().contains("no workload \"nap\"") && unknown.err().contains("Fix: use some of round_trips,density,cost,promotion"),
         unknown.err());
+    CliRun loop = CliRun.of("bench", "adapt", "--backend", "reference", "--loops", "drain");
+    assertEquals(2, loop.status(), loop.err());
+    assertTrue(loop.err().contains("no loop \"drain\"") && loop.err().contains("Fix: use one or both of workers,promotion"),
+        loop.err());
   }
 }
