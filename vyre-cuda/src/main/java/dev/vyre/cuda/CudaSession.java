@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import dev.vyre.cuda.ffm.CudaDriver;
 import dev.vyre.cuda.internal.Releases;
+import dev.vyre.cuda.internal.ResidentKernels;
 import dev.vyre.cuda.wire.ControlCopies;
 import dev.vyre.cuda.wire.DeviceStateLayout;
 import dev.vyre.cuda.wire.KernelArgsLayout;
@@ -316,6 +317,7 @@ final class CudaSession implements KernelSession {
       driver.launch(function, grid, BLOCK_SIZE, sharedBytes, stream, params);
     }
     launched = true;
+    ResidentKernels.launched(device.ordinal());
     allocate.launched();
   }
 
@@ -505,6 +507,9 @@ final class CudaSession implements KernelSession {
             + "never returns); its context and memory stay allocated until the process exits");
         return;
       }
+    }
+    if (launched) {
+      ResidentKernels.exited(device.ordinal());
     }
     if (launched && driver.queryStream(stream) != CudaDriver.CUDA_SUCCESS) {
       // A trap or device fault leaves a sticky error: reset the context so the process can bootstrap again.

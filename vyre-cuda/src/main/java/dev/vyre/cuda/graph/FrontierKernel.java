@@ -10,6 +10,7 @@ import dev.vyre.cuda.PipelineCache;
 import dev.vyre.cuda.ffm.CudaDriver;
 import dev.vyre.cuda.internal.CudaContext;
 import dev.vyre.cuda.internal.Releases;
+import dev.vyre.cuda.internal.ResidentKernels;
 import dev.vyre.driver.error.PipelineException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -98,6 +99,8 @@ final class FrontierKernel implements AutoCloseable {
   }
 
   private void launchCooperativeAndWait(MemorySegment function, int blocks, FrontierKernelParams params) {
+    // Every block must be resident at once: beside a persistent megakernel the launch would wait for ever.
+    ResidentKernels.requireIdle(device.ordinal(), "the frontier kernel's cooperative launch");
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment args = arena.allocate(ADDRESS, 1);
       args.setAtIndex(ADDRESS, 0, params.pack(arena));
@@ -108,6 +111,7 @@ final class FrontierKernel implements AutoCloseable {
 
   /** One level of the per-level baseline as an ordinary launch (a grid of one block for FusedWave); waits for it. */
   void runLevel(FrontierKernelParams params, int levelIndex, int topology, boolean oneBlock) {
+    ResidentKernels.requireIdle(device.ordinal(), "the frontier kernel's per-level launch");
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment levelArg = arena.allocate(JAVA_INT);
       levelArg.set(JAVA_INT, 0, levelIndex);
