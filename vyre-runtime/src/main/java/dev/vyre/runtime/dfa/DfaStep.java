@@ -43,8 +43,8 @@ import java.nio.ByteOrder;
  *
  * <p>Allocation-free. Per byte the loop loads the byte's class (independent of the state) and one
  * premultiplied transition, the only load on the state's dependency chain, and tests the accept
- * flag by sign, so accept lists are read only on a hit. Ranges of at least 4 x 256 bytes run as
- * four interleaved lanes ({@code scanLanes}) so that four chains overlap (the CUDA kernel scans its
+ * flag by sign, so accept lists are read only on a hit. Ranges of at least 8 x 256 bytes run as
+ * eight interleaved lanes ({@code scanLanes}) so that eight chains overlap (the CUDA kernel scans its
  * range in one chain: a thread there has the warps of its SM beside it). Either way the hit set and
  * the final state are exactly those of the sequential definition above.
  */
@@ -56,7 +56,7 @@ public final class DfaStep {
   public static final int FAULT_HIT_BUFFER = -4;
   public static final int FAULT_BASE_OFFSET = -5;
 
-  static final int LANES = 4;
+  static final int LANES = 8;
   static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
   private static final ValueLayout.OfInt WORD = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
   /** Below this many bytes per lane the lanes' restart overlap is not worth it. */
@@ -205,8 +205,9 @@ public final class DfaStep {
   }
 
   /**
-   * Four interleaved scans, so that four independent table-load chains overlap in the CPU instead
-   * of one waiting on the latency of the last. Lane 0 scans {@code [off, off+span)} from the given
+   * Eight interleaved scans, so that eight independent table-load chains overlap in the CPU instead
+   * of one waiting on the latency of the last (eight ran a 64 MiB scan about 12 % faster than four:
+   * docs/BENCHMARKS.md, "Twenty-second session: eight DFA lanes on the CPU (dev VM)"). Lane 0 scans {@code [off, off+span)} from the given
    * row; lane k > 0 restarts at the root {@code overlap} bytes before {@code off + k*span} and
    * reports only matches ending after that point: the same argument as the scan's chunk planner, and
    * the last lane reads at least max_pattern_len bytes, so its final state is exact. The hit set
@@ -215,47 +216,84 @@ public final class DfaStep {
   private static int scanLanes(MemorySegment input, long off, long span, long end, long overlap, MemorySegment dfa,
       int[] classMap, int row, int rootRow, int classes, MemorySegment hits, int inputId, long delta, long minEnd,
       long[] tally) {
-    long start1 = off + span - overlap;
-    long start2 = start1 + span;
-    long start3 = start2 + span;
-    long minEnd1 = Math.max(minEnd, off + span);
-    long minEnd2 = Math.max(minEnd, off + 2 * span);
-    long minEnd3 = Math.max(minEnd, off + 3 * span);
+    long s1 = off + span - overlap;
+    long s2 = s1 + span;
+    long s3 = s2 + span;
+    long s4 = s3 + span;
+    long s5 = s4 + span;
+    long s6 = s5 + span;
+    long s7 = s6 + span;
+    long m1 = Math.max(minEnd, off + span);
+    long m2 = Math.max(minEnd, off + 2 * span);
+    long m3 = Math.max(minEnd, off + 3 * span);
+    long m4 = Math.max(minEnd, off + 4 * span);
+    long m5 = Math.max(minEnd, off + 5 * span);
+    long m6 = Math.max(minEnd, off + 6 * span);
+    long m7 = Math.max(minEnd, off + 7 * span);
     int r0 = row;
     int r1 = rootRow;
     int r2 = rootRow;
     int r3 = rootRow;
+    int r4 = rootRow;
+    int r5 = rootRow;
+    int r6 = rootRow;
+    int r7 = rootRow;
     long blocks = span & ~7L;
     for (long i = 0; i < blocks; i += 8) {
       long w0 = input.get(LONG, off + i);
-      long w1 = input.get(LONG, start1 + i);
-      long w2 = input.get(LONG, start2 + i);
-      long w3 = input.get(LONG, start3 + i);
+      long w1 = input.get(LONG, s1 + i);
+      long w2 = input.get(LONG, s2 + i);
+      long w3 = input.get(LONG, s3 + i);
+      long w4 = input.get(LONG, s4 + i);
+      long w5 = input.get(LONG, s5 + i);
+      long w6 = input.get(LONG, s6 + i);
+      long w7 = input.get(LONG, s7 + i);
       for (int k = 0; k < 8; k++) {
-        int t0 = transition(dfa, r0, classMap[(int) (w0 >>> (k << 3)) & 0xFF]);
-        int t1 = transition(dfa, r1, classMap[(int) (w1 >>> (k << 3)) & 0xFF]);
-        int t2 = transition(dfa, r2, classMap[(int) (w2 >>> (k << 3)) & 0xFF]);
-        int t3 = transition(dfa, r3, classMap[(int) (w3 >>> (k << 3)) & 0xFF]);
+        int shift = k << 3;
+        int t0 = transition(dfa, r0, classMap[(int) (w0 >>> shift) & 0xFF]);
+        int t1 = transition(dfa, r1, classMap[(int) (w1 >>> shift) & 0xFF]);
+        int t2 = transition(dfa, r2, classMap[(int) (w2 >>> shift) & 0xFF]);
+        int t3 = transition(dfa, r3, classMap[(int) (w3 >>> shift) & 0xFF]);
+        int t4 = transition(dfa, r4, classMap[(int) (w4 >>> shift) & 0xFF]);
+        int t5 = transition(dfa, r5, classMap[(int) (w5 >>> shift) & 0xFF]);
+        int t6 = transition(dfa, r6, classMap[(int) (w6 >>> shift) & 0xFF]);
+        int t7 = transition(dfa, r7, classMap[(int) (w7 >>> shift) & 0xFF]);
         r0 = t0 & ROW_MASK;
         r1 = t1 & ROW_MASK;
         r2 = t2 & ROW_MASK;
         r3 = t3 & ROW_MASK;
-        if ((t0 | t1 | t2 | t3) < 0) {
+        r4 = t4 & ROW_MASK;
+        r5 = t5 & ROW_MASK;
+        r6 = t6 & ROW_MASK;
+        r7 = t7 & ROW_MASK;
+        if ((t0 | t1 | t2 | t3 | t4 | t5 | t6 | t7) < 0) {
           long e = i + k + 1;
           reportIf(t0, off + e, minEnd, dfa, r0 / classes, hits, inputId, delta, tally);
-          reportIf(t1, start1 + e, minEnd1, dfa, r1 / classes, hits, inputId, delta, tally);
-          reportIf(t2, start2 + e, minEnd2, dfa, r2 / classes, hits, inputId, delta, tally);
-          reportIf(t3, start3 + e, minEnd3, dfa, r3 / classes, hits, inputId, delta, tally);
+          reportIf(t1, s1 + e, m1, dfa, r1 / classes, hits, inputId, delta, tally);
+          reportIf(t2, s2 + e, m2, dfa, r2 / classes, hits, inputId, delta, tally);
+          reportIf(t3, s3 + e, m3, dfa, r3 / classes, hits, inputId, delta, tally);
+          reportIf(t4, s4 + e, m4, dfa, r4 / classes, hits, inputId, delta, tally);
+          reportIf(t5, s5 + e, m5, dfa, r5 / classes, hits, inputId, delta, tally);
+          reportIf(t6, s6 + e, m6, dfa, r6 / classes, hits, inputId, delta, tally);
+          reportIf(t7, s7 + e, m7, dfa, r7 / classes, hits, inputId, delta, tally);
         }
       }
     }
     r0 = scan(input, off + blocks, off + span, dfa, r0, classes, hits, inputId, delta, minEnd, tally);
-    r1 = scan(input, start1 + blocks, start1 + span, dfa, r1, classes, hits, inputId, delta, minEnd1, tally);
-    r2 = scan(input, start2 + blocks, start2 + span, dfa, r2, classes, hits, inputId, delta, minEnd2, tally);
-    r3 = scan(input, start3 + blocks, start3 + span, dfa, r3, classes, hits, inputId, delta, minEnd3, tally);
-    scan(input, start1 + span, off + 2 * span, dfa, r1, classes, hits, inputId, delta, minEnd1, tally);
-    scan(input, start2 + span, off + 3 * span, dfa, r2, classes, hits, inputId, delta, minEnd2, tally);
-    return scan(input, start3 + span, end, dfa, r3, classes, hits, inputId, delta, minEnd3, tally);
+    r1 = scan(input, s1 + blocks, s1 + span, dfa, r1, classes, hits, inputId, delta, m1, tally);
+    r2 = scan(input, s2 + blocks, s2 + span, dfa, r2, classes, hits, inputId, delta, m2, tally);
+    r3 = scan(input, s3 + blocks, s3 + span, dfa, r3, classes, hits, inputId, delta, m3, tally);
+    r4 = scan(input, s4 + blocks, s4 + span, dfa, r4, classes, hits, inputId, delta, m4, tally);
+    r5 = scan(input, s5 + blocks, s5 + span, dfa, r5, classes, hits, inputId, delta, m5, tally);
+    r6 = scan(input, s6 + blocks, s6 + span, dfa, r6, classes, hits, inputId, delta, m6, tally);
+    r7 = scan(input, s7 + blocks, s7 + span, dfa, r7, classes, hits, inputId, delta, m7, tally);
+    scan(input, s1 + span, off + 2 * span, dfa, r1, classes, hits, inputId, delta, m1, tally);
+    scan(input, s2 + span, off + 3 * span, dfa, r2, classes, hits, inputId, delta, m2, tally);
+    scan(input, s3 + span, off + 4 * span, dfa, r3, classes, hits, inputId, delta, m3, tally);
+    scan(input, s4 + span, off + 5 * span, dfa, r4, classes, hits, inputId, delta, m4, tally);
+    scan(input, s5 + span, off + 6 * span, dfa, r5, classes, hits, inputId, delta, m5, tally);
+    scan(input, s6 + span, off + 7 * span, dfa, r6, classes, hits, inputId, delta, m6, tally);
+    return scan(input, s7 + span, end, dfa, r7, classes, hits, inputId, delta, m7, tally);
   }
 
   /** The transition word for the byte at {@code at} from {@code row}. */

@@ -126,50 +126,87 @@ public final class PromotedDfa {
     return state;
   }
 
-  /** {@link DfaStep}'s four interleaved lanes, reporting in the same order. */
+  /** {@link DfaStep}'s eight interleaved lanes, reporting in the same order. */
   private int scanLanes(MemorySegment input, long off, long span, long end, int state, long minEnd, MemorySegment hits,
       int capacity, int inputId, long delta, long[] tally) {
-    long start1 = off + span - overlap;
-    long start2 = start1 + span;
-    long start3 = start2 + span;
-    long minEnd1 = Math.max(minEnd, off + span);
-    long minEnd2 = Math.max(minEnd, off + 2 * span);
-    long minEnd3 = Math.max(minEnd, off + 3 * span);
+    long p1 = off + span - overlap;
+    long p2 = p1 + span;
+    long p3 = p2 + span;
+    long p4 = p3 + span;
+    long p5 = p4 + span;
+    long p6 = p5 + span;
+    long p7 = p6 + span;
+    long m1 = Math.max(minEnd, off + span);
+    long m2 = Math.max(minEnd, off + 2 * span);
+    long m3 = Math.max(minEnd, off + 3 * span);
+    long m4 = Math.max(minEnd, off + 4 * span);
+    long m5 = Math.max(minEnd, off + 5 * span);
+    long m6 = Math.max(minEnd, off + 6 * span);
+    long m7 = Math.max(minEnd, off + 7 * span);
     int s0 = state;
     int s1 = rootState;
     int s2 = rootState;
     int s3 = rootState;
+    int s4 = rootState;
+    int s5 = rootState;
+    int s6 = rootState;
+    int s7 = rootState;
     long blocks = span & ~7L;
     for (long i = 0; i < blocks; i += 8) {
       long w0 = input.get(DfaStep.LONG, off + i);
-      long w1 = input.get(DfaStep.LONG, start1 + i);
-      long w2 = input.get(DfaStep.LONG, start2 + i);
-      long w3 = input.get(DfaStep.LONG, start3 + i);
+      long w1 = input.get(DfaStep.LONG, p1 + i);
+      long w2 = input.get(DfaStep.LONG, p2 + i);
+      long w3 = input.get(DfaStep.LONG, p3 + i);
+      long w4 = input.get(DfaStep.LONG, p4 + i);
+      long w5 = input.get(DfaStep.LONG, p5 + i);
+      long w6 = input.get(DfaStep.LONG, p6 + i);
+      long w7 = input.get(DfaStep.LONG, p7 + i);
       for (int k = 0; k < 8; k++) {
-        int t0 = next(s0, (int) (w0 >>> (k << 3)) & 0xFF);
-        int t1 = next(s1, (int) (w1 >>> (k << 3)) & 0xFF);
-        int t2 = next(s2, (int) (w2 >>> (k << 3)) & 0xFF);
-        int t3 = next(s3, (int) (w3 >>> (k << 3)) & 0xFF);
+        int shift = k << 3;
+        int t0 = next(s0, (int) (w0 >>> shift) & 0xFF);
+        int t1 = next(s1, (int) (w1 >>> shift) & 0xFF);
+        int t2 = next(s2, (int) (w2 >>> shift) & 0xFF);
+        int t3 = next(s3, (int) (w3 >>> shift) & 0xFF);
+        int t4 = next(s4, (int) (w4 >>> shift) & 0xFF);
+        int t5 = next(s5, (int) (w5 >>> shift) & 0xFF);
+        int t6 = next(s6, (int) (w6 >>> shift) & 0xFF);
+        int t7 = next(s7, (int) (w7 >>> shift) & 0xFF);
         s0 = t0 & PromotedDfaLayout.STATE_MASK;
         s1 = t1 & PromotedDfaLayout.STATE_MASK;
         s2 = t2 & PromotedDfaLayout.STATE_MASK;
         s3 = t3 & PromotedDfaLayout.STATE_MASK;
-        if ((t0 | t1 | t2 | t3) < 0) {
+        s4 = t4 & PromotedDfaLayout.STATE_MASK;
+        s5 = t5 & PromotedDfaLayout.STATE_MASK;
+        s6 = t6 & PromotedDfaLayout.STATE_MASK;
+        s7 = t7 & PromotedDfaLayout.STATE_MASK;
+        if ((t0 | t1 | t2 | t3 | t4 | t5 | t6 | t7) < 0) {
           long e = i + k + 1;
           reportIf(t0, off + e, minEnd, s0, hits, capacity, inputId, delta, tally);
-          reportIf(t1, start1 + e, minEnd1, s1, hits, capacity, inputId, delta, tally);
-          reportIf(t2, start2 + e, minEnd2, s2, hits, capacity, inputId, delta, tally);
-          reportIf(t3, start3 + e, minEnd3, s3, hits, capacity, inputId, delta, tally);
+          reportIf(t1, p1 + e, m1, s1, hits, capacity, inputId, delta, tally);
+          reportIf(t2, p2 + e, m2, s2, hits, capacity, inputId, delta, tally);
+          reportIf(t3, p3 + e, m3, s3, hits, capacity, inputId, delta, tally);
+          reportIf(t4, p4 + e, m4, s4, hits, capacity, inputId, delta, tally);
+          reportIf(t5, p5 + e, m5, s5, hits, capacity, inputId, delta, tally);
+          reportIf(t6, p6 + e, m6, s6, hits, capacity, inputId, delta, tally);
+          reportIf(t7, p7 + e, m7, s7, hits, capacity, inputId, delta, tally);
         }
       }
     }
     s0 = scan(input, off + blocks, off + span, s0, minEnd, hits, capacity, inputId, delta, tally);
-    s1 = scan(input, start1 + blocks, start1 + span, s1, minEnd1, hits, capacity, inputId, delta, tally);
-    s2 = scan(input, start2 + blocks, start2 + span, s2, minEnd2, hits, capacity, inputId, delta, tally);
-    s3 = scan(input, start3 + blocks, start3 + span, s3, minEnd3, hits, capacity, inputId, delta, tally);
-    scan(input, start1 + span, off + 2 * span, s1, minEnd1, hits, capacity, inputId, delta, tally);
-    scan(input, start2 + span, off + 3 * span, s2, minEnd2, hits, capacity, inputId, delta, tally);
-    return scan(input, start3 + span, end, s3, minEnd3, hits, capacity, inputId, delta, tally);
+    s1 = scan(input, p1 + blocks, p1 + span, s1, m1, hits, capacity, inputId, delta, tally);
+    s2 = scan(input, p2 + blocks, p2 + span, s2, m2, hits, capacity, inputId, delta, tally);
+    s3 = scan(input, p3 + blocks, p3 + span, s3, m3, hits, capacity, inputId, delta, tally);
+    s4 = scan(input, p4 + blocks, p4 + span, s4, m4, hits, capacity, inputId, delta, tally);
+    s5 = scan(input, p5 + blocks, p5 + span, s5, m5, hits, capacity, inputId, delta, tally);
+    s6 = scan(input, p6 + blocks, p6 + span, s6, m6, hits, capacity, inputId, delta, tally);
+    s7 = scan(input, p7 + blocks, p7 + span, s7, m7, hits, capacity, inputId, delta, tally);
+    scan(input, p1 + span, off + 2 * span, s1, m1, hits, capacity, inputId, delta, tally);
+    scan(input, p2 + span, off + 3 * span, s2, m2, hits, capacity, inputId, delta, tally);
+    scan(input, p3 + span, off + 4 * span, s3, m3, hits, capacity, inputId, delta, tally);
+    scan(input, p4 + span, off + 5 * span, s4, m4, hits, capacity, inputId, delta, tally);
+    scan(input, p5 + span, off + 6 * span, s5, m5, hits, capacity, inputId, delta, tally);
+    scan(input, p6 + span, off + 7 * span, s6, m6, hits, capacity, inputId, delta, tally);
+    return scan(input, p7 + span, end, s7, m7, hits, capacity, inputId, delta, tally);
   }
 
   private void reportIf(int transition, long end, long minEnd, int state, MemorySegment hits, int capacity, int inputId,
