@@ -206,8 +206,8 @@ public final class DfaStep {
 
   /**
    * Eight interleaved scans, so that eight independent table-load chains overlap in the CPU instead
-   * of one waiting on the latency of the last (eight ran a 64 MiB scan about 12 % faster than four:
-   * docs/BENCHMARKS.md, "Twenty-second session: eight DFA lanes on the CPU (dev VM)"). Lane 0 scans {@code [off, off+span)} from the given
+   * of one waiting on the latency of the last (eight beat four: docs/BENCHMARKS.md, "Twenty-second
+   * session: eight DFA lanes on the CPU (dev VM)"). Lane 0 scans {@code [off, off+span)} from the given
    * row; lane k > 0 restarts at the root {@code overlap} bytes before {@code off + k*span} and
    * reports only matches ending after that point: the same argument as the scan's chunk planner, and
    * the last lane reads at least max_pattern_len bytes, so its final state is exact. The hit set
