@@ -33,7 +33,7 @@ final class KernelDeviceState {
     try (Arena scratch = Arena.ofConfined()) {
       MemorySegment word = scratch.allocate(JAVA_INT);
       word.set(JAVA_INT, 0, value);
-      driver.copyToDevice(address + offset, word, 4);
+      write(offset, word);
     }
   }
 
@@ -52,11 +52,10 @@ final class KernelDeviceState {
       driver.copyToHost(copy, address + DeviceStateLayout.TRACE_OFFSET, TraceLayout.BYTES);
       Map<String, Double> trace = TraceLayout.summary(copy);
       if (reset) {
-        // All but trace_seen, which the scout keeps current; by a copy, not a memset, which is a kernel
-        // that the running kernel may leave no room for (SessionMemory.zero).
-        long stored = DeviceStateLayout.TRACE_OFFSET + TraceLayout.STORED_OFFSET;
-        long bytes = TraceLayout.BYTES - TraceLayout.STORED_OFFSET;
-        driver.copyToDevice(address + stored, scratch.allocate(bytes, 8), bytes);
+        // All but trace_seen, which the scout keeps current; by a copy of zeroed scratch, not a memset, which
+        // is a kernel that the running kernel may leave no room for (SessionMemory.zero).
+        write(DeviceStateLayout.TRACE_OFFSET + TraceLayout.STORED_OFFSET,
+            scratch.allocate(TraceLayout.BYTES - TraceLayout.STORED_OFFSET, 8));
       }
       return trace;
     }

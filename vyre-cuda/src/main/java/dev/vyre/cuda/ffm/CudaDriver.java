@@ -406,27 +406,27 @@ public final class CudaDriver {
 
   /** Returns the raw result so that hot loops (baselines) can check it without allocating. */
   public int launchRaw(MemorySegment function, int grid, int block, MemorySegment stream, MemorySegment params) {
+    return launchRaw(function, grid, block, 0, stream, params);
+  }
+
+  private int launchRaw(MemorySegment function, int grid, int block, int sharedBytes, MemorySegment stream,
+      MemorySegment params) {
     try {
-      return (int) cuLaunchKernel.invokeExact(function, grid, 1, 1, block, 1, 1, 0, stream, params, MemorySegment.NULL);
+      return (int) cuLaunchKernel.invokeExact(function, grid, 1, 1, block, 1, 1, sharedBytes, stream, params,
+          MemorySegment.NULL);
     } catch (Throwable t) {
       throw new IllegalStateException(t);
     }
   }
 
   public void launch(MemorySegment function, int grid, int block, MemorySegment stream, MemorySegment params) {
-    check(launchRaw(function, grid, block, stream, params), "cuLaunchKernel", "check the grid size and kernel parameters");
+    launch(function, grid, block, 0, stream, params);
   }
 
   /** The same with {@code sharedBytes} of dynamic shared memory per block. */
   public void launch(MemorySegment function, int grid, int block, int sharedBytes, MemorySegment stream, MemorySegment params) {
-    try {
-      check((int) cuLaunchKernel.invokeExact(function, grid, 1, 1, block, 1, 1, sharedBytes, stream, params, MemorySegment.NULL),
-          "cuLaunchKernel", "check the grid size and kernel parameters");
-    } catch (RuntimeException | Error e) {
-      throw e;
-    } catch (Throwable t) {
-      throw new IllegalStateException(t);
-    }
+    check(launchRaw(function, grid, block, sharedBytes, stream, params), "cuLaunchKernel",
+        "check the grid size and kernel parameters");
   }
 
   public void launchCooperative(MemorySegment function, int grid, int block, int sharedBytes, MemorySegment stream,
