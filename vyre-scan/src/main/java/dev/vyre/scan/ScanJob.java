@@ -1,6 +1,7 @@
 package dev.vyre.scan;
 
 import dev.vyre.driver.error.InputException;
+import dev.vyre.driver.error.KernelException;
 import dev.vyre.driver.error.PipelineException;
 import dev.vyre.io.BufferPool;
 import dev.vyre.runtime.IdleStrategy;
