@@ -365,7 +365,8 @@ abstract class Traversal implements WorkerJob {
 
   /**
    * This worker's even share of the split edges (of every frontier vertex, or of those of degree
-   * {@code minDegree} and more), found through the chunk table and walked vertex by vertex.
+   * {@code minDegree} and more), found through the chunk table and walked vertex by vertex, chunk
+   * after chunk in the split order, skipping chunks with no split edges.
    */
   private void pushEdgeSlice(WorkerContext me, int minDegree) {
     long lo = slice(splitEdges, me.id, workers);
@@ -373,11 +374,22 @@ abstract class Traversal implements WorkerJob {
     if (lo >= hi) {
       return;
     }
-    int chunk = frontier.current.chunkOf(lo);
-    long edge = frontier.current.firstEdge(chunk);
-    int[] items = frontier.current.items;
-    for (int i = frontier.current.position(chunk); edge < hi; i++) {
-      int u = items[i];
+    ChunkedQueue queue = frontier.current;
+    int[] items = queue.items;
+    int place = queue.chunkOf(lo);
+    long edge = queue.firstEdge(place);
+    int i = queue.position(place);
+    int end = i + queue.length(place);
+    while (edge < hi) {
+      if (i == end) {
+        // Edges remain (edge < hi <= the total), so a later chunk holds some.
+        do {
+          place++;
+        } while (queue.firstEdge(place + 1) == edge);
+        i = queue.position(place);
+        end = i + queue.length(place);
+      }
+      int u = items[i++];
       long start = rowStart(u);
       long degree = rowEnd(u) - start;
       if (degree < minDegree) {

@@ -44,7 +44,7 @@ final class WorkerContext {
   /** Appends what is buffered to {@code queue}; the worker's last act in a level. */
   void flush(ChunkedQueue queue) {
     if (length > 0) {
-      queue.append(buffer, length, edges, heavyEdges);
+      queue.append(id, buffer, length, edges, heavyEdges);
       length = 0;
       edges = 0;
       heavyEdges = 0;

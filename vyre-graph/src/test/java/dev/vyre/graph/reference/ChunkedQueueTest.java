@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ChunkedQueueTest {
 
   @Test
-  void chunksAppendedFromSeveralThreadsAreContiguousAndEveryEdgeFindsItsChunk() throws InterruptedException {
+  void theSplitOrderListsEachWorkersVerticesInWorkerOrderAndEveryEdgeFindsItsChunk() throws InterruptedException {
     int threads = 4;
     int perThread = 3 * ChunkedQueue.CHUNK + 17;
     ChunkedQueue queue = new ChunkedQueue(threads * perThread, threads);
@@ -39,24 +39,27 @@ class ChunkedQueueTest {
     assertEquals(IntStream.range(0, size).boxed().toList(), Arrays.stream(sorted).boxed().toList());
     assertEquals(IntStream.range(0, size).mapToLong(v -> v % 50).sum(), queue.edges());
     for (boolean heavyOnly : new boolean[] {false, true}) {
-      long[] first = new long[size + 1];
-      for (int i = 0; i < size; i++) {
-        long degree = queue.items[i] % 50;
-        first[i + 1] = first[i] + (!heavyOnly || degree > Traversal.HEAVY_DEGREE ? degree : 0);
-      }
       long total = queue.prepareSplit(heavyOnly);
-      assertEquals(first[size], total);
-      for (long edge = 0; edge < total; edge += 97) {
-        int chunk = queue.chunkOf(edge);
-        long chunkFirst = queue.firstEdge(chunk);
-        int position = queue.position(chunk);
-        assertEquals(first[position], chunkFirst, "chunk " + chunk + "'s first edge");
-        // The edge's vertex lies within the chunk, which holds at most CHUNK vertices.
-        int at = position;
-        while (first[at + 1] <= edge) {
-          at++;
+      // Walked in the split order, the chunks list worker 0's vertices in the order it added them,
+      // then worker 1's, and so on: here, every vertex in id order.
+      int chunks = 4 * threads;
+      long expectedFirst = 0;
+      int next = 0;
+      for (int place = 0; place < chunks; place++) {
+        assertEquals(expectedFirst, queue.firstEdge(place), "the first edge of the chunk at " + place);
+        for (int i = queue.position(place), end = i + queue.length(place); i < end; i++) {
+          assertEquals(next++, queue.items[i]);
+          long degree = queue.items[i] % 50;
+          expectedFirst += !heavyOnly || degree > Traversal.HEAVY_DEGREE ? degree : 0;
         }
-        assertTrue(at - position < ChunkedQueue.CHUNK, "edge " + edge + " is not in chunk " + chunk);
+      }
+      assertEquals(size, next);
+      assertEquals(expectedFirst, total);
+      assertEquals(total, queue.firstEdge(chunks));
+      for (long edge = 0; edge < total; edge += 97) {
+        int place = queue.chunkOf(edge);
+        assertTrue(queue.firstEdge(place) <= edge && edge < queue.firstEdge(place + 1),
+            "edge " + edge + " is not in the chunk at " + place);
       }
     }
     queue.reset();
