@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  * identifiers drawn from the tree itself (every k-th of its distinct identifiers of six or more
  * characters, most frequent first, so common and rare ones both appear). vyre runs one-shot
  * ({@code --no-server}) and through a {@code vyre serve} of the same backend that the bench starts
- * on a private socket. Before timing, every contender's set of files with a match ({@code -l}) must
+ * on a private socket and times once its warm-up scans are done.
+ * Before timing, every contender's set of files with a match ({@code -l}) must
  * equal vyre's one-shot set; a contender that disagrees is reported, not timed.
  */
 public final class TreeBench {
@@ -118,6 +119,10 @@ public final class TreeBench {
       service.destroy();
       throw InputException.of("vyre serve", "the bench's service did not start: " + Files.readString(log).strip(),
           "run vyre bench tree --no-service, or check vyre serve on its own");
+    }
+    // A resident service is measured ready, as a user meets it: after its warm-up scans.
+    while (System.nanoTime() < deadline && service.isAlive() && !Files.readString(log).contains("warm-up")) {
+      Thread.sleep(50);
     }
     return service;
   }

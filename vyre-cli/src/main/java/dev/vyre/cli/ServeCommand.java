@@ -51,6 +51,11 @@ final class ServeCommand implements Callable<Integer> {
       description = "Bytes per device resource of the resident corpus (default: 1 GiB).")
   long residentSegment;
 
+  @Option(names = "--warm-up-scans", defaultValue = "32", paramLabel = "N", description = "Scans of a generated tree"
+      + " run before the first client, so that its scan runs in compiled code; a client's scan ends them (default:"
+      + " ${DEFAULT-VALUE}; 0 for none).")
+  int warmUpScans;
+
   @Option(names = "--status", description = "Print the running service's state: kernel, scans, clients, and exit.")
   boolean status;
 
@@ -68,6 +73,9 @@ final class ServeCommand implements Callable<Integer> {
         System.err.println("vyre serve: no service is running at " + at + ". Fix: start one with `vyre serve`");
         return 1;
       }
+    }
+    if (warmUpScans < 0) {
+      throw InputException.of("--warm-up-scans", warmUpScans + " is negative", "pass 0 for no warm-up, or more");
     }
     if (maxScans < 1 || maxScans > 64) {
       throw InputException.of("--max-scans", maxScans + " is outside 1..64", "pass between 1 and 64 scans at once");
@@ -110,6 +118,7 @@ final class ServeCommand implements Callable<Integer> {
     System.err.println("vyre serve: listening at " + service.socket() + " (pid " + ProcessHandle.current().pid() + "; "
         + kernel.describe() + "; " + maxScans + " scans at once" + (idle != null ? "; exits after " + idleExit + " idle" : "")
         + "). Ctrl-C or `vyre serve --stop` stops it");
+    service.startWarmUp(warmUpScans);
     service.serve(idle);
     ShutdownHooks.remove(shutdown);
     service.close();

@@ -92,6 +92,44 @@ class ScanServiceTest {
   }
 
   @Test
+  void aWarmUpScansItsGeneratedTreeThenDeletesIt() throws Exception {
+    List<Path> before = warmUpTrees();
+    service.startWarmUp(3);
+    String line = awaitLog("warm-up: ");
+    assertTrue(line.contains("warm-up: 3 of 3 scans of a generated tree"), line);
+    assertEquals(before, warmUpTrees(), "the warm-up's tree is deleted");
+    assertSame("-c", "-e", "String", tree.toString());
+  }
+
+  @Test
+  void aClientsScanEndsTheWarmUpAndIsServedAsAlone() throws Exception {
+    service.startWarmUp(1_000_000);
+    assertSame("-e", "error", tree.toString());
+    String line = awaitLog("warm-up: ");
+    assertTrue(line.contains("of 1000000 scans") && line.contains("ended early"), line);
+  }
+
+  /** The log's first line holding {@code text}, waited for. */
+  private String awaitLog(String text) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      for (String line : log.toString(StandardCharsets.UTF_8).split("\n")) {
+        if (line.contains(text)) {
+          return line;
+        }
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("no log line with '" + text + "' in 60 s: " + log.toString(StandardCharsets.UTF_8));
+  }
+
+  private static List<Path> warmUpTrees() throws IOException {
+    try (var paths = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return paths.filter(path -> path.getFileName().toString().startsWith("vyre-serve-warm-up")).sorted().toList();
+    }
+  }
+
+  @Test
   void everyOutputModePrintsWhatTheScanPrintsAlone() {
     String t = tree.toString();
     assertSame("-e", "String", "-e", "error", t);

@@ -20,6 +20,7 @@ import dev.vyre.scan.ScanOptions;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -87,6 +88,12 @@ public final class ScanService implements AutoCloseable {
   private final WorkerGroupLoop policy;
   /** The promotion loop over the shared kernel (its tables' promotions are log lines); null with vyre.policy.loop=off. */
   private final PromotionLoop promotion;
+  /** The thread of {@link #startWarmUp}; null when none was started. */
+  private Thread warmUp;
+  /** Set when a client asks for a scan or the service stops: the warm-up runs no further pass. */
+  private volatile boolean warmUpEnds;
+  /** Stops the warm-up's running pass; null between passes. */
+  private volatile Runnable warmUpPassStop;
 
   /** A client being served: for {@code --status}. */
   private record Client(long id, long pid, String command, Instant since, boolean scanning) {}
@@ -247,6 +254,7 @@ public final class ScanService implements AutoCloseable {
     event.clientPid = request.clientPid();
     event.arguments = command;
     active.put(id, new Client(id, request.clientPid(), command, Instant.now(), false));
+    endWarmUp();
     link.watch();
     long waitStarted = System.nanoTime();
     try {
@@ -296,6 +304,55 @@ public final class ScanService implements AutoCloseable {
             + "; no longer serving");
         stop();
       }
+    }
+  }
+
+  /**
+   * Starts warming the service up on a thread of its own: {@code passes} scans of a generated tree
+   * ({@link ServiceWarmUp}) through the path a client's scan takes, one lane at a time, ended early
+   * (its running pass stopped) by the first client's scan or by {@link #stop}. Its outcome is a log line.
+   */
+  public synchronized void startWarmUp(int passes) {
+    if (warmUp == null && passes > 0) {
+      warmUp = Thread.ofPlatform().daemon().name("vyre-serve-warm-up").start(() -> log.println("vyre serve: "
+          + warmUp(passes)));
+    }
+  }
+
+  /** The passes of {@link #startWarmUp}; returns what they did, for the log. */
+  String warmUp(int passes) {
+    long started = System.nanoTime();
+    int ran = 0;
+    try (ServiceWarmUp tree = ServiceWarmUp.generate()) {
+      PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
+      ScanEnvironment environment = new ScanEnvironment(OutputStream.nullOutputStream(), discard, false, false,
+          tree.directory(), pool, reason -> { }, stop -> {
+            warmUpPassStop = stop;
+            if (warmUpEnds) {
+              stop.run();
+            }
+          }, false, AhoCorasickCompiler::compile, null);
+      while (ran < passes && !warmUpEnds && lanes.tryAcquire()) {
+        try {
+          VyreCommand.executeScan(environment, tree.arguments(ran));
+        } finally {
+          warmUpPassStop = null;
+          lanes.release();
+        }
+        ran++;
+      }
+      return String.format("warm-up: %d of %d scans of a generated tree (%d MB) in %.2f s%s", ran, passes,
+          tree.bytes() >> 20, (System.nanoTime() - started) / 1e9, ran < passes ? "; ended early by a client's scan or the service's stop" : "");
+    } catch (IOException | RuntimeException e) {
+      return "warm-up failed after " + ran + " scans (" + e + "); clients are served all the same";
+    }
+  }
+
+  private void endWarmUp() {
+    warmUpEnds = true;
+    Runnable stop = warmUpPassStop;
+    if (stop != null) {
+      stop.run();
     }
   }
 
@@ -363,6 +420,7 @@ public final class ScanService implements AutoCloseable {
   /** Stops accepting; scans in progress finish. */
   public void stop() {
     stopping = true;
+    endWarmUp();
     try {
       server.close();
     } catch (IOException e) {
@@ -382,6 +440,14 @@ public final class ScanService implements AutoCloseable {
     }
     closed = true;
     stop();
+    if (warmUp != null) {
+      try {
+        // It deletes its tree before it ends.
+        warmUp.join(Duration.ofSeconds(30));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     lanes.acquireUninterruptibly(maxScans);
     try {
       Files.deleteIfExists(socket);
