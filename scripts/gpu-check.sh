@@ -168,7 +168,9 @@ if [ -n "${TREE:-}" ]; then
   export JAVA_HOME
   JAVA_HOME=$(cd "$(dirname "$java")/.." && pwd)
   ./vyre --version >/dev/null
-  for _ in $(seq 120); do compgen -G 'vyre-cli/target/vyre-*-client.aot' >/dev/null && break; sleep 1; done
+  # The launcher's cache maker (started by that first call) marks its work with vyre-*.making; until it is done
+  # the caches and vyre-client it leaves are older than the touched jar and the launcher takes none of them.
+  for _ in $(seq 180); do compgen -G 'vyre-cli/target/vyre-*.making' >/dev/null || break; sleep 1; done
   ls vyre-cli/target/*.aot >"$out/aot.txt" 2>&1
   STEP_TIMEOUT=${TREE_TIMEOUT:-400} step bench-tree env PATH="$(dirname "${RG:-rg}"):$PATH" ./vyre bench tree \
     --runs "${TREE_RUNS:-5}" --json "$out/tree.json" "$TREE"
