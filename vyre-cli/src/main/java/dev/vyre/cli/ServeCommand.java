@@ -81,7 +81,9 @@ final class ServeCommand implements Callable<Integer> {
       throw InputException.of("--max-scans", maxScans + " is outside 1..64", "pass between 1 and 64 scans at once");
     }
     Duration idle = idleExit == null ? null : duration(idleExit);
-    // Before the kernel boots: a directory others can enter is refused at once, not after CUDA's start-up.
+    // Before the kernel boots: a runtime that cannot check clients, or a directory others can enter, is refused at
+    // once, not after CUDA's start-up.
+    ServiceSocket.requirePeerCredentials();
     ServiceSocket.prepareDirectory(at);
     Backends.Choice choice = Backends.select(backend);
     ScanOptions lane = ScanOptions.forBackend(choice.backend().name());

@@ -113,6 +113,7 @@ public final class ScanService implements AutoCloseable {
     this.maxScans = maxScans;
     this.lanes = new Semaphore(maxScans, true);
     this.log = log;
+    ServiceSocket.requirePeerCredentials();
     this.self = ServiceSocket.self();
     ServiceSocket.prepareDirectory(socket);
     if (Files.exists(socket)) {

@@ -10,6 +10,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.Optional;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 
@@ -65,6 +66,23 @@ public final class ServiceSocket {
       throw InputException.of(directory.toString(), "the service socket's directory belongs to user " + owner
           + " or others can enter it (mode " + Integer.toOctalString(mode & 0777) + ")",
           "chmod 700 it if it is yours, or pass --socket PATH in a directory only you can enter");
+    }
+  }
+
+  /**
+   * Checks that this Java runtime can read a client's credentials ({@code SO_PEERCRED} is in module
+   * {@code jdk.net}, which a trimmed runtime image may leave out): a service without it could check
+   * no client, so it refuses to start rather than fail each one.
+   */
+  public static void requirePeerCredentials() {
+    requirePeerCredentials(ModuleLayer.boot().findModule("jdk.net"), System.getProperty("java.home"));
+  }
+
+  static void requirePeerCredentials(Optional<Module> jdkNet, String javaHome) {
+    if (jdkNet.isEmpty()) {
+      throw InputException.of("vyre serve", "the Java runtime at " + javaHome + " has no module jdk.net, which reads"
+          + " a client's credentials (SO_PEERCRED)", "run vyre on a full JDK 25, or make the runtime image with jdk.net"
+          + " (jlink --add-modules jdk.net; scripts/make-jre.sh includes it)");
     }
   }
 
