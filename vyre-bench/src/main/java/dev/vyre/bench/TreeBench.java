@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -37,6 +39,9 @@ public final class TreeBench {
 
   /** One contender: how it counts and how it lists the files with a match. */
   private record Contender(String name, List<String> count, List<String> list, Map<String, String> environment) {}
+
+  private static final String SERVED = "vyre through serve";
+  private static final Pattern SERVED_LINE = Pattern.compile("scans: (\\d+) served");
 
   private TreeBench() {}
 
@@ -67,7 +72,8 @@ public final class TreeBench {
         for (int count : settings.literals()) {
           Path patterns = work.resolve("patterns-" + count + ".txt");
           Files.write(patterns, draw(identifiers, count), StandardCharsets.UTF_8);
-          measure(settings, count, contenders(settings, patterns, socket), results, work.resolve("listed.txt"), out);
+          measure(settings, count, contenders(settings, patterns, socket), service != null ? socket : null, results,
+              work.resolve("listed.txt"), out);
         }
       } finally {
         if (service != null) {
@@ -87,7 +93,7 @@ public final class TreeBench {
     all.add(new Contender("vyre one-shot", vyre(settings, "scan", "--no-server", "--backend", b, "--count", "-f", p, t),
         vyre(settings, "scan", "--no-server", "--backend", b, "-l", "-f", p, t), Map.of()));
     if (settings.service()) {
-      all.add(new Contender("vyre through serve", vyre(settings, "scan", "--backend", b, "--count", "-f", p, t),
+      all.add(new Contender(SERVED, vyre(settings, "scan", "--backend", b, "--count", "-f", p, t),
           vyre(settings, "scan", "--backend", b, "-l", "-f", p, t), Map.of("VYRE_SOCKET", socket.toString())));
     }
     if (onPath("rg")) {
@@ -128,9 +134,29 @@ public final class TreeBench {
   }
 
 
-  private static void measure(Settings settings, int count, List<Contender> contenders, Map<String, Object> results,
-      Path listedFile, PrintStream out)
+  /** The scans the service at {@code socket} has served so far, from {@code vyre serve --status}. */
+  private static long servedScans(Settings settings, Path socket) throws IOException, InterruptedException {
+    Process status = new ProcessBuilder(vyre(settings, "serve", "--status", "--socket", socket.toString()))
+        .redirectErrorStream(true).start();
+    String text = new String(status.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    status.waitFor();
+    Matcher served = SERVED_LINE.matcher(text);
+    if (!served.find()) {
+      throw InputException.of("vyre serve --status", "no 'scans: N served' line in: " + text.strip(),
+          "check vyre serve on its own, or run vyre bench tree --no-service");
+    }
+    return Long.parseLong(served.group(1));
+  }
+
+  /**
+   * Lists, checks and times {@code contenders} for {@code count} literals. With a {@code socket}, the
+   * served contender's row counts only if the service served every one of its scans: a client falls
+   * back to scanning alone when the service cannot serve it, and would be timed as one-shot.
+   */
+  private static void measure(Settings settings, int count, List<Contender> contenders, Path socket,
+      Map<String, Object> results, Path listedFile, PrintStream out)
       throws IOException, InterruptedException {
+    long servedBefore = socket != null ? servedScans(settings, socket) : 0;
     List<String> expected = null;
     List<Contender> timed = new ArrayList<>();
     Map<String, String> agreement = new HashMap<>();
@@ -152,13 +178,21 @@ public final class TreeBench {
         seconds.get(contender.name)[run] = wallSeconds(contender.count, contender.environment);
       }
     }
+    if (socket != null && seconds.containsKey(SERVED)) {
+      long served = servedScans(settings, socket) - servedBefore;
+      if (served < 1 + settings.runs()) {
+        seconds.remove(SERVED);
+        agreement.put(SERVED, "NOT SERVED: the service served " + served + " of " + (1 + settings.runs())
+            + " scans (see its log); the rest ran alone");
+      }
+    }
     double rg = seconds.containsKey("rg") ? median(seconds.get("rg")) : Double.NaN;
     for (Contender contender : contenders) {
       double[] s = seconds.get(contender.name);
       String key = count + "_" + contender.name.replace(' ', '_').replace("-", "");
       if (s == null) {
         out.printf("%-8d %-22s %10s %22s %10s  %s%n", count, contender.name, "-", "-", "-", agreement.get(contender.name));
-        results.put(key + "_agrees", false);
+        results.put(key + (agreement.get(contender.name).startsWith("NOT SERVED") ? "_served" : "_agrees"), false);
         continue;
       }
       double[] sorted = s.clone();
