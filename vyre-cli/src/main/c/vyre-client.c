@@ -8,9 +8,16 @@
  * the launcher runs the scan in a JVM with the service off.
  *
  * Usage: vyre-client BUILD SOCKET ARGUMENT...   (the arguments after `scan`)
+ *
+ * With VYRE_SOURCES (a source tree) and VYRE_JAR (the jar built from it) set, as the launcher sets them,
+ * it first checks that no source is newer than the jar, as the launcher's own check does, and leaves
+ * the scan to the launcher (which builds) when one is: that check, a stat of every source, took the
+ * launcher's shell longer than the served scan of a small file.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -152,6 +159,72 @@ static int stdin_holds_data(void) {
   return fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
+static int newer_than(const struct stat *st, const struct timespec *than) {
+  return st->st_mtim.tv_sec > than->tv_sec || (st->st_mtim.tv_sec == than->tv_sec && st->st_mtim.tv_nsec > than->tv_nsec);
+}
+
+/*
+ * Whether NAME under the directory DIRECTORY (a descriptor), or with RECURSE anything beneath it, is
+ * newer than THAN; hidden names are not looked at, nor symbolic links followed into, as the launcher's
+ * `**` glob does. A name that is missing is not newer.
+ */
+static int path_newer(int directory, const char *name, const struct timespec *than, int recurse) {
+  struct stat st;
+  if (fstatat(directory, name, &st, 0) != 0) {
+    return 0;
+  }
+  if (newer_than(&st, than)) {
+    return 1;
+  }
+  struct stat link;
+  if (!recurse || !S_ISDIR(st.st_mode) || fstatat(directory, name, &link, AT_SYMLINK_NOFOLLOW) != 0
+      || !S_ISDIR(link.st_mode)) {
+    return 0;
+  }
+  int fd = openat(directory, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *entries = fd < 0 ? NULL : fdopendir(fd);
+  if (entries == NULL) {
+    if (fd >= 0) {
+      close(fd);
+    }
+    return 0;
+  }
+  int found = 0;
+  struct dirent *entry;
+  while (!found && (entry = readdir(entries)) != NULL) {
+    found = entry->d_name[0] != '.' && path_newer(fd, entry->d_name, than, 1);
+  }
+  closedir(entries);
+  return found;
+}
+
+/* Whether pom.xml, a module's pom.xml, or anything under a module's src/main in SOURCES is newer than JAR. */
+static int sources_newer(const char *sources, const char *jar) {
+  struct stat built;
+  if (stat(jar, &built) != 0) {
+    return 1;
+  }
+  int root = open(sources, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *modules = root < 0 ? NULL : fdopendir(root);
+  if (modules == NULL) {
+    return 1;
+  }
+  int found = path_newer(root, "pom.xml", &built.st_mtim, 0);
+  struct dirent *module;
+  while (!found && (module = readdir(modules)) != NULL) {
+    if (module->d_name[0] == '.') {
+      continue;
+    }
+    char path[4096];
+    found = (snprintf(path, sizeof path, "%s/pom.xml", module->d_name) < (int) sizeof path
+                 && path_newer(root, path, &built.st_mtim, 0))
+        || (snprintf(path, sizeof path, "%s/src/main", module->d_name) < (int) sizeof path
+            && path_newer(root, path, &built.st_mtim, 1));
+  }
+  closedir(modules);
+  return found;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: vyre-client BUILD SOCKET ARGUMENT...\n");
@@ -163,6 +236,13 @@ int main(int argc, char **argv) {
     verbose |= strcmp(argv[i], "--verbose") == 0;
   }
   signal(SIGPIPE, SIG_IGN);
+  const char *sources = getenv("VYRE_SOURCES"), *jar = getenv("VYRE_JAR");
+  if (sources != NULL && jar != NULL && sources_newer(sources, jar)) {
+    if (verbose) {
+      fprintf(stderr, "vyre scan: sources in %s are newer than %s; leaving the scan to the launcher\n", sources, jar);
+    }
+    return NOT_SERVED;
+  }
 
   struct sockaddr_un address = {.sun_family = AF_UNIX};
   if (strlen(socket_path) >= sizeof address.sun_path) {

@@ -311,7 +311,7 @@ class LauncherTest {
     Path client = target.resolve("vyre-client");
     Files.writeString(client, """
         #!/bin/sh
-        echo "client $*"
+        echo "client $* (sources ${VYRE_SOURCES##*/}, jar ${VYRE_JAR##*/})"
         exit $(cat "$(dirname "$0")/status")
         """);
     Files.setPosixFilePermissions(client, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -322,10 +322,18 @@ class LauncherTest {
       Map<String, String> env = Map.of("VYRE_AOT", "on", "VYRE_SOCKET", socket.toString());
       List<String> scan = List.of("scan", "-c", "-e", "x y", ".");
       Files.writeString(target.resolve("status"), "1");
-      assertEquals(new Launch(1, "client 0.1 (commit abc) " + socket + " -c -e x y .\n", ""), finish(launch(root, env, scan)));
+      String served = "client 0.1 (commit abc) " + socket + " -c -e x y . (sources root, jar vyre.jar)\n";
+      assertEquals(new Launch(1, served, ""), finish(launch(root, env, scan)));
       Files.writeString(target.resolve("status"), "250");
-      assertEquals(new Launch(0, "client 0.1 (commit abc) " + socket + " -c -e x y .\njava VYRE_SERVICE=off\n", ""),
-          finish(launch(root, env, scan)));
+      assertEquals(new Launch(0, served + "java VYRE_SERVICE=off\n", ""), finish(launch(root, env, scan)));
+      // What the client leaves because a source is newer than the jar (it checks, in C) is built first.
+      stubMaven(root, false);
+      touch(root.resolve("vyre-cli/src/main/java/A.java"), Instant.now());
+      Files.setLastModifiedTime(client, FileTime.from(Instant.now().plusSeconds(5)));
+      Launch rebuilt = finish(launch(root, env, scan));
+      assertEquals(0, rebuilt.status(), rebuilt.err());
+      assertEquals(served + "java VYRE_SERVICE=off\n", rebuilt.out());
+      assertEquals(1, mavenCalls(root));
       assertEquals(new Launch(0, "java VYRE_SERVICE=\n", ""), finish(launch(root, env, List.of("scan", "--no-server", "."))));
       assertEquals(new Launch(0, "java VYRE_SERVICE=\n", ""),
           finish(launch(root, Map.of("VYRE_AOT", "off", "VYRE_SOCKET", socket.toString()), scan)));

@@ -15,7 +15,9 @@ import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -85,15 +87,61 @@ class NativeClientTest {
   private record Run(int status, String out, String err) {}
 
   private static Run client(String build, String... args) throws Exception {
+    return client(Map.of(), build, args);
+  }
+
+  private static Run client(Map<String, String> environment, String build, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(client.toString(), build, socket.toString()));
     command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).directory(dir.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+    builder.environment().putAll(environment);
+    Process process = builder.start();
     // Small outputs: reading one stream to its end first cannot fill the other's pipe.
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(60, TimeUnit.SECONDS));
     return new Run(process.exitValue(), out, err);
+  }
+
+  /**
+   * The launcher's stale-jar check, in the client: a pom or a main source newer than the jar leaves
+   * the scan (exit 250, nothing sent); tests, build outputs and hidden files newer than it do not.
+   */
+  @Test
+  void aMainSourceOrPomNewerThanTheJarLeavesTheScanToTheLauncher() throws Exception {
+    Path sources = dir.resolve("sources");
+    Path jar = touch(sources.resolve("vyre-cli/target/vyre.jar"), Instant.now().minusSeconds(60));
+    touch(sources.resolve("vyre-cli/src/test/java/ATest.java"), Instant.now());
+    touch(sources.resolve("vyre-bench/target/generated-sources/B.java"), Instant.now());
+    touch(sources.resolve("vyre-cli/src/main/java/.A.java.swp"), Instant.now());
+    Path source = touch(sources.resolve("vyre-cli/src/main/java/A.java"), Instant.now().minusSeconds(120));
+    // Last: creating the files above made their directories new.
+    touch(sources.resolve("vyre-cli/src/main/java"), Instant.now().minusSeconds(120));
+    touch(sources.resolve("vyre-cli/src/main"), Instant.now().minusSeconds(120));
+    Map<String, String> environment = Map.of("VYRE_SOURCES", sources.toString(), "VYRE_JAR", jar.toString());
+    String path = tree.toString();
+    Run current = client(environment, VersionInfo.buildId(), "-c", "-e", "error", path);
+    assertEquals(CliRun.of("scan", "--no-server", "-c", "-e", "error", path).out(), current.out());
+
+    touch(source, Instant.now());
+    Run stale = client(environment, VersionInfo.buildId(), "--verbose", "-c", "-e", "error", path);
+    assertEquals(NOT_SERVED, stale.status());
+    assertEquals("", stale.out());
+    assertTrue(stale.err().contains("are newer than " + jar), stale.err());
+
+    touch(source, Instant.now().minusSeconds(120));
+    touch(sources.resolve("vyre-io/pom.xml"), Instant.now());
+    assertEquals(NOT_SERVED, client(environment, VersionInfo.buildId(), "-c", "-e", "error", path).status());
+  }
+
+  private static Path touch(Path file, Instant time) throws IOException {
+    Files.createDirectories(file.getParent());
+    if (!Files.exists(file)) {
+      Files.writeString(file, "");
+    }
+    Files.setLastModifiedTime(file, FileTime.from(time));
+    return file;
   }
 
   @Test
