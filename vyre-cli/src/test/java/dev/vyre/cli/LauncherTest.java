@@ -123,6 +123,17 @@ class LauncherTest {
     return Files.exists(calls) ? Files.readAllLines(calls).size() : 0;
   }
 
+  /** What `printf %s TEXT | cksum | cut -d' ' -f1` prints, as the launcher names its caches. */
+  private static String cksum(String text) throws IOException, InterruptedException {
+    Process cksum = new ProcessBuilder("cksum").start();
+    try (var in = cksum.getOutputStream()) {
+      in.write(text.getBytes(StandardCharsets.UTF_8));
+    }
+    String out = new String(cksum.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    cksum.waitFor();
+    return out.split(" ")[0];
+  }
+
   private static Path touch(Path file, Instant time) throws IOException {
     Files.createDirectories(file.getParent());
     if (!Files.exists(file)) {
@@ -242,6 +253,11 @@ class LauncherTest {
         esac
         """);
     Map<String, String> on = Map.of("VYRE_AOT", "on");
+    // The mark of a maker that was killed part way, naming a process that is gone, is taken back at once.
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    Path mark = Files.createDirectories(root.resolve("vyre-cli/target/vyre-" + cksum(java.toString()) + ".making"));
+    Files.writeString(mark.resolve("pid"), gone.pid() + "\n");
     Launch first = finish(launch(root, on));
     assertEquals(new Launch(0, "ran\n", ""), first);
     Path log = java.resolveSibling("calls");
