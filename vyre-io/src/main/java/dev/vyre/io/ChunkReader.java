@@ -53,6 +53,22 @@ public interface ChunkReader extends AutoCloseable {
    */
   void submit(int file, long fileOffset, int length, int bufferIndex, long bufferOffset, long userData);
 
+  /**
+   * Reads {@code count} ranges into buffer {@code bufferIndex} and returns when all are done, while
+   * no other read is in flight: range i is {@code lengths[i]} bytes of open file {@code files[i]} from
+   * {@code fileOffsets[i]}, read to byte {@code bufferOffsets[i]} of the buffer, and its completion
+   * (userData i, possibly failed) lands in {@code completions[i]}. For a pack of small files: a
+   * reader that can queue them all (io_uring) reads them with a call into the kernel for many, where
+   * one {@link #submit} and {@link #await} each cost a call apiece. This default does exactly that.
+   */
+  default void readAll(int bufferIndex, int count, int[] files, long[] fileOffsets, int[] lengths,
+      long[] bufferOffsets, ReadCompletion[] completions) {
+    for (int i = 0; i < count; i++) {
+      submit(files[i], fileOffsets[i], lengths[i], bufferIndex, bufferOffsets[i], i);
+      completions[i] = await();
+    }
+  }
+
   /** Reads submitted and not yet returned by {@link #await} or {@link #poll}. */
   int inFlight();
 

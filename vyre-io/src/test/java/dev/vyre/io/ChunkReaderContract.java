@@ -55,6 +55,55 @@ public abstract class ChunkReaderContract {
     return buffer.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE);
   }
 
+  /**
+   * readAll: many ranges (more than an io_uring reader's submission ring holds at once), from two
+   * files, each to its own place in one buffer; a range past the end of its file reads what there is.
+   */
+  @Test
+  public void readAllReadsEveryRangeToItsPlaceInOneBuffer() throws IOException {
+    Path first = file(6000);
+    Path second = file(70);
+    byte[] firstContent = Files.readAllBytes(first);
+    byte[] secondContent = Files.readAllBytes(second);
+    int ranges = 150;
+    int[] files = new int[ranges + 1];
+    long[] fileOffsets = new long[ranges + 1];
+    int[] lengths = new int[ranges + 1];
+    long[] bufferOffsets = new long[ranges + 1];
+    ReadCompletion[] completions = new ReadCompletion[ranges + 1];
+    try (ChunkReader reader = open(pool(1))) {
+      int a = reader.openFile(first);
+      int b = reader.openFile(second);
+      for (int i = 0; i < ranges; i++) {
+        // Range i: 40 bytes of the first file from 40 * (ranges - 1 - i), to buffer byte 40 * i.
+        files[i] = a;
+        fileOffsets[i] = 40L * (ranges - 1 - i);
+        lengths[i] = 40;
+        bufferOffsets[i] = 40L * i;
+      }
+      files[ranges] = b;
+      fileOffsets[ranges] = 50;
+      lengths[ranges] = 100;
+      bufferOffsets[ranges] = 6100;
+      reader.readAll(0, ranges + 1, files, fileOffsets, lengths, bufferOffsets, completions);
+      assertEquals(0, reader.inFlight());
+      assertFalse(reader.pool().busy(0));
+      MemorySegment buffer = reader.pool().buffer(0);
+      for (int i = 0; i < ranges; i++) {
+        assertNull(completions[i].error());
+        assertEquals(i, completions[i].userData());
+        assertEquals(40, completions[i].bytesRead());
+        int from = 40 * (ranges - 1 - i);
+        assertArrayEquals(Arrays.copyOfRange(firstContent, from, from + 40),
+            buffer.asSlice(40L * i, 40).toArray(ValueLayout.JAVA_BYTE), "range " + i);
+      }
+      assertEquals(20, completions[ranges].bytesRead(), "the file ends 20 bytes into the range");
+      assertArrayEquals(Arrays.copyOfRange(secondContent, 50, 70), buffer.asSlice(6100, 20).toArray(ValueLayout.JAVA_BYTE));
+      reader.closeFile(a);
+      reader.closeFile(b);
+    }
+  }
+
   @Test
   public void readsEveryChunkWithSeveralInFlightPairedByUserData() throws IOException {
     Path path = file(100_000);

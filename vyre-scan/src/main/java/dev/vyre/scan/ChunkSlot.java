@@ -1,6 +1,7 @@
 package dev.vyre.scan;
 
 import dev.vyre.driver.error.PipelineException;
+import dev.vyre.io.ReadCompletion;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.dfa.DfaStepArgs;
 import java.util.Arrays;
@@ -75,6 +76,19 @@ final class ChunkSlot implements HitResources.HitSink {
   private static final int APPEND = 2;
 
   /** A slot with {@code hitHandle} NO_HIT_BUFFER counts its matches in place (the job only counts). */
+  /** Where a pack reader puts the ranges of the files it reads together ({@link PackReaders#read}), reused. */
+  final Ranges ranges;
+
+  /** The arguments and results of one {@link dev.vyre.io.ChunkReader#readAll} of a pack's files. */
+  static final class Ranges {
+    final int[] segments = new int[PackReaders.GROUP];
+    final int[] files = new int[PackReaders.GROUP];
+    final long[] fileOffsets = new long[PackReaders.GROUP];
+    final int[] lengths = new int[PackReaders.GROUP];
+    final long[] bufferOffsets = new long[PackReaders.GROUP];
+    final ReadCompletion[] completions = new ReadCompletion[PackReaders.GROUP];
+  }
+
   ChunkSlot(int index, ScanLane lane, int inputHandle, int scanHandle, int hitHandle, long hitCapacity, int maxSegments) {
     this.index = index;
     this.lane = lane;
@@ -90,6 +104,7 @@ final class ChunkSlot implements HitResources.HitSink {
     this.readFailures = new String[maxSegments];
     this.openFailures = new boolean[maxSegments];
     this.segmentHits = new int[maxSegments + 1];
+    this.ranges = new Ranges();
     this.counters = hitHandle == NO_HIT_BUFFER ? new MatchCounters(lane.pool, maxSegments) : null;
     if (counters != null) {
       counters.reset();

@@ -26,6 +26,8 @@ final class PackReaders implements AutoCloseable {
 
   /** The index that tells a thread to stop. */
   private static final int STOP = -1;
+  /** Files of a pack open at once: as many as the io_uring reader opens ahead, half the files it holds open. */
+  static final int GROUP = 32;
 
   private final ChunkSlot[] slots;
   private final List<MemorySegment> buffers;
@@ -98,36 +100,52 @@ final class PackReaders implements AutoCloseable {
   }
 
   /**
-   * Opens, reads and closes each segment's file of {@code pack} in order with {@code reader}, which
-   * has no other read in flight; with {@code openAhead} it is told of the files ahead, so that
-   * io_uring opens them in batches. A file that cannot be opened or read fails its segment alone.
+   * Opens, reads and closes the segments' files of {@code pack} with {@code reader}, which has no
+   * other read in flight, {@link #GROUP} files at a time: opened in order, read together ({@link
+   * ChunkReader#readAll}: io_uring reads them with a call into the kernel for many), then closed.
+   * With {@code openAhead} the reader is told of the files ahead, so that io_uring opens them in
+   * batches too. A file that cannot be opened or read fails its segment alone.
    */
   static void read(ChunkReader reader, ChunkSlot pack, boolean openAhead) {
+    ChunkSlot.Ranges ranges = pack.ranges;
     int expected = 0;
-    for (int segment = 0; segment < pack.segments(); segment++) {
-      expected = Math.max(expected, segment);
-      while (openAhead && expected < pack.segments() && reader.expect(pack.file(expected).file.location())) {
-        expected++;
+    int segment = 0;
+    while (segment < pack.segments()) {
+      int count = 0;
+      for (; segment < pack.segments() && count < GROUP; segment++) {
+        expected = Math.max(expected, segment);
+        while (openAhead && expected < pack.segments() && reader.expect(pack.file(expected).file.location())) {
+          expected++;
+        }
+        try {
+          ranges.files[count] = reader.openFile(pack.file(segment).file.location());
+        } catch (PipelineException e) {
+          pack.failSegment(segment, FileErrors.reason(e), true);
+          continue;
+        }
+        ChunkPlanner.Chunk chunk = pack.chunk(segment);
+        ranges.segments[count] = segment;
+        ranges.fileOffsets[count] = chunk.readOffset();
+        ranges.lengths[count] = (int) chunk.readLength();
+        ranges.bufferOffsets[count] = pack.bufferOffset(segment);
+        count++;
       }
-      ChunkPlanner.Chunk chunk = pack.chunk(segment);
-      int handle;
       try {
-        handle = reader.openFile(pack.file(segment).file.location());
-      } catch (PipelineException e) {
-        pack.failSegment(segment, FileErrors.reason(e), true);
-        continue;
-      }
-      try {
-        reader.submit(handle, chunk.readOffset(), (int) chunk.readLength(), pack.index, pack.bufferOffset(segment), segment);
-        ReadCompletion completion = reader.await();
-        if (completion.failed()) {
-          pack.failSegment(segment, "read failed at offset " + chunk.readOffset() + ": "
-              + FileErrors.reason(completion.error()), false);
-        } else {
-          pack.readSegment(segment, completion.bytesRead());
+        reader.readAll(pack.index, count, ranges.files, ranges.fileOffsets, ranges.lengths, ranges.bufferOffsets,
+            ranges.completions);
+        for (int r = 0; r < count; r++) {
+          ReadCompletion completion = ranges.completions[r];
+          if (completion.failed()) {
+            pack.failSegment(ranges.segments[r], "read failed at offset " + ranges.fileOffsets[r] + ": "
+                + FileErrors.reason(completion.error()), false);
+          } else {
+            pack.readSegment(ranges.segments[r], completion.bytesRead());
+          }
         }
       } finally {
-        reader.closeFile(handle);
+        for (int r = 0; r < count; r++) {
+          reader.closeFile(ranges.files[r]);
+        }
       }
     }
   }
