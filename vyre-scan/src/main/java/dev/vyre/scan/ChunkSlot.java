@@ -75,7 +75,6 @@ final class ChunkSlot implements HitResources.HitSink {
   private static final int PLACE = 1;
   private static final int APPEND = 2;
 
-  /** A slot with {@code hitHandle} NO_HIT_BUFFER counts its matches in place (the job only counts). */
   /** Where a pack reader puts the ranges of the files it reads together ({@link PackReaders#read}), reused. */
   final Ranges ranges;
 
@@ -89,6 +88,7 @@ final class ChunkSlot implements HitResources.HitSink {
     final ReadCompletion[] completions = new ReadCompletion[PackReaders.GROUP];
   }
 
+  /** A slot with {@code hitHandle} NO_HIT_BUFFER counts its matches in place (the job only counts). */
   ChunkSlot(int index, ScanLane lane, int inputHandle, int scanHandle, int hitHandle, long hitCapacity, int maxSegments) {
     this.index = index;
     this.lane = lane;
