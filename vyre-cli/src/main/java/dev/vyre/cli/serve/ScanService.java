@@ -342,8 +342,9 @@ public final class ScanService implements AutoCloseable {
         }
         ran++;
       }
+      String early = ran < passes ? "; ended early by a client's scan or the service's stop" : "";
       return String.format("warm-up: %d of %d scans of a generated tree (%d MB) in %.2f s%s", ran, passes,
-          tree.bytes() >> 20, (System.nanoTime() - started) / 1e9, ran < passes ? "; ended early by a client's scan or the service's stop" : "");
+          tree.bytes() >> 20, (System.nanoTime() - started) / 1e9, early);
     } catch (IOException | RuntimeException e) {
       return "warm-up failed after " + ran + " scans (" + e + "); clients are served all the same";
     }

@@ -361,9 +361,9 @@ public final class IoUringChunkReader implements ChunkReader {
     for (int i = 0; i < count; i++) {
       requireOpenFile(files[i]);
       if (fileOffsets[i] < 0 || lengths[i] < 1 || bufferOffsets[i] < 0) {
-        throw PipelineException.invalidArgument("chunk reader", "range " + i + " (" + lengths[i] + " bytes at file offset "
-            + fileOffsets[i] + " to buffer offset " + bufferOffsets[i] + ") is not a read", "read 1 byte or more at"
-            + " offsets 0 or later");
+        throw PipelineException.invalidArgument("chunk reader", "range " + i + " (" + lengths[i]
+            + " bytes at file offset " + fileOffsets[i] + " to buffer offset " + bufferOffsets[i] + ") is not a read",
+            "read 1 byte or more at offsets 0 or later");
       }
       end = Math.max(end, bufferOffsets[i] + lengths[i]);
     }
