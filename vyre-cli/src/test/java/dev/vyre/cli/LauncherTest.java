@@ -1,5 +1,6 @@
 package dev.vyre.cli;
 
+import static dev.vyre.cli.FileTimes.touch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -132,15 +133,6 @@ class LauncherTest {
     String out = new String(cksum.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     cksum.waitFor();
     return out.split(" ")[0];
-  }
-
-  private static Path touch(Path file, Instant time) throws IOException {
-    Files.createDirectories(file.getParent());
-    if (!Files.exists(file)) {
-      Files.writeString(file, "");
-    }
-    Files.setLastModifiedTime(file, FileTime.from(time));
-    return file;
   }
 
   @Test

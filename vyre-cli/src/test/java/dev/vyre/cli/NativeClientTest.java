@@ -1,5 +1,6 @@
 package dev.vyre.cli;
 
+import static dev.vyre.cli.FileTimes.touch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +16,6 @@ import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -133,15 +133,6 @@ class NativeClientTest {
     touch(source, Instant.now().minusSeconds(120));
     touch(sources.resolve("vyre-io/pom.xml"), Instant.now());
     assertEquals(NOT_SERVED, client(environment, VersionInfo.buildId(), "-c", "-e", "error", path).status());
-  }
-
-  private static Path touch(Path file, Instant time) throws IOException {
-    Files.createDirectories(file.getParent());
-    if (!Files.exists(file)) {
-      Files.writeString(file, "");
-    }
-    Files.setLastModifiedTime(file, FileTime.from(time));
-    return file;
   }
 
   @Test

@@ -430,27 +430,19 @@ public final class IoUringChunkReader implements ChunkReader {
 
   /** A range of the running readAll finished, or is continued after a short or interrupted read. */
   private void onRangeCompletion(int i, int result) {
-    int slot = rangeFiles[i];
-    if (result == -Errno.EAGAIN && nonBlocking[slot]) {
-      ring.calls().clearNonBlocking(fds[slot], "file handle " + slot);
-      nonBlocking[slot] = false;
+    if (continues(rangeFiles[i], result)) {
       toQueue(i);
-    } else if (result == -Errno.EINTR || result == -Errno.EAGAIN) {
+      return;
+    }
+    rangeDone[i] += Math.max(0, result);
+    if (result > 0 && rangeDone[i] < rangeLengths[i]) {
       toQueue(i);
-    } else if (result < 0) {
-      rangeCompletions[i] = new ReadCompletion(i, rangeBuffer, rangeDone[i],
-          PipelineException.ioUringSyscall("read (READ_FIXED)", -result, Errno.name(-result) + ": " + READ_FIX));
-      rangesLeft--;
     } else {
-      rangeDone[i] += result;
-      if (result > 0 && rangeDone[i] < rangeLengths[i]) {
-        toQueue(i);
-      } else {
-        rangeCompletions[i] = new ReadCompletion(i, rangeBuffer, rangeDone[i], null);
-        rangesLeft--;
-      }
+      rangeCompletions[i] = new ReadCompletion(i, rangeBuffer, rangeDone[i], readError(result));
+      rangesLeft--;
     }
   }
+
 
   @Override
   public int inFlight() {
@@ -498,26 +490,39 @@ public final class IoUringChunkReader implements ChunkReader {
       return;
     }
     int buffer = (int) data;
-    if (result == -Errno.EAGAIN && nonBlocking[file[buffer]]) {
-      // A file system that honours O_NONBLOCK for files (or an old kernel's io_uring): block from now on.
-      int slot = file[buffer];
-      ring.calls().clearNonBlocking(fds[slot], "file handle " + slot);
-      nonBlocking[slot] = false;
+    if (continues(file[buffer], result)) {
       queueRest(buffer);
-    } else if (result == -Errno.EINTR || result == -Errno.EAGAIN) {
+      return;
+    }
+    done[buffer] += Math.max(0, result);
+    if (result > 0 && done[buffer] < length[buffer]) {
       queueRest(buffer);
-    } else if (result < 0) {
-      completed.add(new ReadCompletion(userData[buffer], buffer, done[buffer],
-          PipelineException.ioUringSyscall("read (READ_FIXED)", -result, Errno.name(-result) + ": " + READ_FIX)));
     } else {
-      done[buffer] += result;
-      if (result > 0 && done[buffer] < length[buffer]) {
-        queueRest(buffer);
-      } else {
-        completed.add(new ReadCompletion(userData[buffer], buffer, done[buffer], null));
-      }
+      completed.add(new ReadCompletion(userData[buffer], buffer, done[buffer], readError(result)));
     }
   }
+
+  /**
+   * Whether a read of file {@code slot} that completed with {@code result} must be queued again as it
+   * was: interrupted, or EAGAIN. A descriptor opened ahead is non-blocking; where its read comes back
+   * EAGAIN (a file system that honours O_NONBLOCK for files, or an old kernel's io_uring) it is made
+   * blocking from now on.
+   */
+  private boolean continues(int slot, int result) {
+    if (result == -Errno.EAGAIN && nonBlocking[slot]) {
+      ring.calls().clearNonBlocking(fds[slot], "file handle " + slot);
+      nonBlocking[slot] = false;
+      return true;
+    }
+    return result == -Errno.EINTR || result == -Errno.EAGAIN;
+  }
+
+  /** A failed read's error (a negative result is its -errno); null for a read that ended well. */
+  private static PipelineException readError(int result) {
+    return result >= 0 ? null
+        : PipelineException.ioUringSyscall("read (READ_FIXED)", -result, Errno.name(-result) + ": " + READ_FIX);
+  }
+
 
   /** An OPENAT's descriptor (or -errno) for its entry, or a CLOSE done (its result is not looked at). */
   private void onOpenOrClose(long data, int result) {
