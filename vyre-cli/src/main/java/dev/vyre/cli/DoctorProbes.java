@@ -1,11 +1,16 @@
 package dev.vyre.cli;
 
+import dev.vyre.cli.serve.ServiceSocket;
+import dev.vyre.driver.error.InputException;
 import dev.vyre.runtime.spi.DoctorProbe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 
-/** Extra {@code vyre doctor} lines (io_uring, say) contributed by other modules as {@link DoctorProbe} services. */
+/**
+ * Extra {@code vyre doctor} lines: those other modules contribute as {@link DoctorProbe} services (io_uring,
+ * say), and whether {@code vyre serve} can run here.
+ */
 final class DoctorProbes {
 
   private DoctorProbes() {}
@@ -18,6 +23,17 @@ final class DoctorProbes {
         lines.add(line);
       }
     }
+    lines.add(serviceLine());
     return lines;
+  }
+
+  /** Whether {@code vyre serve} can run on this Java runtime: it checks each client's credentials. */
+  static String serviceLine() {
+    try {
+      ServiceSocket.requirePeerCredentials();
+      return String.format("%-10s %s", "serve", "available: clients' credentials checked with SO_PEERCRED (jdk.net)");
+    } catch (InputException e) {
+      return String.format("%-10s %s", "serve", "unavailable: " + e.getMessage());
+    }
   }
 }

@@ -56,6 +56,8 @@ class DoctorCommandTest {
       assertTrue(text.lines().anyMatch(line -> line.startsWith(probe.get("name").asText())
           && line.endsWith(probe.get("detail").asText())), probe + " in " + text);
     }
+    // This JDK has jdk.net: vyre serve can check its clients here.
+    assertTrue(text.contains("serve      available: clients' credentials checked with SO_PEERCRED"), text);
   }
 
   @Test
