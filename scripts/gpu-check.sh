@@ -161,6 +161,10 @@ else
   echo "== multi-gpu: skipped, ${gpus:-0} GPU(s) visible to nvidia-smi (needs 2 or more, e.g. nvidia-h100-x2)"
 fi
 # vyre scan against ripgrep on a real tree (TREE=DIR; RG=path to rg, with its libpcre2 on LD_LIBRARY_PATH).
+# The JDK's sources do not fit one call's carry beside .jre: carry the JDK's lib/src.zip, rg and libpcre2-8.so.0 in
+# an ignored folder (vyre-cli/target/peers) and unzip it there (vyre-cli/target/jdksrc) in a first call; carry .jre
+# and the jars in the next while the machine is warm (ignored files stay), with
+# TREE=vyre-cli/target/jdksrc RG=$PWD/vyre-cli/target/peers/rg LD_LIBRARY_PATH=$PWD/vyre-cli/target/peers.
 # Through the ./vyre launcher, as a user runs it (its JVM options and ahead-of-time caches): the carried jar is made
 # newer than the copied sources so that it does not build, and a first call makes the caches before the timing.
 if [ -n "${TREE:-}" ]; then
