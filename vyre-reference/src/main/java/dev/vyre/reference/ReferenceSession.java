@@ -368,6 +368,13 @@ final class ReferenceSession implements KernelSession {
   @Override
   public void setActiveWorkerGroups(int active) {
     activeWorkers = active;
+    // A shed worker that read the old count may be claiming: once it has ended, no shed worker claims
+    // anything published from now on (ReferenceWorker.claimWhileActive). A claim takes no task's time.
+    for (int w = active; w < workers.length; w++) {
+      while (workers[w].claiming) {
+        Thread.onSpinWait();
+      }
+    }
     // Newly active workers may be parked; shed ones look again and park.
     wakeAll();
   }

@@ -87,6 +87,8 @@ final class ReferenceWorker implements Runnable {
   private final int[] tenantClaims = new int[ControlLayout.TENANT_FAIRNESS_SLOTS];
   private int pendingCount;
   private int claimedLevel;
+  /** Set while the worker claims ({@link #claimWhileActive}), for ReferenceSession.setActiveWorkerGroups. */
+  volatile boolean claiming;
   /** Workers at or beyond the session's active count claim nothing new (ReferenceSession.setActiveWorkerGroups). */
   private final int index;
 
@@ -117,7 +119,7 @@ final class ReferenceWorker implements Runnable {
       int idleRounds = 0;
       long executed = 0;
       while (!session.aborted && Words.getVolatile(control, ControlLayout.SHUTDOWN) == 0) {
-        int claimed = active() ? claim() : 0;
+        int claimed = active() ? claimWhileActive() : 0;
         if (claimed > 0) {
           leaveIdle();
           if (moreWaiting) {
@@ -188,6 +190,22 @@ final class ReferenceWorker implements Runnable {
    * Claims up to {@link #batchLimit} consecutive tickets of the highest-priority level with work, with
    * the starvation guard, into {@link #batchSlots}; returns how many (0 when none is waiting).
    */
+  /**
+   * Claims new work unless the worker was shed meanwhile. It says it is claiming before it looks at
+   * the active count again (both volatile), and {@link ReferenceSession#setActiveWorkerGroups} sets
+   * the count before it looks for shed workers still claiming: so either this worker sees the new
+   * count, or the setter waits for this claim to end, and a shed worker claims nothing published
+   * after the shed.
+   */
+  private int claimWhileActive() {
+    claiming = true;
+    try {
+      return active() ? claim() : 0;
+    } finally {
+      claiming = false;
+    }
+  }
+
   private int claim() {
     boolean forceLower = Integer.compareUnsigned(Words.getAcquire(control, ControlLayout.PRIORITY_STARVATION_COUNTER),
         ControlLayout.STARVATION_THRESHOLD) >= 0;
