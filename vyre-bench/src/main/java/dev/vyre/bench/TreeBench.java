@@ -178,9 +178,11 @@ public final class TreeBench {
         seconds.get(contender.name)[run] = wallSeconds(contender.count, contender.environment);
       }
     }
+    boolean notServed = false;
     if (socket != null && seconds.containsKey(SERVED)) {
       long served = servedScans(settings, socket) - servedBefore;
-      if (served < 1 + settings.runs()) {
+      notServed = served < 1 + settings.runs();
+      if (notServed) {
         seconds.remove(SERVED);
         agreement.put(SERVED, "NOT SERVED: the service served " + served + " of " + (1 + settings.runs())
             + " scans (see its log); the rest ran alone");
@@ -192,7 +194,7 @@ public final class TreeBench {
       String key = count + "_" + contender.name.replace(' ', '_').replace("-", "");
       if (s == null) {
         out.printf("%-8d %-22s %10s %22s %10s  %s%n", count, contender.name, "-", "-", "-", agreement.get(contender.name));
-        results.put(key + (agreement.get(contender.name).startsWith("NOT SERVED") ? "_served" : "_agrees"), false);
+        results.put(key + (notServed && contender.name.equals(SERVED) ? "_served" : "_agrees"), false);
         continue;
       }
       double[] sorted = s.clone();

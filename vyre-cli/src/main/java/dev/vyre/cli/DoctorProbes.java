@@ -29,11 +29,13 @@ final class DoctorProbes {
 
   /** Whether {@code vyre serve} can run on this Java runtime: it checks each client's credentials. */
   static String serviceLine() {
+    String detail;
     try {
       ServiceSocket.requirePeerCredentials();
-      return String.format("%-10s %s", "serve", "available: clients' credentials checked with SO_PEERCRED (jdk.net)");
+      detail = "available: clients' credentials checked with SO_PEERCRED (jdk.net)";
     } catch (InputException e) {
-      return String.format("%-10s %s", "serve", "unavailable: " + e.getMessage());
+      detail = "unavailable: " + e.getMessage();
     }
+    return String.format("%-10s %s", "serve", detail);
   }
 }

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A frontier's vertex queue, appended to in chunks by the workers. One atomic add reserves both a
- * chunk's place and its index; the chunk table keeps each chunk's appender, length and out-edges.
+ * chunk's place and its index; the chunk table keeps each chunk's appender, position and out-edges.
  * Between levels {@link #prepareSplit} orders the table by appender, so that an even split of the
  * frontier's edges in that order gives each worker mostly the vertices it found itself, whose depth
  * and parent lines it wrote and still caches, and an exclusive prefix over it gives every chunk's
@@ -17,9 +17,8 @@ final class ChunkedQueue {
   static final int CHUNK = 512;
 
   final int[] items;
-  private final int appenders;
   private final int[] chunkAppender;
-  private final int[] chunkLength;
+  // Chunk c + 1 starts where chunk c ends (one atomic add reserves both), so a chunk's length is the gap.
   private final int[] chunkPosition;
   private final long[] chunkEdges;
   // Edges of the chunk's vertices whose degree is above Traversal.HEAVY_DEGREE.
@@ -39,10 +38,8 @@ final class ChunkedQueue {
    */
   ChunkedQueue(int capacity, int appenders) {
     items = new int[capacity];
-    this.appenders = appenders;
     int table = capacity / CHUNK + appenders + 1;
     chunkAppender = new int[table];
-    chunkLength = new int[table];
     chunkPosition = new int[table];
     chunkEdges = new long[table];
     chunkHeavyEdges = new long[table];
@@ -61,7 +58,6 @@ final class ChunkedQueue {
     int chunk = (int) (reserved >>> 32);
     System.arraycopy(buffer, 0, items, position, length);
     chunkAppender[chunk] = appender;
-    chunkLength[chunk] = length;
     chunkPosition[chunk] = position;
     chunkEdges[chunk] = edgeCount;
     chunkHeavyEdges[chunk] = heavy;
@@ -98,7 +94,7 @@ final class ChunkedQueue {
     for (int c = 0; c < chunks; c++) {
       appenderStart[chunkAppender[c] + 1]++;
     }
-    for (int a = 0; a < appenders; a++) {
+    for (int a = 0; a + 1 < appenderStart.length; a++) {
       appenderStart[a + 1] += appenderStart[a];
     }
     for (int c = 0; c < chunks; c++) {
@@ -139,7 +135,8 @@ final class ChunkedQueue {
 
   /** The vertices of the chunk at {@code place} in the split order. */
   int length(int place) {
-    return chunkLength[splitOrder[place]];
+    int chunk = splitOrder[place];
+    return (chunk + 1 < chunks ? chunkPosition[chunk + 1] : size()) - chunkPosition[chunk];
   }
 
   /** The first split edge of the chunk at {@code place} in the split order; at {@code chunks}, the total. */

@@ -334,11 +334,8 @@ public final class IoUringChunkReader implements ChunkReader {
     int at = done[buffer];
     int rest = length[buffer] - at;
     long address = pool.buffer(buffer).address() + bufferOffset[buffer] + at;
-    boolean queued = registered
-        ? ring.queueReadFixed(fds[file[buffer]], address, rest, fileOffset[buffer] + at, buffer, buffer,
-            parallelReads && rest >= ASYNC_MIN_BYTES)
-        : ring.queueRead(fds[file[buffer]], address, rest, fileOffset[buffer] + at, buffer);
-    if (!queued) {
+    if (!queueRead(file[buffer], address, rest, fileOffset[buffer] + at, buffer, buffer,
+        parallelReads && rest >= ASYNC_MIN_BYTES)) {
       throw PipelineException.queueFull("submission", "the io_uring submission ring is full",
           "use a ring with an entry per buffer");
     }
@@ -422,10 +419,18 @@ public final class IoUringChunkReader implements ChunkReader {
     int at = rangeDone[i];
     int rest = rangeLengths[i] - at;
     long address = pool.buffer(rangeBuffer).address() + rangeBufferOffsets[i] + at;
-    int fd = fds[rangeFiles[i]];
+    return queueRead(rangeFiles[i], address, rest, rangeFileOffsets[i] + at, rangeBuffer, RANGE_DATA | i, false);
+  }
+
+  /**
+   * Queues a read of {@code length} bytes of file {@code slot} at {@code fileOffset} to {@code address},
+   * which lies in buffer {@code buffer}: READ_FIXED when the buffers are registered (handed to io-wq
+   * with {@code async}), else a plain READ; false when the submission ring is full.
+   */
+  private boolean queueRead(int slot, long address, int length, long fileOffset, int buffer, long data, boolean async) {
     return registered
-        ? ring.queueReadFixed(fd, address, rest, rangeFileOffsets[i] + at, rangeBuffer, RANGE_DATA | i, false)
-        : ring.queueRead(fd, address, rest, rangeFileOffsets[i] + at, RANGE_DATA | i);
+        ? ring.queueReadFixed(fds[slot], address, length, fileOffset, buffer, data, async)
+        : ring.queueRead(fds[slot], address, length, fileOffset, data);
   }
 
   /** A range of the running readAll finished, or is continued after a short or interrupted read. */
@@ -442,7 +447,6 @@ public final class IoUringChunkReader implements ChunkReader {
       rangesLeft--;
     }
   }
-
 
   @Override
   public int inFlight() {
@@ -522,7 +526,6 @@ public final class IoUringChunkReader implements ChunkReader {
     return result >= 0 ? null
         : PipelineException.ioUringSyscall("read (READ_FIXED)", -result, Errno.name(-result) + ": " + READ_FIX);
   }
-
 
   /** An OPENAT's descriptor (or -errno) for its entry, or a CLOSE done (its result is not looked at). */
   private void onOpenOrClose(long data, int result) {
