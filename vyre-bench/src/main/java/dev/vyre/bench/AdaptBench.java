@@ -21,8 +21,10 @@ import java.util.Map;
  * ({@link DensityScanPhases}), task cost that changes by 100x ({@link TaskCostPhases}), and a hot
  * DFA table scanned again and again ({@link PromotionScanPhases}). The configurations: every worker
  * group claiming (the default), one group claiming, both with the interpreted DFA_STEP, and the
- * loops a scan runs (worker groups and promotion) deciding. Each cycle runs the three in turn;
- * medians over the cycles are reported. A load that cannot run on the backend reports why instead
+ * loops a scan runs (worker groups, and promotion where the backend's promoted DFA_STEP is faster)
+ * deciding. Each cycle runs the three in turn, each cycle starting one configuration later than the
+ * one before, so that no configuration always follows the same one (a pass that follows one group
+ * claiming starts by waking the others); medians over the cycles are reported. A load that cannot run on the backend reports why instead
  * ({@code promotion_unavailable} on a backend that cannot promote).
  */
 public final class AdaptBench {
@@ -135,14 +137,20 @@ public final class AdaptBench {
       }
       // Untimed: the JIT compiles the load's paths first.
       workload.warmUp(kernel);
+      boolean promotes = loops.contains("promotion") && kernel.promotedDfaIsFaster();
+      if (loops.contains("promotion") && !promotes) {
+        out.println("vyre bench adapt: " + workload.name() + ": no promotion loop: the " + kernel.backendName()
+            + " backend has no faster promoted DFA_STEP (as in a scan)");
+      }
       for (int cycle = 0; cycle < cycles; cycle++) {
-        for (Configuration configuration : Configuration.values()) {
-          int c = configuration.ordinal();
+        for (int turn = 0; turn < configurations; turn++) {
+          int c = (cycle + turn) % configurations;
+          Configuration configuration = Configuration.values()[c];
           kernel.setActiveWorkerGroups(configuration == Configuration.FIXED_ONE ? 1 : kernel.workerGroups());
           boolean adaptive = configuration == Configuration.ADAPTIVE;
           WorkerGroupLoop loop = adaptive && loops.contains("workers")
               ? WorkerGroupLoop.start(kernel, WorkerGroupLoop.Options.defaults(), change -> {}) : null;
-          PromotionLoop promotion = adaptive && loops.contains("promotion")
+          PromotionLoop promotion = adaptive && promotes
               ? PromotionLoop.start(kernel, PromotionLoop.Options.defaults(), report -> {}) : null;
           AdaptWorkload.Pass pass;
           try {
@@ -156,8 +164,12 @@ public final class AdaptBench {
               promotion.close();
             }
           }
+          if (loop != null) {
+            out.println("    worker-group loop: " + loop.timing().line());
+          }
           if (promotion != null) {
             promotions = Math.max(promotions, promotion.promotions());
+            out.println("    promotion loop: " + promotion.timing().line());
           }
           seconds[c][cycle] = pass.seconds();
           StringBuilder line = new StringBuilder(String.format("  cycle %d, %-11s %-9s", cycle + 1, workload.name(),

@@ -6,7 +6,9 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * A compiled pattern automaton in the {@link DfaTableLayout} wire format, ready to be copied into
- * a DFA resource (host memory for the reference backend, device memory for CUDA).
+ * a DFA resource (host memory for the reference backend, device memory for CUDA). Checked against
+ * the layout once, when made: its words are a private read-only copy, so a table kept and scanned
+ * with again (a service's cache) is not checked again per scan.
  */
 public final class DfaTable {
 
@@ -18,6 +20,7 @@ public final class DfaTable {
   private final int maxAcceptsPerState;
 
   DfaTable(MemorySegment words) {
+    DfaTableLayout.validate(words, "DFA table");
     this.words = words.asReadOnly();
     this.stateCount = Words.get(words, DfaTableLayout.STATE_COUNT_WORD);
     this.classCount = Words.get(words, DfaTableLayout.CLASS_COUNT_WORD);

@@ -6,7 +6,6 @@ import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.Priority;
 import dev.vyre.runtime.TaskBatch;
 import dev.vyre.runtime.dfa.DfaStepArgs;
-import dev.vyre.runtime.dfa.DfaTableLayout;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -163,7 +162,6 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     this.options = options;
     this.refresh = refresh;
     this.overlap = table.maxPatternLength() - 1;
-    DfaTableLayout.validate(table.segment(), "DFA table");
     ScanJob.checkHitsCountable(table, options.chunkBytes() + overlap);
     this.counts = options.keepHits() ? null : new MatchCounters(pool, Math.max(1, entries.length));
     this.taskBytes = ResidentSizing.taskBytes(options);

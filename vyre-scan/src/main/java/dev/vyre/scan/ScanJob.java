@@ -6,7 +6,6 @@ import dev.vyre.driver.error.PipelineException;
 import dev.vyre.io.BufferPool;
 import dev.vyre.runtime.IdleStrategy;
 import dev.vyre.runtime.Megakernel;
-import dev.vyre.runtime.dfa.DfaTableLayout;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -118,7 +117,6 @@ public final class ScanJob implements ScanRun {
     this.table = table;
     this.options = options;
     this.overlap = table.maxPatternLength() - 1;
-    DfaTableLayout.validate(table.segment(), "DFA table");
     checkHitsCountable(table, options.chunkBytes() + overlap);
     this.lanes = new ScanLane[pools.size()];
     for (int k = 0; k < lanes.length; k++) {

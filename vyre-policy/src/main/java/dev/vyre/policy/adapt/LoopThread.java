@@ -17,6 +17,23 @@ public final class LoopThread implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
   private volatile VyreException failure;
+  private volatile long steps;
+  private volatile long busyNanos;
+  private volatile long firstStepNanos;
+  private volatile long slowestStepNanos;
+
+  /**
+   * What a loop's steps cost its thread so far: how many, their sum, the first (which meets the
+   * kernel's telemetry cold) and the slowest.
+   */
+  public record Timing(long steps, long busyNanos, long firstStepNanos, long slowestStepNanos) {
+
+    /** One line for a report: the steps and their cost in microseconds. */
+    public String line() {
+      return String.format("%d steps, first %.0f us, slowest %.0f us, %.1f ms in all", steps, firstStepNanos / 1e3,
+          slowestStepNanos / 1e3, busyNanos / 1e6);
+    }
+  }
 
   private LoopThread(String name, Duration cadence, Runnable step) {
     this.step = step;
@@ -38,12 +55,20 @@ public final class LoopThread implements AutoCloseable {
 
   private void run() {
     while (running) {
+      long start = System.nanoTime();
       try {
         step.run();
       } catch (VyreException e) {
         failure = e;
         return;
       }
+      long took = System.nanoTime() - start;
+      if (steps == 0) {
+        firstStepNanos = took;
+      }
+      slowestStepNanos = Math.max(slowestStepNanos, took);
+      busyNanos += took;
+      steps++;
       LockSupport.parkNanos(cadenceNanos);
     }
   }
@@ -51,6 +76,11 @@ public final class LoopThread implements AutoCloseable {
   /** What ended the thread early, or null. */
   public VyreException failure() {
     return failure;
+  }
+
+  /** What the steps have cost so far (exact once {@link #close} returned). */
+  public Timing timing() {
+    return new Timing(steps, busyNanos, firstStepNanos, slowestStepNanos);
   }
 
   /** Stops the thread and waits for it. */
