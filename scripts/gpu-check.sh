@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU suite in one command, for a machine with an NVIDIA GPU and no Maven or network.
 # Build here first:  ./mvnw -q -DskipTests package && JRE_MODULES=java.base,jdk.unsupported,java.logging,java.management,jdk.management,jdk.jfr,java.net.http,jdk.net,jdk.zipfs scripts/make-jre.sh
+# (and scripts/device-pack.sh [TREE_DIR...] to carry the JRE, and a tree for the tree bench, as xz archives)
 # Then run on the GPU machine from the repository root:  scripts/gpu-check.sh
 # Runs: vyre doctor; the GPU tests (tag gpu: parity with the reference backend, faults, pipeline
 # cache, exactly-once at speed, wave DAGs, the frontier engine); SIGKILL of a process using the GPU
@@ -20,6 +21,16 @@
 # Prints one summary line and exits non-zero when anything failed. Logs go to $OUT (or /tmp/vyre-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# What scripts/device-pack.sh packed for one call of the device tool: the JRE, and a tree with ripgrep for the
+# tree bench (TREE, unless given), each unpacked once.
+pack=vyre-cli/target/pack
+if [ -f "$pack/jre.tar.xz" ] && [ ! -x .jre/bin/java ]; then tar -xJf "$pack/jre.tar.xz"; fi
+if [ -f "$pack/tree.tar.xz" ] && [ -z "${TREE:-}" ]; then
+  [ -d vyre-cli/target/tree ] || tar -xJf "$pack/tree.tar.xz" -C vyre-cli/target
+  TREE=vyre-cli/target/tree RG=$PWD/$pack/rg
+  chmod +x "$RG"
+  export LD_LIBRARY_PATH="$PWD/$pack:${LD_LIBRARY_PATH:-}"
+fi
 out=${OUT:-/tmp/vyre-gpu}
 mkdir -p "$out"
 java=${JAVA:-.jre/bin/java}
@@ -160,11 +171,9 @@ if [ "${gpus:-0}" -ge 2 ]; then
 else
   echo "== multi-gpu: skipped, ${gpus:-0} GPU(s) visible to nvidia-smi (needs 2 or more, e.g. nvidia-h100-x2)"
 fi
-# vyre scan against ripgrep on a real tree (TREE=DIR; RG=path to rg, with its libpcre2 on LD_LIBRARY_PATH).
-# The JDK's sources do not fit one call's carry beside .jre: carry the JDK's lib/src.zip, rg and libpcre2-8.so.0 in
-# an ignored folder (vyre-cli/target/peers) and unzip it there (vyre-cli/target/jdksrc) in a first call; carry .jre
-# and the jars in the next while the machine is warm (ignored files stay), with
-# TREE=vyre-cli/target/jdksrc RG=$PWD/vyre-cli/target/peers/rg LD_LIBRARY_PATH=$PWD/vyre-cli/target/peers.
+# vyre scan against ripgrep on a real tree (TREE=DIR; RG=path to rg, with its libpcre2 on LD_LIBRARY_PATH), or the
+# tree scripts/device-pack.sh packed (above): a tree of real sources does not fit one call's carry beside .jre
+# unless both travel as xz archives.
 # Through the ./vyre launcher, as a user runs it (its JVM options and ahead-of-time caches): the carried jar is made
 # newer than the copied sources so that it does not build, and a first call makes the caches before the timing.
 if [ -n "${TREE:-}" ]; then
