@@ -428,14 +428,24 @@ final class CudaSession implements KernelSession {
   public synchronized void promoteDfaTable(int handle, MemorySegment compact) {
     checkOpen();
     context.makeCurrent();
+    promoted.promote(handle, compact);
+  }
+
+  /** Reads the table back and checks it and {@code compact} holding the session only for the read. */
+  @Override
+  public void checkDfaPromotion(int handle, MemorySegment compact) {
     try (Arena scratch = Arena.ofConfined()) {
-      MemorySegment table = scratch.allocate(resources.byteSize(handle), 8);
-      resources.read(handle, 0, table);
+      MemorySegment table;
+      synchronized (this) {
+        checkOpen();
+        context.makeCurrent();
+        table = scratch.allocate(resources.byteSize(handle), 8);
+        resources.read(handle, 0, table);
+      }
       String name = "DFA table " + handle;
       DfaTableLayout.validate(table, name);
       PromotedDfaLayout.requireCompactOf(compact, table, "promoted " + name);
     }
-    promoted.promote(handle, compact);
   }
 
   /** Each block scans a promoted table from shared memory: faster than its table reads through L1. */

@@ -1,5 +1,6 @@
 package dev.vyre.runtime;
 
+import dev.vyre.driver.error.PipelineException;
 import dev.vyre.runtime.spi.KernelSession;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import java.lang.foreign.MemorySegment;
@@ -30,6 +31,14 @@ final class KernelResources {
    * against the bytes at its handle, and no write may land between that check and the promotion.
    */
   private final ReadWriteLock writes = new ReentrantReadWriteLock();
+  /** One promotion at a time. */
+  private final Object promoting = new Object();
+  /**
+   * The table a promotion is checking while writes go on (-1: none), and whether a write into it came
+   * since the check began: then the promotion is refused rather than made from what the check read.
+   */
+  private volatile int checking = -1;
+  private volatile boolean writtenWhileChecking;
 
   KernelResources(KernelSession session, KernelLifecycle lifecycle) {
     this.session = session;
@@ -79,12 +88,32 @@ final class KernelResources {
   void promoteDfaTable(int tableHandle, MemorySegment compact) {
     lifecycle.checkOpen();
     Lock lock = writes.writeLock();
-    lock.lock();
-    try {
-      session.promoteDfaTable(tableHandle, compact);
-      promoted.add(tableHandle);
-    } finally {
-      lock.unlock();
+    synchronized (promoting) {
+      lock.lock();
+      try {
+        checking = tableHandle;
+        writtenWhileChecking = false;
+      } finally {
+        lock.unlock();
+      }
+      try {
+        // Reading the table back and checking it takes a while: writes go on meanwhile (a scan's copies
+        // among them), and one into this table refuses the promotion below.
+        session.checkDfaPromotion(tableHandle, compact);
+        lock.lock();
+        try {
+          if (writtenWhileChecking) {
+            throw PipelineException.busy("DFA table promotion", "table " + tableHandle + " was written while its promotion was checked",
+                "promote it again once its writes are done");
+          }
+          session.promoteDfaTable(tableHandle, compact);
+          promoted.add(tableHandle);
+        } finally {
+          lock.unlock();
+        }
+      } finally {
+        checking = -1;
+      }
     }
   }
 
@@ -103,6 +132,9 @@ final class KernelResources {
    * reaches the kernel, so no task of the new contents scans with the old table's promoted form.
    */
   private void demoteBeforeWrite(int handle) {
+    if (handle == checking) {
+      writtenWhileChecking = true;
+    }
     if (!promoted.isEmpty()) {
       demoteDfaTable(handle);
     }

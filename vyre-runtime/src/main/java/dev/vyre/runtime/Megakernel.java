@@ -455,8 +455,10 @@ public final class Megakernel implements AutoCloseable {
    * through a host view ({@link #resource}) does not, so demote before writing that way
    * (docs/POLICY.md, "Promotion").
    *
-   * @throws dev.vyre.driver.error.NotImplementedException on a backend without a promoted DFA_STEP (CUDA, for now)
+   * @throws dev.vyre.driver.error.NotImplementedException on a backend without a promoted DFA_STEP
    * @throws dev.vyre.driver.error.ProtocolException when the table or {@code compact} is malformed
+   * @throws dev.vyre.driver.error.PipelineException (busy) when the table was written while its promotion
+   *     was checked (the check reads it back while other writes go on): promote it again later
    */
   public void promoteDfaTable(int tableHandle, MemorySegment compact) {
     resources.promoteDfaTable(tableHandle, compact);

@@ -14,6 +14,8 @@ import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -57,6 +59,9 @@ final class ScriptedBackend implements MegakernelBackend {
     /** While set, the retire thread's next health check blocks until it is counted down. */
     private volatile CountDownLatch holdRetireThread;
     private final CountDownLatch retireThreadHeld = new CountDownLatch(1);
+    private final List<MemorySegment> resources = new ArrayList<>();
+    private volatile CountDownLatch holdCheck;
+    private volatile CountDownLatch checkEntered;
 
     ScriptedSession(KernelSpec spec) {
       memory = new KernelMemory(arena.allocate(ControlLayout.byteLength(spec.observableSlots()), 64),
@@ -85,19 +90,43 @@ final class ScriptedBackend implements MegakernelBackend {
     }
 
     @Override
-    public int allocateResource(long byteSize, ResourcePlacement placement) {
-      throw new UnsupportedOperationException();
+    public synchronized int allocateResource(long byteSize, ResourcePlacement placement) {
+      resources.add(arena.allocate(byteSize, 8));
+      return resources.size() - 1;
     }
 
     @Override
-    public MemorySegment resource(int handle) {
-      return null;
+    public synchronized MemorySegment resource(int handle) {
+      return handle < resources.size() ? resources.get(handle) : null;
     }
 
     @Override
-    public void writeResource(int handle, long offset, MemorySegment source) {
-      throw new UnsupportedOperationException();
+    public synchronized void writeResource(int handle, long offset, MemorySegment source) {
+      resources.get(handle).asSlice(offset).copyFrom(source);
     }
+
+    /** The next {@link #checkDfaPromotion} signals {@code entered} and waits for {@code release}. */
+    void holdPromotionCheck(CountDownLatch entered, CountDownLatch release) {
+      checkEntered = entered;
+      holdCheck = release;
+    }
+
+    @Override
+    public void checkDfaPromotion(int tableHandle, MemorySegment compact) {
+      CountDownLatch release = holdCheck;
+      if (release != null) {
+        holdCheck = null;
+        checkEntered.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+
+    @Override
+    public void promoteDfaTable(int tableHandle, MemorySegment compact) {}
 
     @Override
     public void readResource(int handle, long offset, MemorySegment target) {

@@ -3,6 +3,7 @@ package dev.vyre.observe.promotion;
 import dev.vyre.driver.Unsigned;
 import dev.vyre.driver.error.InputException;
 import dev.vyre.driver.error.NotImplementedException;
+import dev.vyre.driver.error.PipelineException;
 import dev.vyre.driver.error.ProtocolException;
 import dev.vyre.driver.error.VyreException;
 import dev.vyre.observe.telemetry.CountMinSketch;
@@ -250,8 +251,14 @@ public final class PromotionLoop implements AutoCloseable {
       unavailable = true;
       return report(Kind.UNAVAILABLE, handle, e.getMessage());
     } catch (ProtocolException e) {
-      // Its contents do not check (or changed under the read): not tried again until the header changes.
+      // Its contents do not check: not tried again until the header changes.
       return refuse(handle, fingerprint, "the kernel refused it: " + e.getMessage());
+    } catch (PipelineException e) {
+      if (e.variant() != PipelineException.Variant.Busy) {
+        throw e;
+      }
+      // Written while the kernel checked it: tried again at a later step if it is still hot.
+      return null;
     }
     promoted = handle;
     promotedSeen = true;

@@ -69,9 +69,10 @@ public interface KernelSession extends AutoCloseable {
    * name the table scan with {@code compact}, its {@link dev.vyre.runtime.dfa.PromotedDfaLayout}
    * form, kept close to the workers (GPU shared memory, Java arrays), with results identical to the
    * interpreter's. The kernel checks, once, that {@code compact} is the promoted form of the table at
-   * the handle. A promotion lasts until {@link #demoteDfaTable}; the host demotes a table before it
-   * writes the resource again (docs/POLICY.md, "Promotion"). This default refuses: a backend without
-   * a promoted DFA_STEP.
+   * the handle: here, or in {@link #checkDfaPromotion}, which the runtime calls first, letting no write
+   * into the resource land between the two. A promotion lasts until {@link #demoteDfaTable}; the host
+   * demotes a table before it writes the resource again (docs/POLICY.md, "Promotion"). This default
+   * refuses: a backend without a promoted DFA_STEP.
    *
    * @throws dev.vyre.driver.error.NotImplementedException on a backend that cannot promote yet
    * @throws dev.vyre.driver.error.ProtocolException when {@code compact} is not the table's promoted form
@@ -80,6 +81,16 @@ public interface KernelSession extends AutoCloseable {
     throw dev.vyre.driver.error.NotImplementedException.of("DFA table promotion on the " + describe(), 23,
         "promote on the reference backend (--backend reference), or scan without promotion");
   }
+
+  /**
+   * Checks that {@code compact} is the promoted form of the table at {@code tableHandle} without
+   * promoting it, while the host's writes into other resources go on: a backend whose check reads the
+   * table back does it here, so that {@link #promoteDfaTable} only switches and holds up no write for
+   * long. This default leaves the check to {@link #promoteDfaTable}.
+   *
+   * @throws dev.vyre.driver.error.ProtocolException when {@code compact} is not the table's promoted form
+   */
+  default void checkDfaPromotion(int tableHandle, java.lang.foreign.MemorySegment compact) {}
 
   /**
    * Ends the promotion of {@code tableHandle}: DFA_STEP tasks read the table's resource again from
