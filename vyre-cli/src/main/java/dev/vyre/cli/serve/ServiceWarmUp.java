@@ -18,14 +18,17 @@ import java.util.stream.Stream;
  * "Twenty-third session: the service warms itself (dev VM)"). The tree holds
  * identifier-like words in small files (the per-file path) and a few large ones (chunks scanned in
  * lanes), and the patterns are words of the same vocabulary, so that the passes report matches
- * through every output path a client's scan takes.
+ * through every output path a client's scan takes. The small files lie in nested directories, as a
+ * source tree's do, so that the walk's recursion is compiled too (with flat directories a real tree's
+ * first scans still compiled it).
  */
 final class ServiceWarmUp implements AutoCloseable {
 
   private static final int WORDS = 2000;
   private static final int PATTERNS = 100;
-  private static final int SMALL_FILES = 600;
-  private static final int DIRECTORIES = 12;
+  private static final int SMALL_FILES = 3000;
+  /** Directories a level, three levels deep. */
+  private static final int FAN_OUT = 8;
   private static final int LARGE_FILES = 2;
   private static final int LARGE_FILE_BYTES = 4 << 20;
 
@@ -57,8 +60,9 @@ final class ServiceWarmUp implements AutoCloseable {
       Path tree = Files.createDirectory(root.resolve("tree"));
       long bytes = 0;
       for (int f = 0; f < SMALL_FILES; f++) {
-        Path directory = Files.createDirectories(tree.resolve("d" + f % DIRECTORIES));
-        bytes += write(directory.resolve("f" + f + ".txt"), words, random, 512 + random.nextInt(32 << 10));
+        Path directory = Files.createDirectories(tree.resolve("a" + f % FAN_OUT).resolve("b" + f / FAN_OUT % FAN_OUT)
+            .resolve("c" + f / (FAN_OUT * FAN_OUT) % FAN_OUT));
+        bytes += write(directory.resolve("f" + f + ".txt"), words, random, 256 + random.nextInt(16 << 10));
       }
       for (int f = 0; f < LARGE_FILES; f++) {
         bytes += write(tree.resolve("large" + f + ".txt"), words, random, LARGE_FILE_BYTES);
