@@ -24,8 +24,9 @@ import java.util.Map;
  * loops a scan runs (worker groups, and promotion where the backend's promoted DFA_STEP is faster)
  * deciding. Each cycle runs the three in turn, each cycle starting one configuration later than the
  * one before, so that no configuration always follows the same one (a pass that follows one group
- * claiming starts by waking the others); medians over the cycles are reported. A load that cannot run on the backend reports why instead
- * ({@code promotion_unavailable} on a backend that cannot promote).
+ * claiming starts by waking the others); medians over the cycles are reported. A load that cannot
+ * run on the backend reports why instead ({@code promotion_unavailable} on a backend that cannot
+ * promote).
  */
 public final class AdaptBench {
 

@@ -103,7 +103,8 @@ final class KernelResources {
         lock.lock();
         try {
           if (writtenWhileChecking) {
-            throw PipelineException.busy("DFA table promotion", "table " + tableHandle + " was written while its promotion was checked",
+            throw PipelineException.busy("DFA table promotion",
+                "table " + tableHandle + " was written while its promotion was checked",
                 "promote it again once its writes are done");
           }
           session.promoteDfaTable(tableHandle, compact);

@@ -30,7 +30,7 @@ class PromotionCheckTest {
     return Megakernel.builder().backend(backend).slots(10).priorityOffsets(0, 2, 4, 6, 8, 10).bootstrap();
   }
 
-  /** Promotes {@code table} on another thread, held in its check until {@code release}; returns once the check is entered. */
+  /** Promotes {@code table} on another thread, held in its check until {@code release}; returns once it is held. */
   private static CompletableFuture<Void> promoteHeld(ScriptedBackend backend, Megakernel kernel, int table,
       CountDownLatch release) throws InterruptedException {
     CountDownLatch entered = new CountDownLatch(1);

@@ -116,12 +116,17 @@ final class ScriptedBackend implements MegakernelBackend {
       CountDownLatch release = holdCheck;
       if (release != null) {
         holdCheck = null;
-        checkEntered.countDown();
-        try {
-          release.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
+        holdUntil(checkEntered, release);
+      }
+    }
+
+    /** Tells {@code held} that the calling thread is held, then waits for {@code release}. */
+    private static void holdUntil(CountDownLatch held, CountDownLatch release) {
+      held.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
     }
 
@@ -172,12 +177,7 @@ final class ScriptedBackend implements MegakernelBackend {
       CountDownLatch release = holdRetireThread;
       if (release != null && Thread.currentThread().getName().startsWith("vyre-retire")) {
         holdRetireThread = null;
-        retireThreadHeld.countDown();
-        try {
-          release.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
+        holdUntil(retireThreadHeld, release);
       }
     }
 
