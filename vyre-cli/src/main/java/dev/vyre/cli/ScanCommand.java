@@ -27,7 +27,10 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -198,15 +201,17 @@ final class ScanCommand implements Callable<Integer> {
     if (!environment.served()) {
       options = options.fittedTo(targets.totalBytes());
     }
-    long compileStarted = System.nanoTime();
-    DfaTable table = environment.compiler().apply(patternSet);
-    long compileNanos = System.nanoTime() - compileStarted;
-    ScanOptions fitted = options.fittingHitCounter(table);
-    if (fitted != options) {
-      err.println("vyre scan: chunks of " + fitted.chunkBytes() + " bytes, not " + options.chunkBytes() + ": up to "
-          + table.maxAcceptsPerState() + " of these patterns end at one byte, and a chunk's hit counter is 32 bits");
-      options = fitted;
-    }
+    // A scan with kernels of its own compiles the patterns while they start (with many patterns the two take
+    // about as long); the options the table fits need no larger ring than those the kernels start with.
+    long[] compileNanos = new long[1];
+    Supplier<DfaTable> compile = () -> {
+      long compileStarted = System.nanoTime();
+      DfaTable compiled = environment.compiler().apply(patternSet);
+      compileNanos[0] = System.nanoTime() - compileStarted;
+      return compiled;
+    };
+    CompletableFuture<DfaTable> compiling = environment.served() ? CompletableFuture.completedFuture(compile.get())
+        : CompletableFuture.supplyAsync(compile);
     OutputStream stdout = new BufferedOutputStream(environment.stdout(), 1 << 16);
     ScanSummary summary;
     ScanPhases phases;
@@ -230,14 +235,12 @@ final class ScanCommand implements Callable<Integer> {
       output.close();
       return ShutdownHooks.INTERRUPTED_STATUS;
     }
-    long bootStarted = System.nanoTime();
+    DfaTable table;
     try (output;
         ScanKernels own = environment.served() ? null : ScanKernels.start(choice, devices(choice), options,
             expectedTasks(targets.files().size(), targets.totalBytes(), options),
             verbose ? line -> err.println("vyre scan: " + line) : line -> {});
-        ScanRun job = openRun(own, table, options, targets)) {
-      // Kernels of its own: each one's context, its kernel from the pipeline cache, the job's buffers.
-      long startNanos = System.nanoTime() - bootStarted;
+        ScanRun job = openRun(own, table = compiled(compiling), options = fitted(options, table), targets)) {
       List<Megakernel> kernels = environment.served() ? List.of(environment.sharedKernel().kernel()) : own.kernels;
       Megakernel kernel = kernels.getFirst();
       if (environment.cancellation() != null) {
@@ -251,7 +254,7 @@ final class ScanCommand implements Callable<Integer> {
         err.println("vyre scan: io: " + job.ioBackend());
         err.println("vyre scan: DFA table: " + table.describe());
         // The host's work before the scan: on a tree of small files it can rival the scan itself.
-        err.printf("vyre scan: walk %.3f s, pattern compile %.3f s%n", walkNanos / 1e9, compileNanos / 1e9);
+        err.printf("vyre scan: walk %.3f s, pattern compile %.3f s%n", walkNanos / 1e9, compileNanos[0] / 1e9);
         err.println("vyre scan: " + targets.files().size() + " file(s), " + targets.totalBytes() + " bytes; chunks of "
             + options.chunkBytes() + " bytes in tasks of " + options.taskBytes() + ", " + options.buffers() + " buffers"
             + (kernels.size() > 1 ? " per device" : "")
@@ -268,7 +271,7 @@ final class ScanCommand implements Callable<Integer> {
       phases = job.phases();
       // The route weighs one device's start-up and speed.
       if (!environment.served() && kernels.size() == 1) {
-        learn(learned, kernel, startNanos, summary);
+        learn(learned, kernel, own.startNanos(), summary);
       }
     } finally {
       if (!environment.served()) {
@@ -297,6 +300,29 @@ final class ScanCommand implements Callable<Integer> {
       return 2;
     }
     return matched ? 0 : 1;
+  }
+
+  /** The patterns' table, once compiled; a compile error as the compiler threw it. */
+  private static DfaTable compiled(CompletableFuture<DfaTable> compiling) {
+    try {
+      return compiling.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  /** {@code options} with chunks no larger than the table's hit counter can count (said on stderr when smaller). */
+  private ScanOptions fitted(ScanOptions options, DfaTable table) {
+    ScanOptions fitted = options.fittingHitCounter(table);
+    if (fitted != options) {
+      environment.stderr().println("vyre scan: chunks of " + fitted.chunkBytes() + " bytes, not " + options.chunkBytes()
+          + ": up to " + table.maxAcceptsPerState() + " of these patterns end at one byte, and a chunk's hit counter is"
+          + " 32 bits");
+    }
+    return fitted;
   }
 
   /**
