@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vyre.cli.conform.Json;
+import dev.vyre.driver.error.InputException;
 import dev.vyre.scan.ScanJob;
 import dev.vyre.scan.ScanOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
@@ -47,6 +49,22 @@ class ScanCommandTest {
     assertEquals(a + ":0:she\n" + a + ":1:he\n" + a + ":14:she\n" + a + ":15:he\n"
         + c + ":1:she\n" + c + ":2:he\n" + c + ":2:hers\n", run.out());
     assertEquals("", run.err());
+  }
+
+  @Test
+  void patternsTheCompilerRefusesWhileTheKernelStartsEndTheScanWithItsMessage() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    ScanEnvironment environment = new ScanEnvironment(out, new PrintStream(err, true, StandardCharsets.UTF_8), false,
+        false, Path.of(""), null, null, null, false, patterns -> {
+          throw InputException.of("patterns", "this test's compiler refuses them", "give other patterns");
+        }, null);
+    int status = VyreCommand.executeScan(environment, "--backend=reference", "-e", "she", a.toString());
+    String message = err.toString(StandardCharsets.UTF_8);
+    assertEquals(2, status, message);
+    assertTrue(message.contains("this test's compiler refuses them") && message.contains("Fix: give other patterns"),
+        message);
+    assertEquals("", out.toString(StandardCharsets.UTF_8));
   }
 
   @Test
