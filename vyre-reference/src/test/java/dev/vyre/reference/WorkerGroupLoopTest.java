@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.vyre.driver.error.InputException;
 import dev.vyre.policy.MegakernelQueuePressure;
+import dev.vyre.policy.adapt.LoopThread;
 import dev.vyre.policy.adapt.QueueSample;
 import dev.vyre.policy.adapt.WorkerGroupLoop;
 import dev.vyre.policy.adapt.WorkerGroupPolicy;
@@ -191,6 +192,12 @@ class WorkerGroupLoopTest {
         }
         assertNull(loop.failure());
         assertTrue(loop.samples() > 5);
+        loop.close();
+        // What its steps cost, as bench adapt reports it: every step counted, the slowest within the sum.
+        LoopThread.Timing timing = loop.timing();
+        assertEquals(loop.samples(), timing.steps());
+        assertTrue(timing.firstStepNanos() > 0 && timing.firstStepNanos() <= timing.slowestStepNanos()
+            && timing.slowestStepNanos() <= timing.busyNanos(), timing.line());
       }
     }
   }

@@ -28,6 +28,9 @@ public final class LoopThread implements AutoCloseable {
    */
   public record Timing(long steps, long busyNanos, long firstStepNanos, long slowestStepNanos) {
 
+    /** A loop stepped by hand: no thread, no steps on it. */
+    public static final Timing NONE = new Timing(0, 0, 0, 0);
+
     /** One line for a report: the steps and their cost in microseconds. */
     public String line() {
       return String.format("%d steps, first %.0f us, slowest %.0f us, %.1f ms in all", steps, firstStepNanos / 1e3,

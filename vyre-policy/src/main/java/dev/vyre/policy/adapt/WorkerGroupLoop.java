@@ -165,7 +165,7 @@ public final class WorkerGroupLoop implements AutoCloseable {
 
   /** What the loop's steps on its thread have cost so far; none when it is stepped by hand. */
   public LoopThread.Timing timing() {
-    return thread == null ? new LoopThread.Timing(0, 0, 0, 0) : thread.timing();
+    return thread == null ? LoopThread.Timing.NONE : thread.timing();
   }
 
   /** What ended the loop's thread early (the kernel closed or failed), or null. */
