@@ -20,7 +20,6 @@ import java.util.function.Consumer;
 final class ScanKernels implements AutoCloseable {
 
   final List<Megakernel> kernels = new ArrayList<>();
-  private long startNanos;
   /** The worker-group and promotion loops of every kernel. */
   private final List<AutoCloseable> loops = new ArrayList<>();
 
@@ -30,7 +29,6 @@ final class ScanKernels implements AutoCloseable {
    */
   static ScanKernels start(Backends.Choice choice, List<Integer> devices, ScanOptions options, long expectedTasks,
       Consumer<String> log) {
-    long began = System.nanoTime();
     ScanKernels started = new ScanKernels();
     int count = devices == null ? 1 : devices.size();
     int workers = Math.max(1, Runtime.getRuntime().availableProcessors() / count);
@@ -55,13 +53,7 @@ final class ScanKernels implements AutoCloseable {
       started.close();
       throw e;
     }
-    started.startNanos = System.nanoTime() - began;
     return started;
-  }
-
-  /** How long {@link #start} took: each kernel's context, its kernel (from the pipeline cache) and its launch. */
-  long startNanos() {
-    return startNanos;
   }
 
   /** One resource pool per kernel, in device order, for the scan job. */
