@@ -40,6 +40,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -155,34 +156,12 @@ class PromotionLoopTest {
     assertFalse(kernel.isDfaTablePromoted(handle));
   }
 
-  /** A backend that cannot promote (the SPI's default, as CUDA today): reported once, then the loop stops sampling. */
+  /** A backend that cannot promote (the SPI's default): reported once, then the loop stops sampling. */
   @Test
   void aBackendThatCannotPromoteIsReportedOnce() {
-    ReferenceBackend reference = new ReferenceBackend();
-    MegakernelBackend withoutPromotion = new MegakernelBackend() {
-      @Override
-      public String name() {
-        return "no-promotion";
-      }
-
-      @Override
-      public int precedence() {
-        return 0;
-      }
-
-      @Override
-      public Availability availability() {
-        return reference.availability();
-      }
-
-      @Override
-      public KernelSession open(KernelSpec spec) {
-        KernelSession session = reference.open(spec);
-        return (KernelSession) Proxy.newProxyInstance(KernelSession.class.getClassLoader(), new Class<?>[] {KernelSession.class},
-            (proxy, method, args) -> method.getName().equals("promoteDfaTable")
-                ? InvocationHandler.invokeDefault(proxy, method, args) : invoke(method, session, args));
-      }
-    };
+    MegakernelBackend withoutPromotion = referenceThrough("no-promotion", session -> (proxy, method, args) ->
+        method.getName().equals("promoteDfaTable") ? InvocationHandler.invokeDefault(proxy, method, args)
+            : invoke(method, session, args));
     kernel = Megakernel.builder().backend(withoutPromotion).slots(64).singlePriority(Priority.NORMAL).workers(1).bootstrap();
     int handle = upload(AhoCorasickCompiler.compile(PatternSet.fromArguments(WORDS, false)));
     int[] sampled = {0};
@@ -199,6 +178,57 @@ class PromotionLoopTest {
     assertEquals(1, sampled[0], "no sample after the backend said it cannot promote");
     assertEquals(1, reports.size());
     assertFalse(kernel.isDfaTablePromoted(handle));
+  }
+
+  /** A table written while its promotion is checked is not promoted then, and is at the loop's next step. */
+  @Test
+  void aTableWrittenWhileItsPromotionIsCheckedIsPromotedAtALaterStep() {
+    DfaTable table = AhoCorasickCompiler.compile(PatternSet.fromArguments(WORDS, false));
+    boolean[] writeDuringCheck = {true};
+    MegakernelBackend writing = referenceThrough("writes-during-check", session -> (proxy, method, args) -> {
+      if (method.getName().equals("checkDfaPromotion") && writeDuringCheck[0]) {
+        writeDuringCheck[0] = false;
+        kernel.writeResource((int) args[0], 0, table.segment());
+      }
+      return invoke(method, session, args);
+    });
+    kernel = Megakernel.builder().backend(writing).slots(64).singlePriority(Priority.NORMAL).workers(1).bootstrap();
+    int handle = upload(table);
+    int[] handles = new int[20];
+    Arrays.fill(handles, handle);
+    PromotionLoop loop = new PromotionLoop(kernel, () -> new DfaTableSightings.Sample(20, handles, 20),
+        MegakernelLaunchPolicy.standard(), new PromotionLoop.Options(Duration.ofMillis(1), 4), reports::add);
+    assertNull(loop.step(), "busy: written while checked");
+    assertFalse(kernel.isDfaTablePromoted(handle));
+    assertEquals(PromotionLoop.Kind.PROMOTED, loop.step().kind());
+    assertTrue(kernel.isDfaTablePromoted(handle));
+  }
+
+  /** The reference backend, every call of its sessions going through the handler made for the real session. */
+  private static MegakernelBackend referenceThrough(String name, Function<KernelSession, InvocationHandler> handler) {
+    ReferenceBackend reference = new ReferenceBackend();
+    return new MegakernelBackend() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public int precedence() {
+        return 0;
+      }
+
+      @Override
+      public Availability availability() {
+        return reference.availability();
+      }
+
+      @Override
+      public KernelSession open(KernelSpec spec) {
+        return (KernelSession) Proxy.newProxyInstance(KernelSession.class.getClassLoader(), new Class<?>[] {KernelSession.class},
+            handler.apply(reference.open(spec)));
+      }
+    };
   }
 
   private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
