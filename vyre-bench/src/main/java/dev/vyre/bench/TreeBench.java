@@ -42,6 +42,7 @@ public final class TreeBench {
 
   private static final String SERVED = "vyre through serve";
   private static final Pattern SERVED_LINE = Pattern.compile("scans: (\\d+) served");
+  private static final Pattern LISTENING_LINE = Pattern.compile("listening at .*?\\(pid \\d+; (.*?); \\d+ scans at once");
 
   private TreeBench() {}
 
@@ -68,6 +69,12 @@ public final class TreeBench {
       Path socket = work.resolve("scan.sock");
       Process service = settings.service() ? startService(settings, socket, work.resolve("service.log")) : null;
       try {
+        if (service != null) {
+          // Which kernel the served scans run on: the service's own words, as it printed them on listening.
+          String kernel = serviceKernel(work.resolve("service.log"));
+          out.println("vyre bench tree: the service's kernel: " + kernel);
+          results.put("service_kernel", kernel);
+        }
         out.printf("%-8s %-22s %10s %22s %10s  %s%n", "literals", "contender", "median s", "range s", "vs rg", "-l set");
         for (int count : settings.literals()) {
           Path patterns = work.resolve("patterns-" + count + ".txt");
@@ -133,6 +140,12 @@ public final class TreeBench {
     return service;
   }
 
+
+  /** What the service's listening line says of its kernel ("... (pid N; KERNEL; M scans at once) ..."). */
+  private static String serviceKernel(Path log) throws IOException {
+    Matcher listening = LISTENING_LINE.matcher(Files.readString(log));
+    return listening.find() ? listening.group(1) : "(not in its log)";
+  }
 
   /** The scans the service at {@code socket} has served so far, from {@code vyre serve --status}. */
   private static long servedScans(Settings settings, Path socket) throws IOException, InterruptedException {

@@ -43,8 +43,9 @@ class TreeBenchCommandTest {
     assertTrue(run.out().contains("vyre one-shot"), run.out());
     assertTrue(run.out().contains("vyre through serve"), run.out());
     assertFalse(run.out().contains("DIFFERS"), run.out());
-    // The served row counts only when the service served every scan of it.
+    // The served row counts only when the service served every scan of it, and the bench says on which kernel.
     assertFalse(run.out().contains("NOT SERVED"), run.out());
+    assertTrue(run.out().contains("vyre bench tree: the service's kernel: reference: "), run.out());
     String results = Files.readString(json);
     assertTrue(results.contains("\"3_vyre_oneshot_seconds\"") && results.contains("\"8_vyre_through_serve_agrees\" : true")
         && results.contains("\"8_vyre_through_serve_seconds\""),
