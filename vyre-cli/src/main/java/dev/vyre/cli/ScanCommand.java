@@ -30,7 +30,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -150,6 +149,8 @@ final class ScanCommand implements Callable<Integer> {
   /** Where this command line runs: set by {@code vyre serve}, else this process. */
   ScanEnvironment environment;
 
+  /** How long compiling the patterns took (for --verbose). */
+  private long compileNanos;
   /** How long the scan waited for its patterns' table after its kernels started: not part of their start-up. */
   private long compileWaitNanos;
 
@@ -206,15 +207,8 @@ final class ScanCommand implements Callable<Integer> {
     }
     // A scan with kernels of its own compiles the patterns while they start (with many patterns the two take
     // about as long); the options the table fits need no larger ring than those the kernels start with.
-    long[] compileNanos = new long[1];
-    Supplier<DfaTable> compile = () -> {
-      long compileStarted = System.nanoTime();
-      DfaTable compiled = environment.compiler().apply(patternSet);
-      compileNanos[0] = System.nanoTime() - compileStarted;
-      return compiled;
-    };
-    CompletableFuture<DfaTable> compiling = environment.served() ? CompletableFuture.completedFuture(compile.get())
-        : CompletableFuture.supplyAsync(compile);
+    CompletableFuture<DfaTable> compiling = environment.served() ? CompletableFuture.completedFuture(compile(patternSet))
+        : CompletableFuture.supplyAsync(() -> compile(patternSet));
     OutputStream stdout = new BufferedOutputStream(environment.stdout(), 1 << 16);
     ScanSummary summary;
     ScanPhases phases;
@@ -260,7 +254,7 @@ final class ScanCommand implements Callable<Integer> {
         err.println("vyre scan: io: " + job.ioBackend());
         err.println("vyre scan: DFA table: " + table.describe());
         // The host's work before the scan: on a tree of small files it can rival the scan itself.
-        err.printf("vyre scan: walk %.3f s, pattern compile %.3f s%n", walkNanos / 1e9, compileNanos[0] / 1e9);
+        err.printf("vyre scan: walk %.3f s, pattern compile %.3f s%n", walkNanos / 1e9, compileNanos / 1e9);
         err.println("vyre scan: " + targets.files().size() + " file(s), " + targets.totalBytes() + " bytes; chunks of "
             + options.chunkBytes() + " bytes in tasks of " + options.taskBytes() + ", " + options.buffers() + " buffers"
             + (kernels.size() > 1 ? " per device" : "")
@@ -306,6 +300,14 @@ final class ScanCommand implements Callable<Integer> {
       return 2;
     }
     return matched ? 0 : 1;
+  }
+
+  /** Compiles {@code patternSet}, timing it in {@link #compileNanos}. */
+  private DfaTable compile(PatternSet patternSet) {
+    long started = System.nanoTime();
+    DfaTable table = environment.compiler().apply(patternSet);
+    compileNanos = System.nanoTime() - started;
+    return table;
   }
 
   /** The patterns' table, once compiled (the time waited for it in {@link #compileWaitNanos}); a compile error as thrown. */

@@ -435,12 +435,7 @@ public final class IoUringChunkReader implements ChunkReader {
 
   /** A range of the running readAll finished, or is continued after a short or interrupted read. */
   private void onRangeCompletion(int i, int result) {
-    if (continues(rangeFiles[i], result)) {
-      toQueue(i);
-      return;
-    }
-    rangeDone[i] += Math.max(0, result);
-    if (result > 0 && rangeDone[i] < rangeLengths[i]) {
+    if (readsOn(rangeFiles[i], result, rangeDone, i, rangeLengths[i])) {
       toQueue(i);
     } else {
       rangeCompletions[i] = new ReadCompletion(i, rangeBuffer, rangeDone[i], readError(result));
@@ -494,12 +489,7 @@ public final class IoUringChunkReader implements ChunkReader {
       return;
     }
     int buffer = (int) data;
-    if (continues(file[buffer], result)) {
-      queueRest(buffer);
-      return;
-    }
-    done[buffer] += Math.max(0, result);
-    if (result > 0 && done[buffer] < length[buffer]) {
+    if (readsOn(file[buffer], result, done, buffer, length[buffer])) {
       queueRest(buffer);
     } else {
       completed.add(new ReadCompletion(userData[buffer], buffer, done[buffer], readError(result)));
@@ -507,18 +497,23 @@ public final class IoUringChunkReader implements ChunkReader {
   }
 
   /**
-   * Whether a read of file {@code slot} that completed with {@code result} must be queued again as it
-   * was: interrupted, or EAGAIN. A descriptor opened ahead is non-blocking; where its read comes back
-   * EAGAIN (a file system that honours O_NONBLOCK for files, or an old kernel's io_uring) it is made
-   * blocking from now on.
+   * Adds what a read of file {@code slot} that completed with {@code result} brought to {@code
+   * bytes[i]} of {@code total}, and says whether the rest must be queued: after a short read, and
+   * after an interrupted one or EAGAIN (queued again as it was). A descriptor opened ahead is
+   * non-blocking; where its read comes back EAGAIN (a file system that honours O_NONBLOCK for files,
+   * or an old kernel's io_uring) it is made blocking from now on.
    */
-  private boolean continues(int slot, int result) {
+  private boolean readsOn(int slot, int result, int[] bytes, int i, int total) {
     if (result == -Errno.EAGAIN && nonBlocking[slot]) {
       ring.calls().clearNonBlocking(fds[slot], "file handle " + slot);
       nonBlocking[slot] = false;
       return true;
     }
-    return result == -Errno.EINTR || result == -Errno.EAGAIN;
+    if (result == -Errno.EINTR || result == -Errno.EAGAIN) {
+      return true;
+    }
+    bytes[i] += Math.max(0, result);
+    return result > 0 && bytes[i] < total;
   }
 
   /** A failed read's error (a negative result is its -errno); null for a read that ended well. */
