@@ -125,7 +125,7 @@ step rerun-across-backends bash -c 'set -e; trap '\''rm -f "$1"/gpu.vrrl* "$1"/c
   "${@:2}" replay "$1/gpu.vrrl" --rerun --backend reference
   "${@:2}" run --backend reference --record "$1/cpu.vrrl" examples/rerun.vslot >/dev/null || [ $? -eq 1 ]
   "${@:2}" replay "$1/cpu.vrrl" --rerun --backend cuda' _ "$out" "${vyre[@]}"
-step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --json "$out/dispatch.json"
+step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --runs "${DISPATCH_RUNS:-3}" --json "$out/dispatch.json"
 step bench-io "${vyre[@]}" bench io --backend cuda --size 268435456 --json "$out/io.json"
 step bench-scan "${vyre[@]}" bench scan --backend auto --runs 3 --json "$out/scan.json"
 step bench-adapt "${vyre[@]}" bench adapt --backend cuda --json "$out/adapt.json"

@@ -73,6 +73,15 @@ public final class DispatchBench {
     return results;
   }
 
+  private static double throughputWithLoop(Megakernel kernel, Settings settings, int threads)
+      throws InterruptedException {
+    try (WorkerGroupLoop loop = WorkerGroupLoop.start(kernel, WorkerGroupLoop.Options.defaults(), change -> {})) {
+      return DispatchMeasurements.throughput(kernel, settings.tasks(), threads, settings.batch()).millionsPerSecond();
+    } finally {
+      kernel.setActiveWorkerGroups(kernel.workerGroups());
+    }
+  }
+
   /**
    * Measures, printing a line per step to {@code out}, and returns the measures in the order
    * {@code vyre bench dispatch} reports them.
@@ -105,21 +114,35 @@ public final class DispatchBench {
       // The warm-up run lets the JIT compile the publish and retire paths before the clock runs.
       DispatchMeasurements.throughput(kernel, Math.max(1, settings.tasks() / 5), threads, settings.batch());
       DispatchMeasurements.Throughput[] timed = new DispatchMeasurements.Throughput[Math.max(1, settings.runs())];
-      // Each run twice: every worker group claiming (the fixed grid), then with the launch policy's
-      // loop sampling and deciding (docs/POLICY.md): what the loop costs tiny tasks.
+      // Each run twice: every worker group claiming (the fixed grid), and with the launch policy's
+      // loop sampling and deciding (docs/POLICY.md): what the loop costs tiny tasks. The pair's order
+      // alternates, so that a drift over the runs does not count as the loop's cost; the paired
+      // ratios' median and quartiles say whether the cost shows above the runs' spread.
       double[] withLoop = new double[timed.length];
+      double[] ratios = new double[timed.length];
       for (int run = 0; run < timed.length; run++) {
-        timed[run] = DispatchMeasurements.throughput(kernel, settings.tasks(), threads, settings.batch());
-        try (WorkerGroupLoop loop = WorkerGroupLoop.start(kernel, WorkerGroupLoop.Options.defaults(), change -> {})) {
-          withLoop[run] = DispatchMeasurements.throughput(kernel, settings.tasks(), threads, settings.batch()).millionsPerSecond();
+        boolean loopFirst = run % 2 == 1;
+        if (loopFirst) {
+          withLoop[run] = throughputWithLoop(kernel, settings, threads);
         }
-        kernel.setActiveWorkerGroups(kernel.workerGroups());
+        timed[run] = DispatchMeasurements.throughput(kernel, settings.tasks(), threads, settings.batch());
+        if (!loopFirst) {
+          withLoop[run] = throughputWithLoop(kernel, settings, threads);
+        }
+        ratios[run] = withLoop[run] / timed[run].millionsPerSecond();
         out.printf("  throughput run %d: %.1f M tasks/s (in flight: %.0f %% finished, waiting for the host to retire;"
-            + " %.0f %% retired in chunks verified ahead); with the policy loop %.1f%n", run + 1, timed[run].millionsPerSecond(),
-            100 * timed[run].finishedShare(), 100 * timed[run].verifiedShare(), withLoop[run]);
+            + " %.0f %% retired in chunks verified ahead); with the policy loop %.1f (%s)%n", run + 1,
+            timed[run].millionsPerSecond(), 100 * timed[run].finishedShare(), 100 * timed[run].verifiedShare(),
+            withLoop[run], loopFirst ? "run first" : "run second");
       }
       Arrays.sort(withLoop);
+      Arrays.sort(ratios);
       results.put("policy_loop_throughput_mtasks_per_s", withLoop[withLoop.length / 2]);
+      results.put("policy_loop_paired_ratio_median", ratios[ratios.length / 2]);
+      results.put("policy_loop_paired_ratio_q1", ratios[ratios.length / 4]);
+      results.put("policy_loop_paired_ratio_q3", ratios[ratios.length * 3 / 4]);
+      out.printf("  with the policy loop / without, paired: median %.4f, quartiles %.4f and %.4f over %d pairs%n",
+          ratios[ratios.length / 2], ratios[ratios.length / 4], ratios[ratios.length * 3 / 4], ratios.length);
       results.putAll(policyRoundTrip(kernel, settings.roundTrips()));
       Arrays.sort(timed, Comparator.comparingDouble(DispatchMeasurements.Throughput::millionsPerSecond));
       DispatchMeasurements.Throughput throughput = timed[timed.length / 2];
