@@ -427,6 +427,35 @@ class ScanJobTest {
   }
 
   /**
+   * A counting slot's counters are never zeroed between chunks (a chunk's count is what they gained
+   * since the slot's chunk before): a job run again and again over big files, packed small ones and
+   * a file with no match, its four buffers reused by every chunk, counts each file the same each time.
+   */
+  @Example
+  void aCountingJobRunAgainCountsEachFileTheSame() throws Exception {
+    inTempDir(dir -> {
+      List<ScanFile> files = new ArrayList<>();
+      long[] expected = new long[12];
+      for (int i = 0; i < expected.length; i++) {
+        String text = i == 5 ? "nothing here" : "needle, ".repeat(i % 3 == 0 ? 900 : i + 1);
+        Path path = Files.writeString(dir.resolve("f-" + i), text);
+        files.add(new ScanFile(path, Files.size(path)));
+        expected[i] = i == 5 ? 0 : i % 3 == 0 ? 900 : i + 1;
+      }
+      try (ScanJob job = new ScanJob(kernel(), AhoCorasickCompiler.compile(PatternSet.fromArguments(List.of("needle"),
+          false)), new ScanOptions(256, 64, 4, false))) {
+        for (int round = 0; round < 5; round++) {
+          List<FileResult> results = new ArrayList<>();
+          job.run(files, results::add);
+          for (int i = 0; i < expected.length; i++) {
+            assertEquals(expected[i], results.get(i).matches(), "round " + round + ", file " + i);
+          }
+        }
+      }
+    });
+  }
+
+  /**
    * A sink that has its answer stops the run: nothing more is passed, and the buffers in flight and
    * the files open come back, so that stopping again and again leaks no io_uring file slot (64) and
    * a later run scans everything.

@@ -301,7 +301,7 @@ final class ChunkSlot implements HitResources.HitSink {
     if (counters == null) {
       lane.hits.reset(hitHandle, hitCapacity);
     } else {
-      counters.reset();
+      readCounts();
     }
   }
 
@@ -310,14 +310,18 @@ final class ChunkSlot implements HitResources.HitSink {
     return counters != null;
   }
 
-  /** Copies the segments' counters back in one read, after the tasks finished; {@link #segmentCount} then returns them. */
+  /**
+   * Copies the segments' counters back in one read, after the tasks finished; {@link #segmentCount}
+   * then returns what this chunk's tasks added. The read is also the counters' reset: a chunk's count
+   * is what its counter gained since the slot's chunk before, so nothing is written to zero them.
+   */
   void readCounts() {
-    counters.read(0, segments - 1);
+    counters.readGains(segments - 1);
   }
 
   /** The matches of {@code segment} that its tasks counted, as {@link #readCounts} copied them. */
   long segmentCount(int segment) {
-    return counters.counter(segment);
+    return counters.gain(segment);
   }
 
   /** Gives the counters back, when the job closes. */

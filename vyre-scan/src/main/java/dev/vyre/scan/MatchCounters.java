@@ -4,6 +4,7 @@ import dev.vyre.runtime.Megakernel;
 import dev.vyre.runtime.dfa.MatchCountLayout;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
  * The host side of a scan's count resource ({@link MatchCountLayout}): one u64 counter per file that
@@ -20,6 +21,9 @@ final class MatchCounters implements AutoCloseable {
   private final int deviceHandle;
   private final int hostHandle;
   private final MemorySegment host;
+  /** For {@link #readGains}: each counter as the last read saw it, and what it gained then; made by the first such read. */
+  private long[] seen;
+  private long[] gains;
 
   MatchCounters(KernelResourcePool pool, int counters) {
     this.kernel = pool.kernel();
@@ -40,6 +44,32 @@ final class MatchCounters implements AutoCloseable {
   void reset() {
     MatchCountLayout.init(host, counters);
     kernel.writeResource(deviceHandle, 0, host);
+    if (seen != null) {
+      Arrays.fill(seen, 0L);
+    }
+  }
+
+  /**
+   * Copies counters {@code [0, to]} back in one read, after the tasks that add to them finished;
+   * {@link #gain} then returns what each gained since the read before. A user that reads this way
+   * never zeroes the counters between uses, which on a GPU saves a copy to the device each time.
+   */
+  void readGains(int to) {
+    if (seen == null) {
+      seen = new long[counters];
+      gains = new long[counters];
+    }
+    read(0, to);
+    for (int i = 0; i <= to; i++) {
+      long now = MatchCountLayout.counter(host, i);
+      gains[i] = now - seen[i];
+      seen[i] = now;
+    }
+  }
+
+  /** What counter {@code index} gained by the last {@link #readGains} that covered it. */
+  long gain(int index) {
+    return gains[index];
   }
 
   /** Copies counters {@code [from, to]} back in one read; {@link #counter} then returns them. */

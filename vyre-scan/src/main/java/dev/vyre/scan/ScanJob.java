@@ -388,14 +388,14 @@ public final class ScanJob implements ScanRun {
       return;
     }
     if (slot.counting()) {
-      // Each segment's tasks added to its own counter on the device: one read, no records. One file's
-      // chunk is released before its count is passed on, as below, so that a file stopped by it closes.
+      // Each segment's tasks added to its own counter on the device: one read, no records, and no reset
+      // (ChunkSlot.readCounts). One file's chunk is released before its count is passed on, as below, so
+      // that a file stopped by it closes.
       slot.readCounts();
       bytesScanned += slot.scannedBytes();
       if (slot.segments() == 1) {
         FileScan file = slot.file(0);
         long count = slot.segmentCount(0);
-        slot.resetHits();
         release(slot);
         delivery.counted(file, count);
         return;
@@ -403,7 +403,6 @@ public final class ScanJob implements ScanRun {
       for (int segment = 0; segment < slot.segments(); segment++) {
         delivery.counted(slot.file(segment), slot.segmentCount(segment));
       }
-      slot.resetHits();
       release(slot);
       return;
     }
