@@ -34,10 +34,13 @@ final class ChunkSlot implements HitResources.HitSink {
   int hitHandle;
   long hitCapacity;
   /**
-   * When the job only counts, the counters its tasks add to in count mode, one per segment: no hit
-   * record is written or read back; else null.
+   * When the job only counts, the lane's counters, which its tasks add to in count mode (one per
+   * segment, in the slot's column of them: {@link ScanLane#counters}): no hit record is written or
+   * read back; else null.
    */
   private final MatchCounters counters;
+  /** The slot's column of the lane's counters. */
+  private final int column;
   /** The segments' files, chunks and where in the buffer each starts; packed files read whole, in file order. */
   private final FileScan[] files;
   private final ChunkPlanner.Chunk[] chunks;
@@ -88,8 +91,12 @@ final class ChunkSlot implements HitResources.HitSink {
     final ReadCompletion[] completions = new ReadCompletion[PackReaders.GROUP];
   }
 
-  /** A slot with {@code hitHandle} NO_HIT_BUFFER counts its matches in place (the job only counts). */
-  ChunkSlot(int index, ScanLane lane, int inputHandle, int scanHandle, int hitHandle, long hitCapacity, int maxSegments) {
+  /**
+   * A slot with {@code hitHandle} NO_HIT_BUFFER counts its matches in place (the job only counts), in
+   * column {@code column} of its lane's counters.
+   */
+  ChunkSlot(int index, ScanLane lane, int column, int inputHandle, int scanHandle, int hitHandle, long hitCapacity,
+      int maxSegments) {
     this.index = index;
     this.lane = lane;
     this.inputHandle = inputHandle;
@@ -105,10 +112,8 @@ final class ChunkSlot implements HitResources.HitSink {
     this.openFailures = new boolean[maxSegments];
     this.segmentHits = new int[maxSegments + 1];
     this.ranges = new Ranges();
-    this.counters = hitHandle == NO_HIT_BUFFER ? new MatchCounters(lane.pool, maxSegments) : null;
-    if (counters != null) {
-      counters.reset();
-    }
+    this.counters = hitHandle == NO_HIT_BUFFER ? lane.counters : null;
+    this.column = column;
   }
 
   /** Adds a segment: {@code held} of {@code holder}, read to the end of the buffer's filled part. */
@@ -209,7 +214,7 @@ final class ChunkSlot implements HitResources.HitSink {
         long length = Math.min(task.readLength(), bytesRead[segment] - at);
         if (length > task.reportFrom()) {
           DfaStepArgs.write(args, scanHandle, bufferOffsets[segment] + at, length, dfaHandle, startState, hits,
-              counters == null ? file.inputId : segment, task.readOffset(), task.reportFrom());
+              counters == null ? file.inputId : counterOf(segment), task.readOffset(), task.reportFrom());
           batch.add(0, DfaStepArgs.OPCODE, args);
         }
       }
@@ -296,12 +301,17 @@ final class ChunkSlot implements HitResources.HitSink {
     }
   }
 
-  /** Empties the hit resource (or the counters) for the slot's next chunk. */
+  /**
+   * Empties the hit resource for the slot's next chunk, or takes the counts (after the lane read them
+   * back: {@link ScanLane#readCounts}) and drops them.
+   */
   void resetHits() {
     if (counters == null) {
       lane.hits.reset(hitHandle, hitCapacity);
     } else {
-      readCounts();
+      for (int segment = 0; segment < segments; segment++) {
+        segmentCount(segment);
+      }
     }
   }
 
@@ -311,24 +321,16 @@ final class ChunkSlot implements HitResources.HitSink {
   }
 
   /**
-   * Copies the segments' counters back in one read, after the tasks finished; {@link #segmentCount}
-   * then returns what this chunk's tasks added. The read is also the counters' reset: a chunk's count
-   * is what its counter gained since the slot's chunk before, so nothing is written to zero them.
+   * The matches of {@code segment} that this chunk's tasks counted, once the lane read its counters
+   * back after they finished ({@link ScanLane#readCounts}); taken once a segment. The counters are
+   * never zeroed: a chunk's count is what its counter gained since the slot's chunk before.
    */
-  void readCounts() {
-    counters.readGains(segments - 1);
-  }
-
-  /** The matches of {@code segment} that its tasks counted, as {@link #readCounts} copied them. */
   long segmentCount(int segment) {
-    return counters.gain(segment);
+    return counters.take(counterOf(segment));
   }
 
-  /** Gives the counters back, when the job closes. */
-  void closeCounters() {
-    if (counters != null) {
-      counters.close();
-    }
+  private int counterOf(int segment) {
+    return segment * lane.columns + column;
   }
 
   /** Fails the scan if hit records named no segment's file ({@link #foreignHits}): a backend bug. */

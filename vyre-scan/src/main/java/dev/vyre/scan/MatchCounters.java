@@ -21,9 +21,8 @@ final class MatchCounters implements AutoCloseable {
   private final int deviceHandle;
   private final int hostHandle;
   private final MemorySegment host;
-  /** For {@link #readGains}: each counter as the last read saw it, and what it gained then; made by the first such read. */
+  /** For {@link #take}: each counter as it was last taken; made by the first take. */
   private long[] seen;
-  private long[] gains;
 
   MatchCounters(KernelResourcePool pool, int counters) {
     this.kernel = pool.kernel();
@@ -49,29 +48,6 @@ final class MatchCounters implements AutoCloseable {
     }
   }
 
-  /**
-   * Copies counters {@code [0, to]} back in one read, after the tasks that add to them finished;
-   * {@link #gain} then returns what each gained since the read before. A user that reads this way
-   * never zeroes the counters between uses, which on a GPU saves a copy to the device each time.
-   */
-  void readGains(int to) {
-    if (seen == null) {
-      seen = new long[counters];
-      gains = new long[counters];
-    }
-    read(0, to);
-    for (int i = 0; i <= to; i++) {
-      long now = MatchCountLayout.counter(host, i);
-      gains[i] = now - seen[i];
-      seen[i] = now;
-    }
-  }
-
-  /** What counter {@code index} gained by the last {@link #readGains} that covered it. */
-  long gain(int index) {
-    return gains[index];
-  }
-
   /** Copies counters {@code [from, to]} back in one read; {@link #counter} then returns them. */
   void read(int from, int to) {
     long offset = MatchCountLayout.counterWord(from) * 4;
@@ -81,6 +57,22 @@ final class MatchCounters implements AutoCloseable {
   /** Counter {@code index} as the last {@link #read} that covered it copied it. */
   long counter(int index) {
     return MatchCountLayout.counter(host, index);
+  }
+
+  /**
+   * What counter {@code index} gained since it was last taken, as the last {@link #read} that
+   * covered it copied it (which must have run after the tasks that add to it finished). A user that
+   * takes counts this way never zeroes the counters between uses, which on a GPU saves a copy to
+   * the device each time.
+   */
+  long take(int index) {
+    if (seen == null) {
+      seen = new long[counters];
+    }
+    long now = counter(index);
+    long gain = now - seen[index];
+    seen[index] = now;
+    return gain;
   }
 
   @Override

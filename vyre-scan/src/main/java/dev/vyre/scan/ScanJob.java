@@ -62,6 +62,8 @@ public final class ScanJob implements ScanRun {
   private final ScanOptions options;
   private final int overlap;
   private final ChunkSlot[] slots;
+  /** The chunks of one lane whose tasks {@link #advance} found finished, collected together. */
+  private final ChunkSlot[] finished;
   private final long bufferBytes;
   private static final long OVERLAP_ROOM = 64 << 10;
   /**
@@ -120,7 +122,7 @@ public final class ScanJob implements ScanRun {
     checkHitsCountable(table, options.chunkBytes() + overlap);
     this.lanes = new ScanLane[pools.size()];
     for (int k = 0; k < lanes.length; k++) {
-      lanes[k] = new ScanLane(pools.get(k), table, options.tasksPerChunk());
+      lanes[k] = new ScanLane(pools.get(k), table, options.tasksPerChunk(), !options.keepHits(), options.buffers());
     }
     long capacity = hitCapacity(options);
     // Room for the overlap in steps of OVERLAP_ROOM: every pattern set up to that long gets buffers of one size,
@@ -129,6 +131,7 @@ public final class ScanJob implements ScanRun {
     this.bufferBytes = Math.ceilDiv(options.chunkBytes() + room, BufferPool.ALIGNMENT) * BufferPool.ALIGNMENT;
     this.packedBytes = Math.min(bufferBytes, MAX_HIT_CAPACITY / Math.max(1, table.maxAcceptsPerState()));
     this.slots = new ChunkSlot[options.buffers() * lanes.length];
+    this.finished = new ChunkSlot[options.buffers()];
     List<MemorySegment> buffers = new ArrayList<>();
     for (int i = 0; i < slots.length; i++) {
       // Round robin, so the first reads go to every kernel in turn.
@@ -138,7 +141,7 @@ public final class ScanJob implements ScanRun {
       int scanned = options.stageOnDevice() ? lane.pool.take(bufferBytes, ResourcePlacement.DEVICE) : input;
       // A job that only counts writes no hit record (its tasks count in place): no hit buffer.
       int hits = options.keepHits() ? lane.hits.allocate(capacity) : ChunkSlot.NO_HIT_BUFFER;
-      slots[i] = new ChunkSlot(i, lane, input, scanned, hits, capacity, options.tasksPerChunk());
+      slots[i] = new ChunkSlot(i, lane, i / lanes.length, input, scanned, hits, capacity, options.tasksPerChunk());
     }
     for (ScanLane lane : lanes) {
       lane.publisher = new LanePublisher(lane, slots, options.tasksPerChunk(), table.startState(), options.stageOnDevice());
@@ -309,8 +312,18 @@ public final class ScanJob implements ScanRun {
         }
         progress = true;
       }
+      int count = 0;
       while (!lane.scanning.isEmpty() && lane.kernel.await(lane.scanning.peek().lastTicket, Duration.ZERO)) {
-        collect(lane.scanning.poll());
+        finished[count++] = lane.scanning.poll();
+      }
+      if (count > 0) {
+        long started = System.nanoTime();
+        lane.readCounts(finished, count);
+        hitNanos += System.nanoTime() - started;
+        for (int i = 0; i < count; i++) {
+          collect(finished[i]);
+          finished[i] = null;
+        }
         progress = true;
       }
     }
@@ -388,10 +401,9 @@ public final class ScanJob implements ScanRun {
       return;
     }
     if (slot.counting()) {
-      // Each segment's tasks added to its own counter on the device: one read, no records, and no reset
-      // (ChunkSlot.readCounts). One file's chunk is released before its count is passed on, as below, so
-      // that a file stopped by it closes.
-      slot.readCounts();
+      // Each segment's tasks added to its own counter on the device, read back with the other chunks
+      // that finished (ScanLane.readCounts): no records, no reset. One file's chunk is released before
+      // its count is passed on, as below, so that a file stopped by it closes.
       bytesScanned += slot.scannedBytes();
       if (slot.segments() == 1) {
         FileScan file = slot.file(0);
@@ -485,7 +497,6 @@ public final class ScanJob implements ScanRun {
       if (slot.hitHandle != ChunkSlot.NO_HIT_BUFFER) {
         slot.lane.hits.free(slot.hitHandle);
       }
-      slot.closeCounters();
     }
   }
 }

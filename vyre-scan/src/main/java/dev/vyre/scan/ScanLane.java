@@ -26,11 +26,24 @@ final class ScanLane {
   final ArrayDeque<ChunkSlot> scanning = new ArrayDeque<>();
   /** Set once by the job, after its slots exist. */
   LanePublisher publisher;
+  /**
+   * A counting job's counters, one per segment of each of the lane's slots, segment-major (counter
+   * {@code segment * columns + column} is slot column {@code column}'s), so that the first segments
+   * of all the lane's slots lie side by side and one read takes every chunk that finished; null
+   * when the job keeps hits.
+   */
+  final MatchCounters counters;
+  /** The lane's slots: each has a column of the counters. */
+  final int columns;
   private final TaskBatch batch;
   private long faultsSeen;
 
-  /** Uploads {@code table} to the pool's kernel (DEVICE) and takes the host copies of its hit resources. */
-  ScanLane(KernelResourcePool pool, DfaTable table, int tasksPerChunk) {
+  /**
+   * Uploads {@code table} to the pool's kernel (DEVICE) and takes the host copies of its hit
+   * resources; a counting job's lane takes its counters for {@code columns} slots of at most {@code
+   * tasksPerChunk} segments.
+   */
+  ScanLane(KernelResourcePool pool, DfaTable table, int tasksPerChunk, boolean counting, int columns) {
     this.kernel = pool.kernel();
     this.pool = pool;
     this.dfaHandle = pool.take(table.byteSize(), ResourcePlacement.DEVICE);
@@ -38,6 +51,29 @@ final class ScanLane {
     this.hits = new HitResources(pool);
     this.batch = new TaskBatch(tasksPerChunk).priority(Priority.NORMAL);
     this.faultsSeen = kernel.stats().faults();
+    this.columns = columns;
+    this.counters = counting ? new MatchCounters(pool, tasksPerChunk * columns) : null;
+    if (counters != null) {
+      counters.reset();
+    }
+  }
+
+  /**
+   * Copies back, in one read, the counters of the first {@code count} of {@code finished}, chunks
+   * whose tasks finished; each then takes its counts ({@link ChunkSlot#segmentCount}). Nothing to
+   * read when the job keeps hits.
+   */
+  void readCounts(ChunkSlot[] finished, int count) {
+    if (counters == null) {
+      return;
+    }
+    int rows = 0;
+    for (int i = 0; i < count; i++) {
+      rows = Math.max(rows, finished[i].segments());
+    }
+    if (rows > 0) {
+      counters.read(0, rows * columns - 1);
+    }
   }
 
   /** Whether no lane has a chunk being copied, published or scanned. */
@@ -96,5 +132,8 @@ final class ScanLane {
   void close() {
     pool.giveBack(dfaHandle);
     hits.close();
+    if (counters != null) {
+      counters.close();
+    }
   }
 }
