@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 
 /**
  * What {@code vyre bench scan} measures: writes a {@link ScanCorpus} and its literals to disk, then
@@ -52,7 +51,7 @@ public final class ScanBench {
    * @param grep whether to measure the grep baseline
    * @param dir where to write (and keep) the corpus and patterns, reused when they match; null for
    *     a temporary directory, removed at the end
-   * @param options the scan's options on the backend named
+   * @param options the scan's options on the backend named, for a job over that many devices
    * @param bootstrap bootstraps the scan's kernel from a builder with its backend chosen, as
    *     {@code vyre scan} does, so that the bench measures what the scan runs
    * @param devices {@code --devices} ({@code all} or a list such as {@code 0,1}) to measure the scan on
@@ -60,7 +59,7 @@ public final class ScanBench {
    *     null for none
    */
   public record Settings(long size, int patterns, String backend, int runs, boolean grep, Path dir,
-      Function<String, ScanOptions> options, BiFunction<MegakernelBuilder, ScanOptions, Megakernel> bootstrap,
+      BiFunction<String, Integer, ScanOptions> options, BiFunction<MegakernelBuilder, ScanOptions, Megakernel> bootstrap,
       String devices) {
 
     /** Refuses settings that measure nothing. */
@@ -139,7 +138,7 @@ public final class ScanBench {
   private static void measure(Settings settings, MegakernelBackend selected, DfaTable table, ScanFile corpus,
       Map<String, Object> results, PrintStream out) {
     String name = selected.name();
-    ScanOptions options = settings.options().apply(name);
+    ScanOptions options = settings.options().apply(name, 1);
     double[] rates = new double[Math.max(1, settings.runs())];
     long matches;
     try (Megakernel kernel = settings.bootstrap().apply(Megakernel.builder().backend(selected), options);

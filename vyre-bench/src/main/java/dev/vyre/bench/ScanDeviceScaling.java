@@ -34,7 +34,7 @@ final class ScanDeviceScaling {
       Map<String, Object> results, PrintStream out) throws InterruptedException {
     List<Integer> devices = Backends.devices(backend, settings.devices());
     String name = backend.name();
-    ScanOptions options = settings.options().apply(name);
+    ScanOptions options = settings.options().apply(name, 1);
     out.printf("vyre bench scan: %s devices %s, each alone, then all at once%n", name, devices);
     List<Long> matches = new ArrayList<>();
     double best = 0;
@@ -44,15 +44,17 @@ final class ScanDeviceScaling {
       best = Math.max(best, rate);
     }
     String all = devices.stream().map(String::valueOf).collect(Collectors.joining(","));
+    // A job over every device shares their buffers as `vyre scan --devices` does (ScanOptions.gpuBuffersPerDevice).
+    ScanOptions together = settings.options().apply(name, devices.size());
     if (devices.size() > 1) {
-      double rate = rate(settings, backend, devices, table, corpus, options, matches, out);
+      double rate = rate(settings, backend, devices, table, corpus, together, matches, out);
       results.put(name + "_devices_" + all + "_gb_per_s", rate);
       results.put(name + "_devices_scaling_vs_best_one", rate / best);
       out.printf("  %s on devices %s: %.3f GB/s, %.2fx the best device alone%n", name, all, rate, rate / best);
     }
     results.put(name + "_devices_matches_agree", matches.stream().distinct().count() == 1);
-    int everyBuffer = options.buffers() * devices.size();
-    double ingest = ScanBench.ingestGigabytesPerSecond(corpus, options.chunkBytes(), everyBuffer, options.parallelReads());
+    int everyBuffer = together.buffers() * devices.size();
+    double ingest = ScanBench.ingestGigabytesPerSecond(corpus, together.chunkBytes(), everyBuffer, together.parallelReads());
     out.printf("  ingest alone with %d buffers (chunk reader, nothing scanned): %.3f GB/s%n", everyBuffer, ingest);
     results.put(name + "_devices_" + all + "_ingest_gb_per_s", ingest);
     if (name.equals("cuda")) {

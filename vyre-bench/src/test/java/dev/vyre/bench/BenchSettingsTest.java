@@ -35,11 +35,11 @@ class BenchSettingsTest {
   @Test
   void scanSettingsThatMeasureNothingAreRefused() {
     ScanOptions options = ScanOptions.forBackend("reference");
-    assertDoesNotThrow(() -> new ScanBench.Settings(1, PatternSet.MAX_PATTERNS, "reference", 1, false, null, name -> options,
+    assertDoesNotThrow(() -> new ScanBench.Settings(1, PatternSet.MAX_PATTERNS, "reference", 1, false, null, (name, devices) -> options,
         (builder, o) -> builder.bootstrap(), null));
     assertThrows(IllegalArgumentException.class, () -> new ScanBench.Settings(1, PatternSet.MAX_PATTERNS + 1, "reference", 1,
-        false, null, name -> options, (builder, o) -> builder.bootstrap(), null));
+        false, null, (name, devices) -> options, (builder, o) -> builder.bootstrap(), null));
     assertThrows(IllegalArgumentException.class,
-        () -> new ScanBench.Settings(0, 1, "reference", 1, false, null, name -> options, (builder, o) -> builder.bootstrap(), null));
+        () -> new ScanBench.Settings(0, 1, "reference", 1, false, null, (name, devices) -> options, (builder, o) -> builder.bootstrap(), null));
   }
 }

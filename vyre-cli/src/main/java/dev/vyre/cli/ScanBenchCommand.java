@@ -60,7 +60,7 @@ final class ScanBenchCommand implements Callable<Integer> {
     atLeast("--runs", runs, 1, Integer.MAX_VALUE);
     OutputFiles.requireWritable("--json", json);
     Map<String, Object> results = ScanBench.run(new ScanBench.Settings(size, patterns, backend, runs, !noGrep, dir,
-        name -> tuning.options(name, false), ScanCommand::bootstrap, devices), out);
+        (name, deviceCount) -> tuning.options(name, false, deviceCount), ScanCommand::bootstrap, devices), out);
     BenchResults.print(out, results);
     BenchResults.writeJson(json, results);
     return 0;

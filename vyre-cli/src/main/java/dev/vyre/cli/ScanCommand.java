@@ -199,7 +199,8 @@ final class ScanCommand implements Callable<Integer> {
     String backendName = environment.served() ? environment.sharedKernel().kernel().backendName() : choice.backend().name();
     boolean printsEachMatch = format == ScanOutput.Format.LINES || format == ScanOutput.Format.JSON;
     // -w decides which matches count by the bytes around each, so every format needs them.
-    ScanOptions options = tuning.options(backendName, printsEachMatch || grep.words);
+    List<Integer> devices = environment.served() ? null : devices(choice);
+    ScanOptions options = tuning.options(backendName, printsEachMatch || grep.words, devices == null ? 1 : devices.size());
     // A job of its own allocates for its input (a 12-byte file needs no 32 buffers of 1 GiB); a
     // service's lanes are allocated once, at the defaults.
     if (!environment.served()) {
@@ -235,7 +236,7 @@ final class ScanCommand implements Callable<Integer> {
     DfaTable table;
     long bootStarted = System.nanoTime();
     try (output;
-        ScanKernels own = environment.served() ? null : ScanKernels.start(choice, devices(choice), options,
+        ScanKernels own = environment.served() ? null : ScanKernels.start(choice, devices, options,
             expectedTasks(targets.files().size(), targets.totalBytes(), options),
             verbose ? line -> err.println("vyre scan: " + line) : line -> {});
         ScanRun job = openRun(own, table = compiled(compiling), options = fitted(options, table), targets)) {

@@ -17,7 +17,8 @@ final class ScanTuning {
   long taskBytes;
 
   @Option(names = "--buffers", defaultValue = "0", paramLabel = "N",
-      description = "Chunk buffers in flight (default, or 0: two a core, 4 to 16, on the reference backend; 32 on a GPU).")
+      description = "Chunk buffers in flight on each device (default, or 0: two a core, 4 to 16, on the reference backend;"
+          + " 32 on a GPU, shared by the GPUs of --devices with at least 16 each).")
   int buffers;
 
   @Option(names = "--stage", defaultValue = "auto", paramLabel = "MODE",
@@ -43,6 +44,11 @@ final class ScanTuning {
   }
 
   ScanOptions options(String backendName, boolean keepHits) {
+    return options(backendName, keepHits, 1);
+  }
+
+  /** The options of a job over {@code devices} kernels of the backend (the default buffers are per device). */
+  ScanOptions options(String backendName, boolean keepHits, int devices) {
     if (chunkBytes < 1) {
       throw InputException.of("--chunk-size", chunkBytes + " bytes is not a chunk", "pass at least 1 byte (default 4194304)");
     }
@@ -52,7 +58,7 @@ final class ScanTuning {
     if (buffers < 0) {
       throw InputException.of("--buffers", buffers + " buffers is not a count", "pass at least 1, or 0 for the backend's default");
     }
-    ScanOptions defaults = ScanOptions.forBackend(backendName);
+    ScanOptions defaults = ScanOptions.forBackend(backendName, devices);
     long task = taskBytes > 0 ? taskBytes : defaults.taskBytes();
     return ScanOptions.of(chunkBytes, task, buffers > 0 ? buffers : defaults.buffers(), keepHits)
         .withStageOnDevice(choice("--stage", stage, "device", "in-place", defaults.stageOnDevice()))

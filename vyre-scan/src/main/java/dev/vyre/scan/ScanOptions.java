@@ -44,14 +44,34 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
    * buffers) to 28-30 GB/s (docs/BENCHMARKS.md, 2026-11-22).
    */
   public static ScanOptions forBackend(String backendName) {
+    return forBackend(backendName, 1);
+  }
+
+  /**
+   * The defaults for a job over {@code devices} kernels of a backend: as {@link #forBackend(String)},
+   * but on GPUs the buffers of each device are {@link #gpuBuffersPerDevice}.
+   */
+  public static ScanOptions forBackend(String backendName, int devices) {
     if (backendName.equals("reference")) {
       return new ScanOptions(DEFAULT_CHUNK_BYTES, DEFAULT_TASK_BYTES, referenceBuffers(), true);
     }
-    return new ScanOptions(DEFAULT_CHUNK_BYTES, GPU_TASK_BYTES, GPU_BUFFERS, true, true, true);
+    return new ScanOptions(DEFAULT_CHUNK_BYTES, GPU_TASK_BYTES, gpuBuffersPerDevice(devices), true, true, true);
+  }
+
+  /**
+   * A job's chunk buffers on each of {@code devices} GPUs: the one reader that fills them all copies
+   * less out of the page cache with more buffers in flight, so a job over several GPUs shares one
+   * GPU's {@link #GPU_BUFFERS} among them, with at least {@link #MIN_GPU_BUFFERS_PER_DEVICE} each
+   * (two H200s: docs/BENCHMARKS.md, "Twenty-fifth session: two GPUs sharing one GPU's buffers").
+   */
+  public static int gpuBuffersPerDevice(int devices) {
+    return devices <= 1 ? GPU_BUFFERS : Math.max(MIN_GPU_BUFFERS_PER_DEVICE, GPU_BUFFERS / devices);
   }
   public static final int DEFAULT_BUFFERS = 16;
   /** A GPU scans faster than the host can feed it: more chunks in flight keep it busy. */
   public static final int GPU_BUFFERS = 32;
+  /** Fewer buffers than this left one GPU idle part of the time (33-34 GB/s against 45-46 with 32). */
+  public static final int MIN_GPU_BUFFERS_PER_DEVICE = 16;
   /** Chunks plus pattern overlap must fit one chunk buffer (BufferPool: below 2 GiB). */
   public static final long MAX_CHUNK_BYTES = 1L << 30;
   /** Files open at once stay below the io_uring reader's 64 file slots. */

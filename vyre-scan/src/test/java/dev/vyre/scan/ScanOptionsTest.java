@@ -36,6 +36,14 @@ class ScanOptionsTest {
   }
 
   @Test
+  void theGpusOfOneJobShareOneGpusBuffersWithSixteenEachAtLeast() {
+    assertEquals(ScanOptions.GPU_BUFFERS, ScanOptions.forBackend("cuda", 1).buffers());
+    assertEquals(16, ScanOptions.forBackend("cuda", 2).buffers());
+    assertEquals(16, ScanOptions.forBackend("cuda", 4).buffers());
+    assertEquals(ScanOptions.forBackend("reference"), ScanOptions.forBackend("reference", 2), "the CPU has one kernel");
+  }
+
+  @Test
   void hitCapacityIsTheLaunchPolicysForOneChunksTasks() {
     // 64 tasks x (65536 / 256) expected hits x the standard multiplier 2.
     assertEquals(64L * 256 * 2, ScanOptions.defaults().hitCapacity());
