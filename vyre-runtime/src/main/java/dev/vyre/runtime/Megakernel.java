@@ -303,6 +303,25 @@ public final class Megakernel implements AutoCloseable {
     return inspection.stats();
   }
 
+  /**
+   * How long publishers of this kernel have waited for ring room since it started, because every
+   * slot was in flight: in all ({@code waitNanos}, which includes the retiring and verifying ahead
+   * that a waiting publisher does meanwhile) and of that idle ({@code idleNanos}). A job whose
+   * publishing is mostly this wait is bound by the kernel, not by the host's publishing.
+   */
+  public record RoomWait(long waitNanos, long idleNanos) {
+
+    /** This wait less {@code before}'s: what was waited in between. */
+    public RoomWait since(RoomWait before) {
+      return new RoomWait(waitNanos - before.waitNanos, idleNanos - before.idleNanos);
+    }
+  }
+
+  /** See {@link RoomWait}. */
+  public RoomWait roomWait() {
+    return publishing.roomWait();
+  }
+
   /** A one-line control-block summary for errors and logs. */
   public String summary() {
     return inspection.summary();

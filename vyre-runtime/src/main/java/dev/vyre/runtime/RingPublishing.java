@@ -13,6 +13,7 @@ import dev.vyre.runtime.wire.Words;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Where a task is published: a publisher reserves consecutive tickets in its priority's partition
@@ -36,6 +37,12 @@ final class RingPublishing {
   /** Wakes the backend's kernel after a commit ({@link KernelSession#wake}). */
   private final Runnable wakeKernel;
   private final RetireThread retireThread;
+  /**
+   * Publishers' time spent waiting for ring room, in all (retiring and verifying ahead meanwhile
+   * included) and of that idle: how much of a publisher's time the kernel's pace set.
+   */
+  private final LongAdder roomWaitNanos = new LongAdder();
+  private final LongAdder roomIdleNanos = new LongAdder();
   private final long publishTimeoutNanos;
 
   RingPublishing(KernelLifecycle lifecycle, KernelViews views, RingPartition[] partitions, RetireStep retire,
@@ -152,38 +159,58 @@ final class RingPublishing {
 
   /** Takes {@code count} consecutive tickets once the ring has room, waiting up to the publish timeout. */
   private long reserve(RingPartition part, int count) {
+    long sequence = part.tryReserve(count);
+    return sequence >= 0 ? sequence : reserveOnceRoom(part, count);
+  }
+
+  /** {@link #reserve} once the ring was found full: the wait is timed ({@link #roomWait}). */
+  private long reserveOnceRoom(RingPartition part, int count) {
+    long started = System.nanoTime();
+    long idle = 0;
     long deadline = 0;
     IdleStrategy.Backoff wait = null;
-    while (true) {
-      long sequence = part.tryReserve(count);
-      if (sequence >= 0) {
-        return sequence;
-      }
-      lifecycle.checkOpen();
-      // The slots come back when their tickets retire; this publisher need not wait for the
-      // retire thread to wake (plain publishes do not wake it). While another thread holds the
-      // turn, it verifies chunks ahead of that one on its own core (RetireStep.verifyAhead).
-      if (retire.retire(false) > 0 || retire.verifyAhead(part)) {
-        continue;
-      }
-      if (!lifecycle.isKernelRunning() && retire.retire(true) == 0) {
-        // It exited (a SHUTDOWN opcode, or a fault not reported yet): no slot will come back.
-        throw lifecycle.failure() == null && lifecycle.healthy() ? KernelException.closed(lifecycle.backendName()) : lifecycle.failure();
-      }
-      if (deadline == 0) {
-        if (publishTimeoutNanos <= 0) {
+    try {
+      while (true) {
+        long sequence = part.tryReserve(count);
+        if (sequence >= 0) {
+          return sequence;
+        }
+        lifecycle.checkOpen();
+        // The slots come back when their tickets retire; this publisher need not wait for the
+        // retire thread to wake (plain publishes do not wake it). While another thread holds the
+        // turn, it verifies chunks ahead of that one on its own core (RetireStep.verifyAhead).
+        if (retire.retire(false) > 0 || retire.verifyAhead(part)) {
+          continue;
+        }
+        if (!lifecycle.isKernelRunning() && retire.retire(true) == 0) {
+          // It exited (a SHUTDOWN opcode, or a fault not reported yet): no slot will come back.
+          throw lifecycle.failure() == null && lifecycle.healthy() ? KernelException.closed(lifecycle.backendName()) : lifecycle.failure();
+        }
+        if (deadline == 0) {
+          if (publishTimeoutNanos <= 0) {
+            throw queueFull(part);
+          }
+          deadline = System.nanoTime() + publishTimeoutNanos;
+        } else if (System.nanoTime() - deadline > 0) {
           throw queueFull(part);
         }
-        deadline = System.nanoTime() + publishTimeoutNanos;
-      } else if (System.nanoTime() - deadline > 0) {
-        throw queueFull(part);
+        if (wait == null) {
+          wait = ROOM_WAIT.get();
+          wait.reset();
+        }
+        long idleFrom = System.nanoTime();
+        wait.idle();
+        idle += System.nanoTime() - idleFrom;
       }
-      if (wait == null) {
-        wait = ROOM_WAIT.get();
-        wait.reset();
-      }
-      wait.idle();
+    } finally {
+      roomWaitNanos.add(System.nanoTime() - started);
+      roomIdleNanos.add(idle);
     }
+  }
+
+  /** What publishers have waited for ring room so far, in all and of that idle (nanoseconds). */
+  Megakernel.RoomWait roomWait() {
+    return new Megakernel.RoomWait(roomWaitNanos.sum(), roomIdleNanos.sum());
   }
 
   private PipelineException queueFull(RingPartition part) {

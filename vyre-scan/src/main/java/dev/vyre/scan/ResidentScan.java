@@ -88,6 +88,8 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   private long taskNanos;
   private long hitNanos;
   private long publishNanos;
+  /** The kernel's ring-room waits when the scan began ({@link ScanPhases}). */
+  private Megakernel.RoomWait roomWaitBefore = new Megakernel.RoomWait(0, 0);
   private boolean closed;
 
   // The current run: its files, where the next batch begins, and each file's state.
@@ -210,7 +212,8 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
 
   @Override
   public ScanPhases phases() {
-    return new ScanPhases(0, 0, taskNanos, hitNanos, publishNanos);
+    Megakernel.RoomWait room = kernel.roomWait().since(roomWaitBefore);
+    return new ScanPhases(0, 0, taskNanos, hitNanos, publishNanos, room.waitNanos(), room.idleNanos());
   }
 
   @Override
@@ -250,6 +253,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     totalMatches = rescans = 0;
     bytesScanned = 0;
     taskNanos = hitNanos = publishNanos = 0;
+    roomWaitBefore = kernel.roomWait();
     stopping = false;
     order.dropCarry();
     countedFrom = 0;

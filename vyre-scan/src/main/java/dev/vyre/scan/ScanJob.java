@@ -88,6 +88,8 @@ public final class ScanJob implements ScanRun {
   private long hitNanos;
   /** The lanes' publishers' time before this run. */
   private long publishedBefore;
+  /** The kernels' ring-room waits when the run began (a service's other jobs on the same kernel count too). */
+  private Megakernel.RoomWait roomWaitBefore = new Megakernel.RoomWait(0, 0);
   private volatile boolean stopping;
 
   /**
@@ -177,7 +179,9 @@ public final class ScanJob implements ScanRun {
 
   /** Where the last run's thread spent its time (for {@code --verbose} and the bench). */
   public ScanPhases phases() {
-    return new ScanPhases(readNanos, copyNanos, taskNanos, hitNanos + delivery.hitNanos, publishNanos() - publishedBefore);
+    Megakernel.RoomWait room = roomWait().since(roomWaitBefore);
+    return new ScanPhases(readNanos, copyNanos, taskNanos, hitNanos + delivery.hitNanos, publishNanos() - publishedBefore,
+        room.waitNanos(), room.idleNanos());
   }
 
   /** Bytes scanned so far in the current run; safe to read from another thread (progress). */
@@ -257,6 +261,7 @@ public final class ScanJob implements ScanRun {
     rescans = 0;
     readNanos = copyNanos = taskNanos = hitNanos = 0;
     publishedBefore = publishNanos();
+    roomWaitBefore = roomWait();
     stopping = false;
     waiting = 0;
     long idleSince = 0;
@@ -448,6 +453,18 @@ public final class ScanJob implements ScanRun {
     }
     bytesScanned += slot.scannedBytes();
     release(slot);
+  }
+
+  /** What the lanes' kernels' publishers have waited for ring room so far, summed. */
+  private Megakernel.RoomWait roomWait() {
+    long wait = 0;
+    long idle = 0;
+    for (ScanLane lane : lanes) {
+      Megakernel.RoomWait room = lane.kernel.roomWait();
+      wait += room.waitNanos();
+      idle += room.idleNanos();
+    }
+    return new Megakernel.RoomWait(wait, idle);
   }
 
   /** Time the lanes' publishers spent publishing, on their own threads. */
