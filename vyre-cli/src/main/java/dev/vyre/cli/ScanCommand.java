@@ -194,7 +194,8 @@ final class ScanCommand implements Callable<Integer> {
         err.println(ScanFileErrors.message(problem.path(), problem.reason()));
       }
     }
-    ScanRoute learned = environment.served() ? null : ScanRoute.load(ScanRoute.standardFile());
+    String patternClass = ScanRoute.patternClass(patternSet.totalBytes());
+    ScanRoute learned = environment.served() ? null : ScanRoute.load(ScanRoute.standardFile(), patternClass);
     Backends.Choice choice = environment.served() ? null : route(learned, targets.totalBytes());
     String backendName = environment.served() ? environment.sharedKernel().kernel().backendName() : choice.backend().name();
     boolean printsEachMatch = format == ScanOutput.Format.LINES || format == ScanOutput.Format.JSON;
@@ -272,7 +273,7 @@ final class ScanCommand implements Callable<Integer> {
       phases = job.phases();
       // The route weighs one device's start-up and speed.
       if (!environment.served() && kernels.size() == 1) {
-        learn(learned, kernel, startNanos, summary);
+        learn(learned, patternClass, kernel, startNanos, summary);
       }
     } finally {
       if (!environment.served()) {
@@ -448,7 +449,7 @@ final class ScanCommand implements Callable<Integer> {
   }
 
   /** Adds what this one-shot scan measured to the route's figures and keeps them; a failure to keep them only costs the lesson. */
-  private void learn(ScanRoute learned, Megakernel kernel, long startNanos, ScanSummary summary) {
+  private void learn(ScanRoute learned, String patternClass, Megakernel kernel, long startNanos, ScanSummary summary) {
     boolean gpu = !kernel.backendName().equals("reference");
     ScanRoute next = learned.afterScan(gpu, summary.bytes(), summary.files(), summary.nanos(), kernel.workerGroups());
     // A kernel NVRTC compiled took seconds more than the start-up the route weighs: learned from
@@ -458,7 +459,7 @@ final class ScanCommand implements Callable<Integer> {
     }
     if (!next.equals(learned)) {
       try {
-        next.store(ScanRoute.standardFile());
+        next.store(ScanRoute.standardFile(), patternClass);
       } catch (IOException e) {
         if (verbose) {
           environment.stderr().println("vyre scan: the route's figures were not kept: " + e.getMessage());

@@ -21,7 +21,10 @@ import java.util.Properties;
  * CUDA kernel's start-up, when the kernel came from the pipeline cache; the bytes per second of a
  * scan of large files on either backend), the latest weighing as
  * much as all before it, and {@link #store} keeps them in {@code scan-route.properties} in vyre's
- * cache directory. Until a figure has been measured it is the default below, from the H100 host of
+ * cache directory. The two rates are kept apart for each {@link #patternClass} of pattern set: a
+ * set of ten thousand literals makes a table that no longer fits a core's caches, and the CPU scans
+ * it several times slower than a hundred literals' (a 2 GB file: 0.06 GB/s a core against 0.3 or
+ * more), which learned for every set would send small sets to the GPU that the CPU scans sooner. Until a figure has been measured it is the default below, from the H100 host of
  * docs/BENCHMARKS.md ("Fourteenth session: a real tree against ripgrep, one-shot"): CUDA's start-up
  * 1.2-2 s with the kernel in the pipeline cache, the reference backend 1-4 GB/s on 16 cores (100 MB
  * a second per core is the dense-match end), CUDA about 10 GB/s with dense matches. A running
@@ -51,18 +54,40 @@ public record ScanRoute(long gpuStartupNanos, long cpuBytesPerCoreSecond, long g
     return CacheDirectory.resolve("scan-route.properties");
   }
 
-  /** The figures kept in {@code file}; the defaults for any that is missing or unreadable. */
-  public static ScanRoute load(Path file) {
+  /** Pattern sets of fewer literal bytes than this are {@code small}: their table fits a core's caches. */
+  static final long SMALL_PATTERN_BYTES = 4L << 10;
+  /** Fewer than this, {@code medium}; more, {@code large}. */
+  static final long MEDIUM_PATTERN_BYTES = 64L << 10;
+
+  /**
+   * The class whose rates a pattern set's scans learn and use: {@code small}, {@code medium} or
+   * {@code large} by the bytes of its literals, which bound its DFA's states.
+   */
+  public static String patternClass(long patternBytes) {
+    return patternBytes < SMALL_PATTERN_BYTES ? "small" : patternBytes < MEDIUM_PATTERN_BYTES ? "medium" : "large";
+  }
+
+  /**
+   * The figures kept in {@code file} for pattern sets of {@code patternClass} (the start-up is every
+   * class's); the defaults for any that is missing or unreadable.
+   */
+  public static ScanRoute load(Path file, String patternClass) {
+    Properties kept = read(file);
+    return new ScanRoute(positive(kept, "gpu.startup.nanos", DEFAULTS.gpuStartupNanos),
+        positive(kept, "cpu.bytes.per.core.second." + patternClass, DEFAULTS.cpuBytesPerCoreSecond),
+        positive(kept, "gpu.bytes.per.second." + patternClass, DEFAULTS.gpuBytesPerSecond), count(kept, "gpu.starts"),
+        count(kept, "cpu.scans." + patternClass), count(kept, "gpu.scans." + patternClass));
+  }
+
+  /** What {@code file} holds; nothing when it is missing or unreadable. */
+  private static Properties read(Path file) {
     Properties kept = new Properties();
     try (Reader reader = Files.newBufferedReader(file)) {
       kept.load(reader);
     } catch (IOException | IllegalArgumentException e) {
-      return DEFAULTS;
+      return new Properties();
     }
-    return new ScanRoute(positive(kept, "gpu.startup.nanos", DEFAULTS.gpuStartupNanos),
-        positive(kept, "cpu.bytes.per.core.second", DEFAULTS.cpuBytesPerCoreSecond),
-        positive(kept, "gpu.bytes.per.second", DEFAULTS.gpuBytesPerSecond), count(kept, "gpu.starts"),
-        count(kept, "cpu.scans"), count(kept, "gpu.scans"));
+    return kept;
   }
 
   private static long positive(Properties kept, String key, long fallback) {
@@ -78,15 +103,18 @@ public record ScanRoute(long gpuStartupNanos, long cpuBytesPerCoreSecond, long g
     }
   }
 
-  /** Keeps the figures in {@code file}, replacing it whole (a reader never sees half a file). */
-  public void store(Path file) throws IOException {
-    Properties kept = new Properties();
+  /**
+   * Keeps the figures in {@code file} as those of {@code patternClass} (and the start-up), keeping the
+   * other classes' rates; the file is replaced whole (a reader never sees half a file).
+   */
+  public void store(Path file, String patternClass) throws IOException {
+    Properties kept = read(file);
     kept.setProperty("gpu.startup.nanos", Long.toString(gpuStartupNanos));
-    kept.setProperty("cpu.bytes.per.core.second", Long.toString(cpuBytesPerCoreSecond));
-    kept.setProperty("gpu.bytes.per.second", Long.toString(gpuBytesPerSecond));
     kept.setProperty("gpu.starts", Long.toString(gpuStarts));
-    kept.setProperty("cpu.scans", Long.toString(cpuScans));
-    kept.setProperty("gpu.scans", Long.toString(gpuScans));
+    kept.setProperty("cpu.bytes.per.core.second." + patternClass, Long.toString(cpuBytesPerCoreSecond));
+    kept.setProperty("gpu.bytes.per.second." + patternClass, Long.toString(gpuBytesPerSecond));
+    kept.setProperty("cpu.scans." + patternClass, Long.toString(cpuScans));
+    kept.setProperty("gpu.scans." + patternClass, Long.toString(gpuScans));
     Files.createDirectories(file.toAbsolutePath().getParent());
     Path written = Files.createTempFile(file.toAbsolutePath().getParent(), "scan-route", ".tmp");
     try {

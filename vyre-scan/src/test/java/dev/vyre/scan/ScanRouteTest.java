@@ -52,11 +52,34 @@ class ScanRouteTest {
   @Test
   void figuresAreKeptAndReadBackAndABadFileMeansTheDefaults(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("sub").resolve("scan-route.properties");
-    assertEquals(ScanRoute.DEFAULTS, ScanRoute.load(file), "no file yet");
+    assertEquals(ScanRoute.DEFAULTS, ScanRoute.load(file, "small"), "no file yet");
     ScanRoute learned = ScanRoute.DEFAULTS.afterGpuStart(700_000_000L).afterScan(true, 1L << 30, 1, 100_000_000L, 16);
-    learned.store(file);
-    assertEquals(learned, ScanRoute.load(file));
-    Files.writeString(file, "gpu.startup.nanos=-5\ncpu.bytes.per.core.second=lots\n");
-    assertEquals(ScanRoute.DEFAULTS, ScanRoute.load(file), "nonsense falls back to the defaults, figure by figure");
+    learned.store(file, "small");
+    assertEquals(learned, ScanRoute.load(file, "small"));
+    Files.writeString(file, "gpu.startup.nanos=-5\ncpu.bytes.per.core.second.small=lots\n");
+    assertEquals(ScanRoute.DEFAULTS, ScanRoute.load(file, "small"), "nonsense falls back to the defaults, figure by figure");
+  }
+
+  /**
+   * A large set's slow CPU scans teach the large class alone: a small set keeps its own rate (and
+   * the GPU's start-up is every class's).
+   */
+  @Test
+  void eachClassOfPatternSetLearnsItsOwnRates(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("scan-route.properties");
+    assertEquals("small", ScanRoute.patternClass(1_000));
+    assertEquals("medium", ScanRoute.patternClass(13_000));
+    assertEquals("large", ScanRoute.patternClass(136_000));
+    ScanRoute small = ScanRoute.DEFAULTS.afterScan(false, 2_000_000_000L, 1, 400_000_000L, 16);
+    small.store(file, "small");
+    ScanRoute large = ScanRoute.load(file, "large").afterGpuStart(900_000_000L)
+        .afterScan(false, 2_000_000_000L, 1, 2_000_000_000L, 16);
+    large.store(file, "large");
+    ScanRoute smallAgain = ScanRoute.load(file, "small");
+    assertEquals(small.cpuBytesPerCoreSecond(), smallAgain.cpuBytesPerCoreSecond());
+    assertEquals(900_000_000L, smallAgain.gpuStartupNanos());
+    assertEquals(62_500_000L, ScanRoute.load(file, "large").cpuBytesPerCoreSecond());
+    assertTrue(smallAgain.onCpu(2_000_000_000L, 16), "2 GB with a small set: 16 cores at 0.31 GB/s before a GPU starts");
+    assertFalse(ScanRoute.load(file, "large").onCpu(2_000_000_000L, 16), "the same file with a large set: the GPU");
   }
 }
