@@ -205,7 +205,7 @@ final class ScanCommand implements Callable<Integer> {
     // A job of its own allocates for its input (a 12-byte file needs no 32 buffers of 1 GiB); a
     // service's lanes are allocated once, at the defaults.
     if (!environment.served()) {
-      options = options.fittedTo(targets.totalBytes());
+      options = options.fittedTo(targets.totalBytes(), targets.files().size());
     }
     // A scan with kernels of its own compiles the patterns while they start (with many patterns the two take
     // about as long); the options the table fits need no larger ring than those the kernels start with.

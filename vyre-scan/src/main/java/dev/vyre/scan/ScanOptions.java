@@ -161,15 +161,25 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
     return new ScanOptions(largest / task * task, task, buffers, keepHits, stageOnDevice, parallelReads, packReaders);
   }
 
-  /**
-   * These options with no larger chunks and no more buffers than {@code inputBytes} of input can
-   * fill: chunks of at most the input rounded up to whole tasks, and one buffer per such chunk. A
-   * file that grows after it was listed (or was listed with size 0, as /proc's files are) is still
-   * read to its end, in more chunks.
-   */
+  /** {@link #fittedTo(long, long)} for one file of {@code inputBytes}. */
   public ScanOptions fittedTo(long inputBytes) {
-    long chunk = Math.min(chunkBytes, Math.max(1, Math.ceilDiv(inputBytes, taskBytes)) * taskBytes);
-    int fitted = (int) Math.min(buffers, Math.max(1, Math.ceilDiv(inputBytes, chunk)));
+    return fittedTo(inputBytes, 1);
+  }
+
+  /**
+   * These options with no larger chunks and no more buffers than {@code files} files of {@code
+   * inputBytes} bytes in all can fill. Each file is a task of its own at least (a chunk packs at
+   * most one file a task), so the input needs as many tasks as it has files or task-sized pieces,
+   * whichever is more: chunks of at most that many tasks, and one buffer per such chunk. (Fitted to
+   * the bytes alone, 15,000 files of 10 bytes got one buffer of three tasks, and were scanned three
+   * files at a time.) A file that grows after it was listed (or was listed with size 0, as /proc's
+   * files are) is still read to its end, in more chunks.
+   */
+  public ScanOptions fittedTo(long inputBytes, long files) {
+    long tasks = Math.max(Math.max(1, files), Math.ceilDiv(inputBytes, taskBytes));
+    long chunkTasks = Math.min(tasksPerChunk(), tasks);
+    long chunk = chunkTasks * taskBytes;
+    int fitted = (int) Math.min(buffers, Math.ceilDiv(tasks, chunkTasks));
     return chunk == chunkBytes && fitted == buffers ? this
         : new ScanOptions(chunk, taskBytes, fitted, keepHits, stageOnDevice, parallelReads, packReaders);
   }

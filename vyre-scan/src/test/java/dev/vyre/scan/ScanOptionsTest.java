@@ -95,4 +95,17 @@ class ScanOptionsTest {
     assertEquals(3, gpu.fittedTo(3 * gpu.chunkBytes() - 1).buffers(), "three chunks need three buffers");
     assertEquals(gpu, gpu.fittedTo(1L << 30), "a job larger than the buffers keeps the options");
   }
+
+  /** Every file is a task at least: many small files keep whole chunks and every buffer, however few bytes they hold. */
+  @Test
+  void manySmallFilesAreFittedByTheirCountNotTheirBytes() {
+    ScanOptions reference = ScanOptions.forBackend("reference");
+    assertEquals(reference, reference.fittedTo(150_000, 15_000), "15,000 files of 10 bytes");
+    ScanOptions twenty = reference.fittedTo(200, 20);
+    assertEquals(20, twenty.tasksPerChunk(), "twenty files fit one chunk of twenty tasks");
+    assertEquals(1, twenty.buffers());
+    ScanOptions gpu = ScanOptions.forBackend("cuda");
+    assertEquals(2, gpu.fittedTo(2_000_000, 2_000).buffers(), "2,000 files: two chunks of 1,024");
+    assertEquals(gpu.fittedTo(12), gpu.fittedTo(12, 1), "one file: fitted by its bytes as before");
+  }
 }
