@@ -119,7 +119,7 @@ final class ReferenceWorker implements Runnable {
       int idleRounds = 0;
       long executed = 0;
       while (!session.aborted && Words.getVolatile(control, ControlLayout.SHUTDOWN) == 0) {
-        int claimed = active() ? claimWhileActive() : 0;
+        int claimed = claimWhileActive();
         if (claimed > 0) {
           leaveIdle();
           if (moreWaiting) {
@@ -187,10 +187,6 @@ final class ReferenceWorker implements Runnable {
   }
 
   /**
-   * Claims up to {@link #batchLimit} consecutive tickets of the highest-priority level with work, with
-   * the starvation guard, into {@link #batchSlots}; returns how many (0 when none is waiting).
-   */
-  /**
    * Claims new work unless the worker was shed meanwhile. It says it is claiming before it looks at
    * the active count again (both volatile), and {@link ReferenceSession#setActiveWorkerGroups} sets
    * the count before it looks for shed workers still claiming: so either this worker sees the new
@@ -206,6 +202,10 @@ final class ReferenceWorker implements Runnable {
     }
   }
 
+  /**
+   * Claims up to {@link #batchLimit} consecutive tickets of the highest-priority level with work, with
+   * the starvation guard, into {@link #batchSlots}; returns how many (0 when none is waiting).
+   */
   private int claim() {
     boolean forceLower = Integer.compareUnsigned(Words.getAcquire(control, ControlLayout.PRIORITY_STARVATION_COUNTER),
         ControlLayout.STARVATION_THRESHOLD) >= 0;

@@ -34,12 +34,9 @@ final class ChunkSlot implements HitResources.HitSink {
   int hitHandle;
   long hitCapacity;
   /**
-   * When the job only counts, the lane's counters, which its tasks add to in count mode (one per
-   * segment, in the slot's column of them: {@link ScanLane#counters}): no hit record is written or
-   * read back; else null.
+   * The slot's column of its lane's counters: when the job only counts, its tasks add to them in count
+   * mode, one per segment ({@link ScanLane#counters}), and no hit record is written or read back.
    */
-  private final MatchCounters counters;
-  /** The slot's column of the lane's counters. */
   private final int column;
   /** The segments' files, chunks and where in the buffer each starts; packed files read whole, in file order. */
   private final FileScan[] files;
@@ -92,8 +89,8 @@ final class ChunkSlot implements HitResources.HitSink {
   }
 
   /**
-   * A slot with {@code hitHandle} NO_HIT_BUFFER counts its matches in place (the job only counts), in
-   * column {@code column} of its lane's counters.
+   * A slot of a job that only counts (its lane has counters; {@code hitHandle} is NO_HIT_BUFFER) counts
+   * its matches in place, in column {@code column} of its lane's counters.
    */
   ChunkSlot(int index, ScanLane lane, int column, int inputHandle, int scanHandle, int hitHandle, long hitCapacity,
       int maxSegments) {
@@ -112,7 +109,6 @@ final class ChunkSlot implements HitResources.HitSink {
     this.openFailures = new boolean[maxSegments];
     this.segmentHits = new int[maxSegments + 1];
     this.ranges = new Ranges();
-    this.counters = hitHandle == NO_HIT_BUFFER ? lane.counters : null;
     this.column = column;
   }
 
@@ -201,6 +197,7 @@ final class ChunkSlot implements HitResources.HitSink {
    * far as it was read.
    */
   void addTasks(TaskBatch batch, int[] args, int tasksPerChunk, int dfaHandle, int startState) {
+    MatchCounters counters = lane.counters;
     args[DfaStepArgs.MODE_ARG] = counters == null ? DfaStepArgs.MODE_RECORDS : DfaStepArgs.MODE_COUNT;
     int hits = counters == null ? hitHandle : counters.handle();
     for (int segment = 0; segment < segments; segment++) {
@@ -306,7 +303,7 @@ final class ChunkSlot implements HitResources.HitSink {
    * back: {@link ScanLane#readCounts}) and drops them.
    */
   void resetHits() {
-    if (counters == null) {
+    if (lane.counters == null) {
       lane.hits.reset(hitHandle, hitCapacity);
     } else {
       for (int segment = 0; segment < segments; segment++) {
@@ -317,7 +314,7 @@ final class ChunkSlot implements HitResources.HitSink {
 
   /** Whether the slot's tasks count in place of writing hit records: the job only counts. */
   boolean counting() {
-    return counters != null;
+    return lane.counters != null;
   }
 
   /**
@@ -326,7 +323,7 @@ final class ChunkSlot implements HitResources.HitSink {
    * never zeroed: a chunk's count is what its counter gained since the slot's chunk before.
    */
   long segmentCount(int segment) {
-    return counters.take(counterOf(segment));
+    return lane.counters.take(counterOf(segment));
   }
 
   private int counterOf(int segment) {
