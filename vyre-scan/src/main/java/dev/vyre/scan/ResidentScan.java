@@ -42,7 +42,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
 
   /** One batch of tasks in flight, and where in the files it begins and ends. */
   private static final class Batch {
-    final TaskBatch tasks;
+    int taskCount;
     int hitHandle;
     long hitCapacity;
     long lastTicket = -1;
@@ -54,10 +54,6 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     boolean lastContinues;
     long ownedEnd;
     long bytes;
-
-    Batch(int capacity) {
-      tasks = new TaskBatch(capacity).priority(Priority.NORMAL);
-    }
   }
 
   private final ResidentCorpus corpus;
@@ -77,6 +73,11 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   /** The per-file counters of a scan that only counts; null when it keeps hits. */
   private final MatchCounters counts;
   private final Batch[] batches;
+  /**
+   * The slots of the batch being filled, copied into the ring when it is published: one for all
+   * batches, so that the host writes the tasks into memory still in its cache.
+   */
+  private final TaskBatch staging;
   private final ArrayDeque<Batch> free = new ArrayDeque<>();
   private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
   private final int[] args = new int[DfaStepArgs.SLOT_ARGS];
@@ -182,9 +183,10 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     this.hits = new HitResources(pool);
     args[DfaStepArgs.MODE_ARG] = counts == null ? DfaStepArgs.MODE_RECORDS : DfaStepArgs.MODE_COUNT;
     long capacity = Math.min(options.hitCapacity(), ScanJob.MAX_HIT_CAPACITY);
+    this.staging = new TaskBatch(batchTasks).priority(Priority.NORMAL);
     this.batches = new Batch[options.buffers()];
     for (int i = 0; i < batches.length; i++) {
-      batches[i] = new Batch(batchTasks);
+      batches[i] = new Batch();
       batches[i].hitCapacity = capacity;
       batches[i].hitHandle = counts == null ? hits.allocate(capacity) : counts.handle();
       free.add(batches[i]);
@@ -300,7 +302,11 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
    * #packedBytes}, so that its matches always fit the largest hit buffer.
    */
   private void fill(Batch batch) {
-    batch.tasks.clear();
+    addTasks(batch, staging.clear());
+    batch.taskCount = staging.size();
+  }
+
+  private void addTasks(Batch batch, TaskBatch tasks) {
     batch.bytes = 0;
     batch.lastContinues = false;
     batch.lastFile = nextFile;
@@ -310,7 +316,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
       ResidentCorpus.Piece[] pieces = entries[nextFile].pieces();
       if (nextFile != batch.startFile && (entries[nextFile].size() > batchBytes
           || batch.bytes + entries[nextFile].size() > packedBytes
-          || batch.tasks.size() + tasksOf(pieces, taskBytes) > maxTasks)) {
+          || tasks.size() + tasksOf(pieces, taskBytes) > maxTasks)) {
         return;
       }
       batch.lastFile = nextFile;
@@ -319,7 +325,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
         long count = Math.ceilDiv(piece.ownedTo() - piece.ownedFrom(), taskBytes);
         for (; nextTask < count; nextTask++) {
           long owned = piece.ownedFrom() + nextTask * taskBytes;
-          if (batch.tasks.size() == maxTasks || batch.bytes >= batchBytes) {
+          if (tasks.size() == maxTasks || batch.bytes >= batchBytes) {
             batch.lastContinues = true;
             batch.ownedEnd = owned;
             return;
@@ -328,7 +334,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
           long read = Math.max(0, owned - overlap);
           DfaStepArgs.write(args, piece.handle(), piece.at() + (read - piece.readOffset()), end - read, dfaHandle,
               startState, batch.hitHandle, nextFile, read, owned - read);
-          batch.tasks.add(0, DfaStepArgs.OPCODE, args);
+          tasks.add(0, DfaStepArgs.OPCODE, args);
           batch.bytes += end - owned;
         }
       }
@@ -348,8 +354,8 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
 
   private void publish(Batch batch) {
     long started = System.nanoTime();
-    batch.lastTicket = batch.tasks.size() == 0 ? -1
-        : Megakernel.batchTicket(kernel.publish(batch.tasks), batch.tasks.size() - 1);
+    batch.lastTicket = batch.taskCount == 0 ? -1
+        : Megakernel.batchTicket(kernel.publish(staging), batch.taskCount - 1);
     publishNanos += System.nanoTime() - started;
   }
 
