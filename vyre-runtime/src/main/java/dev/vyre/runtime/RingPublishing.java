@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Where a task is published: a publisher reserves consecutive tickets in its priority's partition
  * (waiting for room up to the publish timeout), writes their slots, copies the first to the express
- * lane, and commits them, which moves the level's doorbell over them in ticket order ({@link
+ * lane (unless it begins a large batch), and commits them, which moves the level's doorbell over them in ticket order ({@link
  * RingPartition#commit}) and wakes the backend. The LMAX Disruptor's sequencer, in those terms.
  * Thread-safe for any number of publishers; allocation-free.
  */
@@ -29,6 +29,12 @@ final class RingPublishing {
    * thread has its own, made once rather than per wait (a full ring is common under load).
    */
   private static final ThreadLocal<IdleStrategy.Backoff> ROOM_WAIT = ThreadLocal.withInitial(RingPartition::cursorWait);
+  /**
+   * The most tasks a batch may have for its first to be copied to the express lane. A larger batch
+   * keeps the kernel busy well past its first task's read, so the copy saves it nothing, and the
+   * copy's stores go to the line an idle kernel polls, each waiting on the GPU's reads of it.
+   */
+  static final int EXPRESS_BATCH_TASKS = 16;
 
   private final KernelLifecycle lifecycle;
   private final KernelViews views;
@@ -92,7 +98,7 @@ final class RingPublishing {
 
   /**
    * Publishes a whole batch into consecutive slots of its priority's partition with one doorbell
-   * update; returns the first task's ticket, or -1 for an empty batch. {@code countTenant}: the
+   * update (its first task copied to the express lane when it is small); returns the first task's ticket, or -1 for an empty batch. {@code countTenant}: the
    * retire step counts each task against its tenant.
    */
   long publish(TaskBatch batch, boolean countTenant) {
@@ -120,7 +126,9 @@ final class RingPublishing {
           retire.expectTenantCount(part.slotOf(first + i));
         }
       }
-      expressCopy(slot, first);
+      if (n <= EXPRESS_BATCH_TASKS) {
+        expressCopy(slot, first);
+      }
       commit(part, first, n, true);
       return part.ticketOf(first);
     } catch (IllegalStateException e) {
