@@ -8,8 +8,11 @@ package dev.vyre.cuda.wire;
  */
 public final class PromotedCopyLayout {
 
-  /** sizeof(VyrePromotedCopy): the copy's sequence, status and readers, padded to 16 bytes. */
-  public static final int HEADER_BYTES = 16;
+  /**
+   * sizeof(VyrePromotedCopy): the copy's sequence, status and readers, and while lanes fill it the parts
+   * copied and the word they take parts from, padded to 32 bytes.
+   */
+  public static final int HEADER_BYTES = 32;
 
   private PromotedCopyLayout() {}
 }

@@ -84,9 +84,9 @@ struct VyreDfaCopy {
 };
 
 // The cursor's state accepts at relative end `end` (exclusive): append its patterns' records, or count them.
-template <typename Cursor>
+template <bool Counting, typename Cursor>
 __device__ __forceinline__ void vyre_dfa_accept(VyreDfaScan& s, const Cursor& c, unsigned long long end) {
-  if (s.counting) {
+  if (Counting) {
     s.found += c.accepts();
   } else {
     vyre_dfa_report(s.t, c.state(), s.hits, s.input_id, s.base + end);
@@ -99,13 +99,16 @@ __device__ __forceinline__ unsigned vyre_uint4_byte(const uint4& v, unsigned k) 
 }
 
 // Scans relative bytes [from, to) with cursor `c`, reporting ends (exclusive) above `min_end`. The host may
-// reuse an input buffer for the next chunk: read it past L1 (L2 only, or the bus).
-template <typename Cursor>
+// reuse an input buffer for the next chunk: read it past L1 (L2 only, or the bus). Counting is a template
+// argument: a loop that stores no records lets the compiler load the coming bytes' classes ahead of the
+// state they wait on (a store through the records' pointer might alias the table), which leaves only the
+// transition's load in each byte's chain.
+template <bool Counting, typename Cursor>
 __device__ void vyre_dfa_scan_range(VyreDfaScan& s, Cursor& c, unsigned long long from, unsigned long long to,
                                     unsigned long long min_end) {
   unsigned long long i = from;
   for (; i < to && ((reinterpret_cast<unsigned long long>(s.bytes + i)) & 15ull); i++) {
-    if (c.step(__ldcg(s.bytes + i)) && i + 1 > min_end) vyre_dfa_accept(s, c, i + 1);
+    if (c.step(__ldcg(s.bytes + i)) && i + 1 > min_end) vyre_dfa_accept<Counting>(s, c, i + 1);
   }
   // 16-byte loads, the next one in flight while this one is consumed: mapped input crosses PCIe.
   uint4 next = i + 16 <= to ? __ldcg(reinterpret_cast<const uint4*>(s.bytes + i)) : make_uint4(0, 0, 0, 0);
@@ -114,29 +117,47 @@ __device__ void vyre_dfa_scan_range(VyreDfaScan& s, Cursor& c, unsigned long lon
     if (i + 32 <= to) next = __ldcg(reinterpret_cast<const uint4*>(s.bytes + i + 16));
 #pragma unroll
     for (unsigned k = 0; k < 16; k++) {
-      if (c.step(vyre_uint4_byte(now, k)) && i + k + 1 > min_end) vyre_dfa_accept(s, c, i + k + 1);
+      if (c.step(vyre_uint4_byte(now, k)) && i + k + 1 > min_end) vyre_dfa_accept<Counting>(s, c, i + k + 1);
     }
   }
   for (; i < to; i++) {
-    if (c.step(__ldcg(s.bytes + i)) && i + 1 > min_end) vyre_dfa_accept(s, c, i + 1);
+    if (c.step(__ldcg(s.bytes + i)) && i + 1 > min_end) vyre_dfa_accept<Counting>(s, c, i + 1);
+  }
+}
+
+// vyre_dfa_scan_range in the scan's mode.
+template <typename Cursor>
+__device__ __forceinline__ void vyre_dfa_scan(VyreDfaScan& s, Cursor& c, unsigned long long len, unsigned long long min_end) {
+  if (s.counting) {
+    vyre_dfa_scan_range<true>(s, c, 0, len, min_end);
+  } else {
+    vyre_dfa_scan_range<false>(s, c, 0, len, min_end);
   }
 }
 
 // ---- A promoted DFA table (docs/POLICY.md, "Promotion") ----
 // The host may promote one DFA table: it writes the table's compact form (PromotedDfaLayout) to device memory
 // and names it in the device state's promotion record. Each block keeps a copy in its dynamic shared memory,
-// loaded by the first lane that needs it; a DFA_STEP on that table then reads shared memory per byte. Anything
-// out of step (the record being rewritten, the block's copy loading or stale, no shared memory at launch, a
-// copy that does not fit) sends the task down the ordinary path: the copy only ever speeds a task up.
+// filled by the lanes that first need it; a DFA_STEP on that table then reads shared memory per byte. Anything
+// out of step (the record being rewritten, the block's copy stale, no shared memory at launch, a copy that does
+// not fit) sends the task down the ordinary path: the copy only ever speeds a task up.
 struct VyrePromotedCopy {    // the head of the block's dynamic shared memory (PromotedCopyLayout); the copy follows
-  unsigned sequence;         // the promotion record's sequence the copy was loaded from
-  unsigned status;           // VYRE_COPY_EMPTY, VYRE_COPY_LOADING or VYRE_COPY_READY
+  unsigned sequence;         // the promotion record's sequence the copy holds or is being filled from
+  unsigned status;           // VYRE_COPY_EMPTY, VYRE_COPY_CLAIMED, VYRE_COPY_FILLING or VYRE_COPY_READY
   unsigned readers;          // lanes scanning with the copy now
-  unsigned pad;
+  unsigned done;             // FILLING: the parts copied
+  // FILLING: the fill's sequence (high word), the copy's 16-byte units (bits 16-31) and the parts lanes took
+  // to copy (bits 0-15), in one word, so that a lane that takes a part knows whose fill and how large at once.
+  unsigned long long taken;
+  unsigned pad[2];
 };
 #define VYRE_COPY_EMPTY 0u
-#define VYRE_COPY_LOADING 1u
-#define VYRE_COPY_READY 2u
+#define VYRE_COPY_CLAIMED 1u   // a lane sets up a fill
+#define VYRE_COPY_FILLING 2u   // lanes copy its parts
+#define VYRE_COPY_READY 3u
+#define VYRE_COPY_PART_UNITS 32u
+// A lane waits at most this long for a fill other lanes finish, rather than scan its task the ordinary way.
+#define VYRE_COPY_WAIT_NS 100000ull
 
 extern __shared__ __align__(16) unsigned char vyre_shared[];
 
@@ -149,7 +170,7 @@ __device__ __forceinline__ unsigned vyre_dynamic_shared_bytes() {
 // At the kernel's start, every thread of the block present: no copy yet.
 __device__ __forceinline__ void vyre_promoted_copy_init() {
   if (threadIdx.x == 0 && vyre_dynamic_shared_bytes() >= VYRE_PROMOTED_COPY_HEADER_BYTES) {
-    *reinterpret_cast<VyrePromotedCopy*>(vyre_shared) = VyrePromotedCopy{0u, VYRE_COPY_EMPTY, 0u, 0u};
+    *reinterpret_cast<VyrePromotedCopy*>(vyre_shared) = VyrePromotedCopy{};
   }
   __syncthreads();
 }
@@ -167,39 +188,67 @@ __device__ const uint4* vyre_promotion(const VyreKernelArgs& a, unsigned handle,
   return reinterpret_cast<const uint4*>(table);
 }
 
-// Loads the block's copy from `table` when no lane reads the old one and no other lane loads; false when it
-// could not (the caller scans the ordinary way; a later task loads). Readers and loader each change their own
-// word, fence, then read the other's (block-scope fences are sequentially consistent), so a loader never
-// overwrites a copy a lane is scanning with.
-__device__ bool vyre_promoted_load(const VyreKernelArgs& a, VyrePromotedCopy* c, const uint4* table, unsigned sequence) {
+// Claims the block's copy for a fill from `table` when no lane scans with it and none fills it; a lane that
+// reads it and the claimer each change their own word, fence, then read the other's (block-scope fences are
+// sequentially consistent), so a fill never overwrites a copy a lane is scanning with.
+__device__ void vyre_promoted_claim(VyrePromotedCopy* c, const uint4* table, unsigned sequence) {
   unsigned status = *(volatile unsigned*)&c->status;
-  if (status == VYRE_COPY_LOADING || atomicCAS(&c->status, status, VYRE_COPY_LOADING) != status) return false;
+  if ((status != VYRE_COPY_EMPTY && status != VYRE_COPY_READY) ||
+      atomicCAS(&c->status, status, VYRE_COPY_CLAIMED) != status) {
+    return;
+  }
   __threadfence_block();
   if (*(volatile unsigned*)&c->readers != 0u) {
     atomicExch(&c->status, status);
-    return false;
+    return;
   }
-  uint4 head = __ldcg(table), size = __ldcg(table + 1);
-  unsigned total = size.y;  // word 5: total_bytes
-  bool fits = head.x == VYRE_PROMOTED_DFA_MAGIC && head.y == VYRE_PROMOTED_DFA_VERSION && (total & 15u) == 0u &&
-              total <= vyre_dynamic_shared_bytes() - VYRE_PROMOTED_COPY_HEADER_BYTES;
-  if (fits) {
-    uint4* to = reinterpret_cast<uint4*>(vyre_shared + VYRE_PROMOTED_COPY_HEADER_BYTES);
-    for (unsigned i = 0; i < total / 16u; i++) to[i] = __ldcg(table + i);
-  }
-  __threadfence_block();
-  if (!fits || vyre_load_gpu(&a.state->promoted_sequence) != sequence) {
+  unsigned total = __ldcg(table + 1).y;  // word 5: total_bytes
+  uint4 head = __ldcg(table);
+  if (head.x != VYRE_PROMOTED_DFA_MAGIC || head.y != VYRE_PROMOTED_DFA_VERSION || (total & 15u) != 0u ||
+      total > vyre_dynamic_shared_bytes() - VYRE_PROMOTED_COPY_HEADER_BYTES) {
     atomicExch(&c->status, VYRE_COPY_EMPTY);
-    return false;
+    return;
   }
   c->sequence = sequence;
+  c->taken = (unsigned long long)sequence << 32 | (unsigned long long)(total / 16u) << 16;
+  c->done = 0u;
   __threadfence_block();
-  atomicExch(&c->status, VYRE_COPY_READY);
-  return true;
+  atomicExch(&c->status, VYRE_COPY_FILLING);
+}
+
+// Copies parts of the fill of `sequence` while any is left: every lane that finds the copy filling helps, so
+// that a block's lanes fill it in a few microseconds (one lane alone took as long as a task). A part is taken by
+// compare-and-swap on the word that names the fill, so a lane that read an older fill's status takes nothing
+// from a newer one. The lane that copies the last part makes the copy ready, if the record still names it.
+__device__ void vyre_promoted_fill(const VyreKernelArgs& a, VyrePromotedCopy* c, const uint4* table, unsigned sequence) {
+  uint4* to = reinterpret_cast<uint4*>(vyre_shared + VYRE_PROMOTED_COPY_HEADER_BYTES);
+  while (*(volatile unsigned*)&c->status == VYRE_COPY_FILLING) {
+    unsigned long long taken = *(volatile unsigned long long*)&c->taken;
+    unsigned units = (unsigned)(taken >> 16) & 0xFFFFu, part = (unsigned)taken & 0xFFFFu;
+    unsigned parts = (units + VYRE_COPY_PART_UNITS - 1u) / VYRE_COPY_PART_UNITS;
+    if ((unsigned)(taken >> 32) != sequence || part >= parts) return;
+    if (atomicCAS(&c->taken, taken, taken + 1ull) != taken) continue;
+    unsigned from = part * VYRE_COPY_PART_UNITS;
+    unsigned end = min(units, from + VYRE_COPY_PART_UNITS);
+    for (unsigned u = from; u < end; u += 4u) {  // four loads in flight
+      uint4 v[4];
+#pragma unroll
+      for (unsigned k = 0; k < 4u; k++) if (u + k < end) v[k] = __ldcg(table + u + k);
+#pragma unroll
+      for (unsigned k = 0; k < 4u; k++) if (u + k < end) to[u + k] = v[k];
+    }
+    __threadfence_block();
+    if (atomicAdd(&c->done, 1u) == parts - 1u) {
+      bool current = vyre_load_gpu(&a.state->promoted_sequence) == sequence;
+      __threadfence_block();
+      atomicExch(&c->status, current ? VYRE_COPY_READY : VYRE_COPY_EMPTY);
+      return;
+    }
+  }
 }
 
 // Scans the range with the block's copy of the promoted table when the task's table is the one promoted and the
-// copy is ready (loading it first if need be); false when the caller must scan the ordinary way.
+// copy is ready (filling it first if need be); false when the caller must scan the ordinary way.
 __device__ bool vyre_dfa_scan_promoted(const VyreKernelArgs& a, VyreDfaScan& s, unsigned handle, unsigned long long len,
                                        unsigned start_state, unsigned long long min_end) {
   if (vyre_dynamic_shared_bytes() < VYRE_PROMOTED_COPY_HEADER_BYTES + VYRE_PROMOTED_DFA_HEADER_BYTES) return false;
@@ -207,12 +256,24 @@ __device__ bool vyre_dfa_scan_promoted(const VyreKernelArgs& a, VyreDfaScan& s, 
   const uint4* table = vyre_promotion(a, handle, &sequence);
   if (table == nullptr) return false;
   VyrePromotedCopy* c = reinterpret_cast<VyrePromotedCopy*>(vyre_shared);
-  for (int attempt = 0; attempt < 2; attempt++) {
-    atomicAdd(&c->readers, 1u);
-    __threadfence_block();
-    if (*(volatile unsigned*)&c->status == VYRE_COPY_READY && *(volatile unsigned*)&c->sequence == sequence) break;
+  unsigned long long waited = 0;
+  while (*(volatile unsigned*)&c->status != VYRE_COPY_READY || *(volatile unsigned*)&c->sequence != sequence) {
+    if (waited == 0) {
+      vyre_promoted_claim(c, table, sequence);
+      waited = vyre_globaltimer();
+    } else if (vyre_globaltimer() - waited > VYRE_COPY_WAIT_NS) {
+      return false;
+    }
+    vyre_promoted_fill(a, c, table, sequence);
+    __nanosleep(128);
+  }
+  // Readers only count themselves against a copy that looked ready, so a claimer is never kept out by lanes
+  // that merely check.
+  atomicAdd(&c->readers, 1u);
+  __threadfence_block();
+  if (*(volatile unsigned*)&c->status != VYRE_COPY_READY || *(volatile unsigned*)&c->sequence != sequence) {
     atomicSub(&c->readers, 1u);
-    if (attempt == 1 || !vyre_promoted_load(a, c, table, sequence)) return false;
+    return false;
   }
   const unsigned char* copy = vyre_shared + VYRE_PROMOTED_COPY_HEADER_BYTES;
   const unsigned* head = reinterpret_cast<const unsigned*>(copy);
@@ -224,7 +285,7 @@ __device__ bool vyre_dfa_scan_promoted(const VyreKernelArgs& a, VyreDfaScan& s, 
     VyreDfaCopy cursor = {copy + VYRE_PROMOTED_DFA_CLASS_MAP_OFFSET, reinterpret_cast<const unsigned short*>(copy + transitions),
                           reinterpret_cast<const unsigned short*>(copy + VYRE_PROMOTED_DFA_ACCEPT_COUNTS_OFFSET), classes,
                           start_state};
-    vyre_dfa_scan_range(s, cursor, 0, len, min_end);
+    vyre_dfa_scan(s, cursor, len, min_end);
     atomicAdd(&a.state->promoted_tasks, 1ull);
   }
   __threadfence_block();
@@ -232,7 +293,7 @@ __device__ bool vyre_dfa_scan_promoted(const VyreKernelArgs& a, VyreDfaScan& s, 
   return same;
 }
 
-// Not inlined: vyre_dispatch is inlined where it is called, and a copy of both unrolled scan loops at each of
+// Not inlined: vyre_dispatch is inlined where it is called, and a copy of the unrolled scan loops at each of
 // those places cost registers and NVRTC time.
 __device__ __noinline__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const unsigned* args) {
   vyre_acquire_host_writes();
@@ -265,7 +326,7 @@ __device__ __noinline__ vyre_result vyre_dfa_step(const VyreKernelArgs& a, const
                    mode == VYRE_DFA_STEP_MODE_COUNT, 0ull};
   if (!vyre_dfa_scan_promoted(a, s, args[3], len, args[4], args[9])) {
     VyreDfaRows rows = {t, classes, args[4] * classes};
-    vyre_dfa_scan_range(s, rows, 0, len, args[9]);
+    vyre_dfa_scan(s, rows, len, args[9]);
   }
   if (s.found) {
     atomicAdd(reinterpret_cast<unsigned long long*>(hits + VYRE_MATCH_COUNT_HEADER_WORDS) + args[6], s.found);
