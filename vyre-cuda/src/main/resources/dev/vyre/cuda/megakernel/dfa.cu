@@ -193,7 +193,9 @@ __device__ const uint4* vyre_promotion(const VyreKernelArgs& a, unsigned handle,
 // sequentially consistent), so a fill never overwrites a copy a lane is scanning with.
 __device__ void vyre_promoted_claim(VyrePromotedCopy* c, const uint4* table, unsigned sequence) {
   unsigned status = *(volatile unsigned*)&c->status;
+  // A copy that became ready for this sequence since the caller looked needs no fill.
   if ((status != VYRE_COPY_EMPTY && status != VYRE_COPY_READY) ||
+      (status == VYRE_COPY_READY && *(volatile unsigned*)&c->sequence == sequence) ||
       atomicCAS(&c->status, status, VYRE_COPY_CLAIMED) != status) {
     return;
   }
@@ -209,9 +211,10 @@ __device__ void vyre_promoted_claim(VyrePromotedCopy* c, const uint4* table, uns
     atomicExch(&c->status, VYRE_COPY_EMPTY);
     return;
   }
-  c->sequence = sequence;
-  c->taken = (unsigned long long)sequence << 32 | (unsigned long long)(total / 16u) << 16;
-  c->done = 0u;
+  // Atomic stores: lanes of an older fill may still read these words (and find they name another fill).
+  atomicExch(&c->sequence, sequence);
+  atomicExch(&c->taken, (unsigned long long)sequence << 32 | (unsigned long long)(total / 16u) << 16);
+  atomicExch(&c->done, 0u);
   __threadfence_block();
   atomicExch(&c->status, VYRE_COPY_FILLING);
 }
