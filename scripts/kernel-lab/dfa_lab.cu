@@ -51,18 +51,25 @@ __device__ __forceinline__ void lab_range(const LabTasks& l, unsigned long long 
   *min_end = owned - *read;
 }
 
-extern "C" __global__ void __launch_bounds__(1024) lab_loop(LabTasks l) {
+// Counts the matches of this thread's tasks with the cursor `start` (copied for each task), the scan loop called
+// directly.
+template <typename Cursor>
+__device__ void lab_count(const LabTasks& l, const Cursor& start) {
   unsigned long long found = 0;
   for (unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; t < l.tasks;
        t += (unsigned long long)gridDim.x * blockDim.x) {
     unsigned long long read, len, min_end;
     lab_range(l, t, &read, &len, &min_end);
     VyreDfaScan s = {l.table, l.corpus + read, nullptr, 0u, read, true, 0ull};
-    VyreDfaRows rows = {l.table, l.classes, l.start * l.classes};
-    vyre_dfa_scan_range<true>(s, rows, 0, len, min_end);
+    Cursor cursor = start;
+    vyre_dfa_scan_range<true>(s, cursor, 0, len, min_end);
     found += s.found;
   }
   if (found) atomicAdd(l.count, found);
+}
+
+extern "C" __global__ void __launch_bounds__(1024) lab_loop(LabTasks l) {
+  lab_count(l, VyreDfaRows{l.table, l.classes, l.start * l.classes});
 }
 
 extern "C" __global__ void __launch_bounds__(1024) lab_copy(LabTasks l, const uint4* promoted, unsigned promoted_bytes) {
@@ -72,19 +79,9 @@ extern "C" __global__ void __launch_bounds__(1024) lab_copy(LabTasks l, const ui
   const unsigned* head = reinterpret_cast<const unsigned*>(copy);
   unsigned states = head[2], classes = head[3];
   unsigned transitions = (VYRE_PROMOTED_DFA_ACCEPT_COUNTS_OFFSET + 2u * states + 15u) & ~15u;
-  unsigned long long found = 0;
-  for (unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; t < l.tasks;
-       t += (unsigned long long)gridDim.x * blockDim.x) {
-    unsigned long long read, len, min_end;
-    lab_range(l, t, &read, &len, &min_end);
-    VyreDfaScan s = {l.table, l.corpus + read, nullptr, 0u, read, true, 0ull};
-    VyreDfaCopy cursor = {copy + VYRE_PROMOTED_DFA_CLASS_MAP_OFFSET, reinterpret_cast<const unsigned short*>(copy + transitions),
-                          reinterpret_cast<const unsigned short*>(copy + VYRE_PROMOTED_DFA_ACCEPT_COUNTS_OFFSET), classes,
-                          l.start};
-    vyre_dfa_scan_range<true>(s, cursor, 0, len, min_end);
-    found += s.found;
-  }
-  if (found) atomicAdd(l.count, found);
+  lab_count(l, VyreDfaCopy{copy + VYRE_PROMOTED_DFA_CLASS_MAP_OFFSET, reinterpret_cast<const unsigned short*>(copy + transitions),
+                           reinterpret_cast<const unsigned short*>(copy + VYRE_PROMOTED_DFA_ACCEPT_COUNTS_OFFSET), classes,
+                           l.start});
 }
 
 // Resource handles of the step's arguments.
