@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Where a task is published: a publisher reserves consecutive tickets in its priority's partition
  * (waiting for room up to the publish timeout), writes their slots, copies the first to the express
- * lane (unless it begins a large batch), and commits them, which moves the level's doorbell over them in ticket order ({@link
- * RingPartition#commit}) and wakes the backend. The LMAX Disruptor's sequencer, in those terms.
+ * lane (unless it begins a large batch), and commits them, which moves the level's doorbell over them
+ * in ticket order ({@link RingPartition#commit}) and wakes the backend. The LMAX Disruptor's
+ * sequencer, in those terms.
  * Thread-safe for any number of publishers; allocation-free.
  */
 final class RingPublishing {
@@ -98,8 +99,9 @@ final class RingPublishing {
 
   /**
    * Publishes a whole batch into consecutive slots of its priority's partition with one doorbell
-   * update (its first task copied to the express lane when it is small); returns the first task's ticket, or -1 for an empty batch. {@code countTenant}: the
-   * retire step counts each task against its tenant.
+   * update (its first task copied to the express lane when it is small); returns the first task's
+   * ticket, or -1 for an empty batch. {@code countTenant}: the retire step counts each task against
+   * its tenant.
    */
   long publish(TaskBatch batch, boolean countTenant) {
     int n = batch.size();

@@ -3,8 +3,10 @@ package dev.vyre.runtime;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.vyre.runtime.wire.ExpressLayout;
 import dev.vyre.runtime.wire.Opcodes;
 import dev.vyre.runtime.wire.SlotLayout;
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,25 @@ class MegakernelHostTest {
     } finally {
       release.countDown();
       kernel.close();
+    }
+  }
+
+  @Test
+  void onlyASmallBatchHasItsFirstTaskCopiedToTheExpressLane() {
+    ScriptedBackend backend = new ScriptedBackend();
+    int small = RingPublishing.EXPRESS_BATCH_TASKS;
+    try (Megakernel kernel = Megakernel.builder().backend(backend).slots(64).priorityOffsets(0, 0, 0, 64, 64, 64)
+        .bootstrap()) {
+      MemorySegment express = backend.session().memory().express();
+      TaskBatch batch = new TaskBatch(small + 1);
+      for (int i = 0; i < small; i++) {
+        batch.add3(0, Opcodes.NOP, 0, 0, 0);
+      }
+      int first = kernel.slotOf(kernel.publish(batch));
+      assertTrue(ExpressLayout.holdsCopy(express, first), "a batch of " + small + " tasks: its first is in the express lane");
+      batch.add3(0, Opcodes.NOP, 0, 0, 0);
+      first = kernel.slotOf(kernel.publish(batch));
+      assertFalse(ExpressLayout.holdsCopy(express, first), "a batch of " + (small + 1) + " tasks: none is");
     }
   }
 

@@ -8,6 +8,7 @@ import dev.vyre.runtime.spi.MegakernelBackend;
 import dev.vyre.runtime.spi.ResourcePlacement;
 import dev.vyre.runtime.wire.ControlLayout;
 import dev.vyre.runtime.wire.DebugLogLayout;
+import dev.vyre.runtime.wire.ExpressLayout;
 import dev.vyre.runtime.wire.IoQueueLayout;
 import dev.vyre.runtime.wire.SlotLayout;
 import dev.vyre.runtime.wire.Words;
@@ -66,7 +67,8 @@ final class ScriptedBackend implements MegakernelBackend {
     ScriptedSession(KernelSpec spec) {
       memory = new KernelMemory(arena.allocate(ControlLayout.byteLength(spec.observableSlots()), 64),
           arena.allocate(SlotLayout.ringByteLength(spec.slotCount()), 64), arena.allocate(DebugLogLayout.BUFFER_BYTES, 64),
-          arena.allocate(IoQueueLayout.byteLength(IoQueueLayout.IO_SLOT_COUNT), 64), MemorySegment.ofArray(new long[0]));
+          arena.allocate(IoQueueLayout.byteLength(IoQueueLayout.IO_SLOT_COUNT), 64),
+          arena.allocate(ExpressLayout.byteLength(spec.slotCount()), 64));
     }
 
     /** Stores a final status in {@code slot}, as the kernel does when a task ends. */

@@ -352,6 +352,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
     return tasks;
   }
 
+  /** Publishes the batch {@link #fill} has just staged. */
   private void publish(Batch batch) {
     long started = System.nanoTime();
     batch.lastTicket = batch.taskCount == 0 ? -1
