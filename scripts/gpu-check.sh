@@ -14,7 +14,8 @@
 # traversal of the frontier kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for);
-# `vyre bench adapt --backend cuda` (the launch policy on a load that changes phase; the scan loads with each loop alone); `vyre bench resident` (a corpus in
+# `vyre bench adapt --backend cuda` (the launch policy on a load that changes phase; the scan loads with each loop alone;
+# the hot table over a resident corpus); `vyre bench resident` (a corpus in
 # device memory, 4 and 10 GiB, and dense matches); and
 # `vyre bench graph` (the frontier engine); with two or more GPUs, every GPU of the host (the multi-gpu steps and
 # `vyre bench scan --devices all`); with TREE=DIR, `vyre bench tree` (vyre scan against ripgrep and grep).
@@ -128,7 +129,10 @@ step rerun-across-backends bash -c 'set -e; trap '\''rm -f "$1"/gpu.vrrl* "$1"/c
 step bench-dispatch "${vyre[@]}" bench dispatch --backend cuda --runs "${DISPATCH_RUNS:-3}" --json "$out/dispatch.json"
 step bench-io "${vyre[@]}" bench io --backend cuda --size 268435456 --json "$out/io.json"
 step bench-scan "${vyre[@]}" bench scan --backend auto --runs 3 --json "$out/scan.json"
-step bench-adapt "${vyre[@]}" bench adapt --backend cuda --json "$out/adapt.json"
+step bench-adapt "${vyre[@]}" bench adapt --backend cuda --workloads round_trips,density,cost,promotion --json "$out/adapt.json"
+# The hot table over a corpus in device memory: 4 GiB, so that each of its scans runs long enough to time.
+step bench-adapt-resident "${vyre[@]}" bench adapt --backend cuda --workloads resident --corpus-size 4294967296 \
+  --json "$out/adapt-resident.json"
 # The scan loads with one loop at a time, to tell the worker-group loop's cost on a scan from the promotion loop's.
 step bench-adapt-loops bash -c 'set -e; for loop in workers promotion; do "${@:2}" bench adapt --backend cuda \
   --workloads density,promotion --loops $loop --json "$1/adapt-$loop.json"; done' _ "$out" "${vyre[@]}"

@@ -18,11 +18,12 @@ import java.util.Map;
  * with each fixed configuration and with the launch policy's loop deciding (docs/POLICY.md), in the
  * same run on one kernel per load. The loads ({@link #WORKLOADS}): one-task round trips around a
  * burst of tiny tasks ({@link RoundTripPhases}), a scan whose match density jumps from sparse to dense
- * ({@link DensityScanPhases}), task cost that changes by 100x ({@link TaskCostPhases}), and a hot
- * DFA table scanned again and again ({@link PromotionScanPhases}). The configurations: every worker
- * group claiming (the default), one group claiming, both with the interpreted DFA_STEP, and the
- * loops a scan runs (worker groups, and promotion where the backend's promoted DFA_STEP is faster)
- * deciding. Each cycle runs the three in turn, each cycle starting one configuration later than the
+ * ({@link DensityScanPhases}), task cost that changes by 100x ({@link TaskCostPhases}), a hot DFA
+ * table scanned again and again from a file ({@link PromotionScanPhases}) and from the kernel's
+ * memory ({@link ResidentPromotionPhases}). The configurations: every worker group claiming (the
+ * default), one group claiming, both with the interpreted DFA_STEP, and the loops a scan runs (worker
+ * groups, and promotion where the backend's promoted DFA_STEP is faster) deciding, with a resident
+ * scan asking the policy at its start. Each cycle runs the three in turn, each cycle starting one configuration later than the
  * one before, so that no configuration always follows the same one (a pass that follows one group
  * claiming starts by waking the others); medians over the cycles are reported. A load that cannot
  * run on the backend reports why instead ({@code promotion_unavailable} on a backend that cannot
@@ -31,7 +32,7 @@ import java.util.Map;
 public final class AdaptBench {
 
   /** Every load, in the order they run. */
-  public static final List<String> WORKLOADS = List.of("round_trips", "density", "cost", "promotion");
+  public static final List<String> WORKLOADS = List.of("round_trips", "density", "cost", "promotion", "resident");
   /** The loops the adaptive configuration may run: the worker-group loop and the promotion loop. */
   public static final List<String> LOOPS = List.of("workers", "promotion");
 
@@ -110,6 +111,7 @@ public final class AdaptBench {
       case "round_trips" -> new RoundTripPhases(settings, publishers);
       case "density" -> new DensityScanPhases(settings);
       case "promotion" -> new PromotionScanPhases(settings);
+      case "resident" -> new ResidentPromotionPhases(settings);
       default -> new TaskCostPhases(settings, publishers);
     };
   }
@@ -155,7 +157,7 @@ public final class AdaptBench {
               ? PromotionLoop.start(kernel, PromotionLoop.Options.defaults(), report -> {}) : null;
           AdaptWorkload.Pass pass;
           try {
-            pass = workload.run(kernel);
+            pass = workload.run(kernel, adaptive);
           } finally {
             if (loop != null) {
               loop.close();

@@ -29,6 +29,14 @@ interface AdaptWorkload extends AutoCloseable {
   /** Runs every phase once. */
   Pass run(Megakernel kernel) throws InterruptedException;
 
+  /**
+   * Runs every phase once in the adaptive configuration ({@code adaptive}) or a fixed one: for a load
+   * whose work itself asks the policy (a resident scan at its start), not only the loops beside it.
+   */
+  default Pass run(Megakernel kernel, boolean adaptive) throws InterruptedException {
+    return run(kernel);
+  }
+
   /** One measure as the table prints it. */
   String describe(String measure, double value);
 

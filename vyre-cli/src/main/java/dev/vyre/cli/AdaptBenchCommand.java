@@ -24,10 +24,11 @@ final class AdaptBenchCommand implements Callable<Integer> {
 
   @Mixin BackendOption backendOption;
 
-  @Option(names = "--workloads", defaultValue = "round_trips,density,cost,promotion", split = ",",
+  @Option(names = "--workloads", defaultValue = "round_trips,density,cost,promotion,resident", split = ",",
       description = "The loads to run: round_trips (round trips, a burst, round trips), density (a scan whose matches "
           + "jump from sparse to dense), cost (task cost that changes by 100x), promotion (a corpus of 100 literals "
-          + "scanned 4 times: its DFA table is hot) (default: ${DEFAULT-VALUE}).")
+          + "scanned 4 times: its DFA table is hot), resident (the same corpus held in the kernel's memory, scanned 8 "
+          + "times) (default: ${DEFAULT-VALUE}).")
   List<String> workloads;
 
   @Option(names = "--round-trips", defaultValue = "200000", description = "One-task round trips in each light phase (default: ${DEFAULT-VALUE}).")
@@ -49,7 +50,7 @@ final class AdaptBenchCommand implements Callable<Integer> {
   int cycles;
 
   @Option(names = "--corpus-size", defaultValue = "268435456", paramLabel = "BYTES",
-      description = "Bytes of the density and promotion loads' corpora, temporary files (default: ${DEFAULT-VALUE}).")
+      description = "Bytes of the density, promotion and resident loads' corpora, temporary files (default: ${DEFAULT-VALUE}).")
   long corpusBytes;
 
   @Option(names = "--cost-steps", defaultValue = "64", paramLabel = "N",

@@ -25,11 +25,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -113,20 +110,12 @@ final class ResidentBenchCommand implements Callable<Integer> {
     int count = files > 0 ? files : (int) Math.max(1, Math.ceilDiv(size, 256L << 20));
     List<String> literals = ScanCorpus.literals(patterns, ScanCorpus.DEFAULT_SEED);
     long written = System.nanoTime();
-    // The corpus repeats one generated block: the generator makes tens of MB/s, a 10 GB corpus would take
-    // minutes, and a DFA scans repeated text as fast as fresh text with the same match density.
     MemorySegment block = MemorySegment.ofArray(new byte[(int) Math.min(size, BLOCK_BYTES)]);
     ScanCorpus.fill(block, literals, ScanCorpus.DEFAULT_SEED);
     IntStream.range(0, count).parallel().forEach(f -> {
-      long bytes = size / count + (f < size % count ? 1 : 0);
-      try (FileChannel channel = FileChannel.open(corpusDir.resolve(String.format("part-%05d.txt", f)),
-          StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-        for (long at = 0; at < bytes; ) {
-          ByteBuffer part = block.asSlice(0, Math.min(block.byteSize(), bytes - at)).asByteBuffer();
-          while (part.hasRemaining()) {
-            at += channel.write(part);
-          }
-        }
+      try {
+        ScanCorpus.writeRepeating(corpusDir.resolve(String.format("part-%05d.txt", f)),
+            size / count + (f < size % count ? 1 : 0), block);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

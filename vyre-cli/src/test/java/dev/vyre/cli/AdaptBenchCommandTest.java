@@ -50,11 +50,18 @@ class AdaptBenchCommandTest {
       assertEquals(results.get("promotion_fixed_all_matches").asLong(), results.get("promotion_" + configuration + "_matches")
           .asLong(), text);
       assertTrue(row(text, "promotion", configuration, "later scans "), text);
+
+      assertTrue(results.get("resident_" + configuration + "_gb_per_s").asDouble() > 0, text);
+      assertEquals(results.get("promotion_fixed_all_matches").asLong(), results.get("resident_" + configuration + "_matches")
+          .asLong(), "the same corpus held in memory: " + text);
+      // The reference backend's promoted DFA_STEP is no faster, so its policy never promotes a resident scan's table.
+      assertEquals(0, results.get("resident_" + configuration + "_promoted_tasks").asLong(), text);
+      assertTrue(row(text, "resident", configuration, "scans "), text);
     }
     assertTrue(results.get("promotion_fixed_all_matches").asLong() > 0, text);
     // Whether the loop saw the tiny corpus's tasks in flight is timing; that it reports is not.
     assertTrue(results.has("promotion_adaptive_promotions"), text);
-    for (String prefix : List.of("", "density_", "cost_", "promotion_")) {
+    for (String prefix : List.of("", "density_", "cost_", "promotion_", "resident_")) {
       assertTrue(results.get(prefix + "adaptive_over_best_fixed_time").asDouble() > 0, prefix + text);
       assertTrue(results.get(prefix + "fixed_all_over_adaptive_time").asDouble() > 0, prefix + text);
       assertEquals("reference", results.get(prefix + "backend").asText(), prefix);
@@ -100,7 +107,7 @@ class AdaptBenchCommandTest {
     assertTrue(run.err().contains("--cycles") && run.err().contains("Fix: pass 1 or more (vyre bench adapt --help)"), run.err());
     CliRun unknown = CliRun.of("bench", "adapt", "--backend", "reference", "--workloads", "cost,nap");
     assertEquals(2, unknown.status(), unknown.err());
-    assertTrue(unknown.err().contains("no workload \"nap\"") && unknown.err().contains("Fix: use some of round_trips,density,cost,promotion"),
+    assertTrue(unknown.err().contains("no workload \"nap\"") && unknown.err().contains("Fix: use some of round_trips,density,cost,promotion,resident"),
         unknown.err());
     CliRun loop = CliRun.of("bench", "adapt", "--backend", "reference", "--loops", "drain");
     assertEquals(2, loop.status(), loop.err());

@@ -3,9 +3,12 @@ package dev.vyre.scan;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -80,6 +83,23 @@ public final class ScanCorpus {
         int length = (int) Math.min(block.length, size - at);
         corpus.next(block, length);
         out.write(block, 0, length);
+      }
+    }
+  }
+
+  /**
+   * Writes {@code size} bytes to {@code file}: {@code block} (a corpus {@link #fill}ed once) again and
+   * again. The generator makes tens of MB/s, too slow for corpora of gigabytes, and a DFA scans
+   * repeated text as fast as fresh text with the same match density.
+   */
+  public static void writeRepeating(Path file, long size, MemorySegment block) throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.WRITE)) {
+      for (long at = 0; at < size; ) {
+        ByteBuffer part = block.asSlice(0, Math.min(block.byteSize(), size - at)).asByteBuffer();
+        while (part.hasRemaining()) {
+          at += channel.write(part);
+        }
       }
     }
   }
