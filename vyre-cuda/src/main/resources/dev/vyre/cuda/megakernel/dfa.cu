@@ -191,11 +191,13 @@ __device__ const uint4* vyre_promotion(const VyreKernelArgs& a, unsigned handle,
 // Claims the block's copy for a fill from `table` when no lane scans with it and none fills it; a lane that
 // reads it and the claimer each change their own word, fence, then read the other's (block-scope fences are
 // sequentially consistent), so a fill never overwrites a copy a lane is scanning with.
-__device__ void vyre_promoted_claim(VyrePromotedCopy* c, const uint4* table, unsigned sequence) {
+__device__ void vyre_promoted_claim(const VyreKernelArgs& a, VyrePromotedCopy* c, const uint4* table, unsigned sequence) {
   unsigned status = *(volatile unsigned*)&c->status;
-  // A copy that became ready for this sequence since the caller looked needs no fill.
+  // A copy that became ready for this sequence since the caller looked needs no fill, and a task that read
+  // the record before the host rewrote it must not fill the copy with the table it no longer names.
   if ((status != VYRE_COPY_EMPTY && status != VYRE_COPY_READY) ||
       (status == VYRE_COPY_READY && *(volatile unsigned*)&c->sequence == sequence) ||
+      vyre_load_gpu(&a.state->promoted_sequence) != sequence ||
       atomicCAS(&c->status, status, VYRE_COPY_CLAIMED) != status) {
     return;
   }
@@ -262,7 +264,7 @@ __device__ bool vyre_dfa_scan_promoted(const VyreKernelArgs& a, VyreDfaScan& s, 
   unsigned long long waited = 0;
   while (*(volatile unsigned*)&c->status != VYRE_COPY_READY || *(volatile unsigned*)&c->sequence != sequence) {
     if (waited == 0) {
-      vyre_promoted_claim(c, table, sequence);
+      vyre_promoted_claim(a, c, table, sequence);
       waited = vyre_globaltimer();
     } else if (vyre_globaltimer() - waited > VYRE_COPY_WAIT_NS) {
       return false;
