@@ -71,9 +71,10 @@ final class ResidentPromotionPhases implements AdaptWorkload {
   /** Starts the kernel with a resident scan's ring and loads the corpus into its memory. */
   @Override
   public Megakernel boot() {
-    options = ScanOptions.forBackend(backend).withKeepHits(false).fittingHitCounter(table);
-    Megakernel kernel = Megakernel.builder().backend(backend).slots(ResidentSizing.ringSlots(options))
+    // Ring slots for the backend named ("auto" has a GPU's, the most a scan needs), scans with the one chosen.
+    Megakernel kernel = Megakernel.builder().backend(backend).slots(ResidentSizing.ringSlots(countingOptions(backend)))
         .singlePriority(Priority.NORMAL).bootstrap();
+    options = countingOptions(kernel.backendName());
     try {
       corpus = new ResidentCorpus(new KernelResourcePool(kernel), directory, ScanFilter.NONE,
           ResidentCorpus.DEFAULT_SEGMENT_BYTES, table.maxPatternLength());
@@ -82,6 +83,10 @@ final class ResidentPromotionPhases implements AdaptWorkload {
       throw e;
     }
     return kernel;
+  }
+
+  private ScanOptions countingOptions(String backendName) {
+    return ScanOptions.forBackend(backendName).withKeepHits(false).fittingHitCounter(table);
   }
 
   @Override
