@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU suite in one command, for a machine with an NVIDIA GPU and no Maven or network.
 # Build here first:  ./mvnw -q -DskipTests package && JRE_MODULES=java.base,jdk.unsupported,java.logging,java.management,jdk.management,jdk.jfr,java.net.http,jdk.net,jdk.zipfs scripts/make-jre.sh
-# (and scripts/device-pack.sh [TREE_DIR...] to carry the JRE, and a tree for the tree bench, as xz archives)
+# (and scripts/device-pack.sh [TREE_DIR...] to carry the JRE, and a tree for the tree bench, as xz archives;
+# scripts/kernel-lab/dfa-lab-build.sh to carry the DFA lab for its steps)
 # Then run on the GPU machine from the repository root:  scripts/gpu-check.sh
 # Runs: vyre doctor; the GPU tests (tag gpu: parity with the reference backend, faults, pipeline
 # cache, exactly-once at speed, wave DAGs, the frontier engine); SIGKILL of a process using the GPU
@@ -10,7 +11,8 @@
 # CUDA (BackendParityTest among them: every counter both backends keep, against the reference backend;
 # HostWritesSeenByTasksTest: tasks read what the host wrote before publishing them);
 # short runs under compute-sanitizer (memcheck, racecheck: `vyre run`, and `vyre scan` of a small
-# generated tree with its resources reserved before the launch; DFA_STEP over a promoted table; a small
+# generated tree with its resources reserved before the launch; DFA_STEP over a promoted table, in the product and
+# in the DFA lab when it is carried (which also runs alone: the step-by-step DFA_STEP rates); a small
 # traversal of the frontier kernel under memcheck); a `vyre run --record` read back by `vyre replay`;
 # runs recorded on one backend re-run on the other (`vyre replay --rerun`);
 # `vyre bench dispatch --backend cuda`; `vyre bench io --backend cuda` (loads tasks ask for);
@@ -53,6 +55,12 @@ step() { # name, command...
   # The JUnit console's counts, so they survive when the logs do not come back.
   grep -E "tests (successful|failed|skipped) " "$out/$name.log" | tr -s ' []' ' ' | tr '\n' ',' | sed 's/^/  /; s/,$/\n/'
 }
+# The megakernel's DFA_STEP apart from the megakernel (scripts/kernel-lab/dfa_lab.cu), when it is carried: the scan
+# loop, the step, and the step with the table promoted, cold and warm, on 4 GiB in device memory.
+if [ -x vyre-cli/target/dfalab/dfa_lab ]; then
+  step dfa-lab bash -c 'set -eo pipefail; d=$(mktemp -d); trap "rm -rf $d" EXIT
+    "$1" -cp vyre-cli/target/vyre.jar:vyre-cli/target/dfalab DfaLabInput $d 100; vyre-cli/target/dfalab/dfa_lab $d 4 256' _ "$java"
+fi
 # Each test gets 150 s on its own thread, so one hung test fails alone instead of stalling the suite.
 junit_args=(execute --class-path "$cp" --disable-banner --details=verbose --fail-if-no-tests
   --config=junit.jupiter.execution.timeout.default=150s
@@ -113,6 +121,16 @@ if command -v compute-sanitizer >/dev/null; then
       "${junit_args[@]}" --config=junit.jupiter.execution.timeout.test.method.default=390s \
       --select-method dev.vyre.cuda.CudaDfaStepGpuTest#aPromotedTableFindsEveryMatchTheTableFinds
   done
+  # The same copy filled and read in scripts/kernel-lab's dfa_lab (scripts/kernel-lab/dfa-lab-build.sh, carried as
+  # vyre-cli/target/dfalab), cold and warm, on 16 MiB: racecheck and memcheck of the fill's protocol alone.
+  if [ -x vyre-cli/target/dfalab/dfa_lab ]; then
+    for tool in memcheck racecheck; do
+      step "sanitizer-dfa-lab-$tool" bash -c 'set -eo pipefail; d=$(mktemp -d); trap "rm -rf $d" EXIT
+        "${@:2}" -cp vyre-cli/target/vyre.jar:vyre-cli/target/dfalab DfaLabInput $d 100
+        compute-sanitizer --tool "$1" --error-exitcode 9 vyre-cli/target/dfalab/dfa_lab $d 16m 256 | tail -20' \
+        _ "$tool" "$java"
+    done
+  fi
   step sanitizer-frontier compute-sanitizer --tool memcheck --error-exitcode 9 "${jvm[@]}" -jar "$launcher" "${junit_args[@]}" --select-method dev.vyre.cuda.graph.CudaFrontierGpuTest#aSmallTraversalOfEachKind
 else
   echo "== sanitizer: compute-sanitizer not found, skipped"
