@@ -23,9 +23,10 @@ import java.util.Map;
  * memory ({@link ResidentPromotionPhases}). The configurations: every worker group claiming (the
  * default), one group claiming, both with the interpreted DFA_STEP, and the loops a scan runs (worker
  * groups, and promotion where the backend's promoted DFA_STEP is faster) deciding, with a resident
- * scan asking the policy at its start. Each cycle runs the three in turn, each cycle starting one configuration later than the
- * one before, so that no configuration always follows the same one (a pass that follows one group
- * claiming starts by waking the others); medians over the cycles are reported. A load that cannot
+ * scan asking the policy at its start. Each cycle runs the three in turn, each cycle starting one
+ * configuration later than the one before, so that no configuration always follows the same one (a
+ * pass that follows one group claiming starts by waking the others); medians over the cycles are
+ * reported. A load that cannot
  * run on the backend reports why instead ({@code promotion_unavailable} on a backend that cannot
  * promote).
  */

@@ -19,7 +19,6 @@ import dev.vyre.scan.ScanSummary;
 import dev.vyre.scan.ScanTargets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -37,8 +36,6 @@ import java.util.Map;
 final class ResidentPromotionPhases implements AdaptWorkload {
 
   static final int SCANS = 8;
-  /** The corpus repeats one generated block of at most this many bytes ({@link ScanCorpus#writeRepeating}). */
-  private static final long BLOCK_BYTES = 64L << 20;
 
   private final String backend;
   private final DfaTable table;
@@ -53,9 +50,8 @@ final class ResidentPromotionPhases implements AdaptWorkload {
     this.table = AhoCorasickCompiler.compile(PatternSet.fromArguments(literals, false));
     this.directory = Files.createTempDirectory("vyre-bench-adapt-resident");
     try {
-      MemorySegment block = MemorySegment.ofArray(new byte[(int) Math.min(settings.corpusBytes(), BLOCK_BYTES)]);
-      ScanCorpus.fill(block, literals, ScanCorpus.DEFAULT_SEED);
-      ScanCorpus.writeRepeating(directory.resolve("corpus.txt"), settings.corpusBytes(), block);
+      ScanCorpus.writeRepeating(directory.resolve("corpus.txt"), settings.corpusBytes(),
+          ScanCorpus.repeatedBlock(settings.corpusBytes(), literals, ScanCorpus.DEFAULT_SEED));
       this.targets = ScanTargets.walk(List.of(directory)).files();
     } catch (IOException | RuntimeException e) {
       close();

@@ -49,9 +49,6 @@ import picocli.CommandLine.Option;
     description = "Scans of a corpus held in device memory (vyre serve --resident) with many literals, in GB/s.")
 final class ResidentBenchCommand implements Callable<Integer> {
 
-  /** The generated text the corpus repeats. */
-  private static final long BLOCK_BYTES = 64L << 20;
-
   @Option(names = "--size", defaultValue = "1073741824", paramLabel = "BYTES", description = "Corpus bytes (default: ${DEFAULT-VALUE}).")
   long size;
 
@@ -110,8 +107,7 @@ final class ResidentBenchCommand implements Callable<Integer> {
     int count = files > 0 ? files : (int) Math.max(1, Math.ceilDiv(size, 256L << 20));
     List<String> literals = ScanCorpus.literals(patterns, ScanCorpus.DEFAULT_SEED);
     long written = System.nanoTime();
-    MemorySegment block = MemorySegment.ofArray(new byte[(int) Math.min(size, BLOCK_BYTES)]);
-    ScanCorpus.fill(block, literals, ScanCorpus.DEFAULT_SEED);
+    MemorySegment block = ScanCorpus.repeatedBlock(size, literals, ScanCorpus.DEFAULT_SEED);
     IntStream.range(0, count).parallel().forEach(f -> {
       try {
         ScanCorpus.writeRepeating(corpusDir.resolve(String.format("part-%05d.txt", f)),

@@ -311,9 +311,17 @@ public final class Megakernel implements AutoCloseable {
    */
   public record RoomWait(long waitNanos, long idleNanos) {
 
+    /** None yet. */
+    public static final RoomWait NONE = new RoomWait(0, 0);
+
     /** This wait less {@code before}'s: what was waited in between. */
     public RoomWait since(RoomWait before) {
       return new RoomWait(waitNanos - before.waitNanos, idleNanos - before.idleNanos);
+    }
+
+    /** This wait and {@code other}'s together (two kernels' publishers). */
+    public RoomWait plus(RoomWait other) {
+      return new RoomWait(waitNanos + other.waitNanos, idleNanos + other.idleNanos);
     }
   }
 

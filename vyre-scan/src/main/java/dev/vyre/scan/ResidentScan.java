@@ -90,7 +90,7 @@ public final class ResidentScan implements ScanRun, HitResources.HitSink {
   private long hitNanos;
   private long publishNanos;
   /** The kernel's ring-room waits when the scan began ({@link ScanPhases}). */
-  private Megakernel.RoomWait roomWaitBefore = new Megakernel.RoomWait(0, 0);
+  private Megakernel.RoomWait roomWaitBefore = Megakernel.RoomWait.NONE;
   private boolean closed;
 
   // The current run: its files, where the next batch begins, and each file's state.

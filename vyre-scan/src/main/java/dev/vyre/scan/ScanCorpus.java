@@ -26,6 +26,8 @@ import java.util.SplittableRandom;
  */
 public final class ScanCorpus {
 
+  /** The largest block a corpus written by {@link #writeRepeating} repeats. */
+  public static final long REPEATED_BLOCK_BYTES = 64L << 20;
   public static final int DEFAULT_LITERALS = 100;
   public static final long DEFAULT_SEED = 0x5CA7_C0DEL;
   /** About one word in this many is a planted literal. */
@@ -88,9 +90,19 @@ public final class ScanCorpus {
   }
 
   /**
-   * Writes {@code size} bytes to {@code file}: {@code block} (a corpus {@link #fill}ed once) again and
-   * again. The generator makes tens of MB/s, too slow for corpora of gigabytes, and a DFA scans
-   * repeated text as fast as fresh text with the same match density.
+   * The first bytes of the corpus, at most {@link #REPEATED_BLOCK_BYTES} of the {@code size} a corpus
+   * written by {@link #writeRepeating} will have.
+   */
+  public static MemorySegment repeatedBlock(long size, List<String> literals, long seed) {
+    MemorySegment block = MemorySegment.ofArray(new byte[(int) Math.min(size, REPEATED_BLOCK_BYTES)]);
+    fill(block, literals, seed);
+    return block;
+  }
+
+  /**
+   * Writes {@code size} bytes to {@code file}: {@code block} ({@link #repeatedBlock}) again and again.
+   * The generator makes tens of MB/s, too slow for corpora of gigabytes, and a DFA scans repeated text
+   * as fast as fresh text with the same match density.
    */
   public static void writeRepeating(Path file, long size, MemorySegment block) throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,

@@ -89,7 +89,7 @@ public final class ScanJob implements ScanRun {
   /** The lanes' publishers' time before this run. */
   private long publishedBefore;
   /** The kernels' ring-room waits when the run began (a service's other jobs on the same kernel count too). */
-  private Megakernel.RoomWait roomWaitBefore = new Megakernel.RoomWait(0, 0);
+  private Megakernel.RoomWait roomWaitBefore = Megakernel.RoomWait.NONE;
   private volatile boolean stopping;
 
   /**
@@ -457,14 +457,11 @@ public final class ScanJob implements ScanRun {
 
   /** What the lanes' kernels' publishers have waited for ring room so far, summed. */
   private Megakernel.RoomWait roomWait() {
-    long wait = 0;
-    long idle = 0;
+    Megakernel.RoomWait total = Megakernel.RoomWait.NONE;
     for (ScanLane lane : lanes) {
-      Megakernel.RoomWait room = lane.kernel.roomWait();
-      wait += room.waitNanos();
-      idle += room.idleNanos();
+      total = total.plus(lane.kernel.roomWait());
     }
-    return new Megakernel.RoomWait(wait, idle);
+    return total;
   }
 
   /** Time the lanes' publishers spent publishing, on their own threads. */

@@ -70,7 +70,10 @@ public record ScanOptions(long chunkBytes, long taskBytes, int buffers, boolean 
   public static final int DEFAULT_BUFFERS = 16;
   /** A GPU scans faster than the host can feed it: more chunks in flight keep it busy. */
   public static final int GPU_BUFFERS = 32;
-  /** Fewer buffers than this left one GPU idle part of the time (33-34 GB/s against 45-46 with 32). */
+  /**
+   * Fewer buffers than this left one GPU idle part of the time (docs/BENCHMARKS.md, "Twenty-fifth
+   * session: two GPUs sharing one GPU's buffers").
+   */
   public static final int MIN_GPU_BUFFERS_PER_DEVICE = 16;
   /** Chunks plus pattern overlap must fit one chunk buffer (BufferPool: below 2 GiB). */
   public static final long MAX_CHUNK_BYTES = 1L << 30;

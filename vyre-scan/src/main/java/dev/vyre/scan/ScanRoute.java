@@ -23,8 +23,9 @@ import java.util.Properties;
  * much as all before it, and {@link #store} keeps them in {@code scan-route.properties} in vyre's
  * cache directory. The two rates are kept apart for each {@link #patternClass} of pattern set: a
  * set of ten thousand literals makes a table that no longer fits a core's caches, and the CPU scans
- * it several times slower than a hundred literals' (a 2 GB file: 0.06 GB/s a core against 0.3 or
- * more), which learned for every set would send small sets to the GPU that the CPU scans sooner. Until a figure has been measured it is the default below, from the H100 host of
+ * it several times slower than a hundred literals', which learned for every set would send small
+ * sets to the GPU that the CPU scans sooner. Until a figure has been measured it is the default
+ * below, from the H100 host of
  * docs/BENCHMARKS.md ("Fourteenth session: a real tree against ripgrep, one-shot"): CUDA's start-up
  * 1.2-2 s with the kernel in the pipeline cache, the reference backend 1-4 GB/s on 16 cores (100 MB
  * a second per core is the dense-match end), CUDA about 10 GB/s with dense matches. A running
